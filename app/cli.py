@@ -1,0 +1,180 @@
+"""The `lifelens` command line. Only argument parsing and printing live here; the work is elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from app import __version__
+from app.paths import db_path
+from app.store import EventStore, StoreError
+
+
+def _open_store(args: argparse.Namespace, *, read_only: bool = False) -> EventStore:
+    path = db_path(args.db)
+    if read_only and not path.exists():
+        raise StoreError(f"{path}: no event store yet; import something first (lifelens import PATH)")
+    return EventStore.open(path, read_only=read_only)
+
+
+def _parse_date(text: str) -> datetime:
+    """A date or datetime on the command line; naive values are taken as UTC."""
+    dt = datetime.fromisoformat(text)
+    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from app.importing import import_paths
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(name: str, done: int, total: int) -> None:
+        bar = bars.get(name)
+        if bar is None:
+            bar = bars[name] = tqdm(
+                total=total, desc=Path(name.split("!")[-1]).name[:40], unit="B", unit_scale=True,
+                leave=False, disable=args.quiet or None, file=sys.stderr,
+            )
+        bar.update(done - bar.n)
+
+    def file_done(result) -> None:
+        bar = bars.pop(result.file, None)
+        if bar is not None:
+            bar.close()
+        if not args.quiet:
+            what = result.importer or "-"
+            print(f"{result.status:<12} {what:<18} +{result.added:<7} ={result.skipped:<7} !{len(result.errors):<5} {result.file}")
+            for err in result.errors[: args.show_errors]:
+                print(f"    {err}")
+            if len(result.errors) > args.show_errors:
+                print(f"    ... {len(result.errors) - args.show_errors} more errors (lifelens errors)")
+
+    with _open_store(args) as store:
+        if not args.quiet:
+            print(f"{'status':<12} {'importer':<18} {'added':<8} {'skipped':<8} {'errors':<6} file")
+        summary = import_paths(store, args.paths, progress=progress, on_file_done=file_done)
+    print(
+        f"{len(summary.files)} files: {summary.added} events added, {summary.skipped} already there,"
+        f" {len(summary.errors)} errors (store: {store.path})"
+    )
+    recognised = [f for f in summary.files if f.status == "done"]
+    return 0 if recognised or not summary.files else 1
+
+
+def cmd_errors(args: argparse.Namespace) -> int:
+    with _open_store(args, read_only=True) as store:
+        for err in store.import_errors():
+            print(err)
+    return 0
+
+
+# --- sources / events -----------------------------------------------------------------------
+
+
+def cmd_sources(args: argparse.Namespace) -> int:
+    with _open_store(args, read_only=True) as store:
+        rows = store.sources()
+        if args.json:
+            print(json.dumps([
+                {"source": r.source, "count": r.count, "first": r.first.isoformat(), "last": r.last.isoformat(),
+                 "last_import": r.last_import.isoformat() if r.last_import else None}
+                for r in rows
+            ], indent=2))
+            return 0
+        print(f"{'source':<18} {'events':>8}  {'first':<10}  {'last':<10}  last import")
+        for r in rows:
+            imported = r.last_import.strftime("%Y-%m-%d %H:%M") if r.last_import else "-"
+            print(f"{r.source:<18} {r.count:>8}  {r.first:%Y-%m-%d}  {r.last:%Y-%m-%d}  {imported}")
+        print(f"{sum(r.count for r in rows)} events in {store.path}")
+    return 0
+
+
+def cmd_events(args: argparse.Namespace) -> int:
+    with _open_store(args, read_only=True) as store:
+        for event in store.events(
+            source=args.source or None,
+            since=_parse_date(args.since) if args.since else None,
+            until=_parse_date(args.until) if args.until else None,
+            text=args.text,
+            limit=args.limit,
+        ):
+            print(json.dumps(event.to_json(), ensure_ascii=False))
+    return 0
+
+
+# --- the parser -----------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="lifelens", description="Ask questions about your own data exports, offline.")
+    parser.add_argument("--version", action="version", version=f"lifelens {__version__}")
+    parser.add_argument("--db", help="event store file (default: $LIFELENS_DB or the user data directory)")
+    sub = parser.add_subparsers(dest="command")
+
+    p = sub.add_parser("import", help="import exports: files, folders or zips")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--quiet", "-q", action="store_true")
+    p.add_argument("--show-errors", type=int, default=5, help="errors shown per file (default 5)")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("errors", help="list the errors of all imports")
+    p.set_defaults(func=cmd_errors)
+
+    p = sub.add_parser("sources", help="what is imported: counts and date ranges per source")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sources)
+
+    p = sub.add_parser("events", help="print events as JSON lines")
+    p.add_argument("--source", action="append", help="only this source (repeatable)")
+    p.add_argument("--since", help="start at or after (ISO date or datetime; naive = UTC)")
+    p.add_argument("--until", help="start before (ISO date or datetime; naive = UTC)")
+    p.add_argument("--text", help="full-text filter: all words must appear")
+    p.add_argument("--limit", type=int)
+    p.set_defaults(func=cmd_events)
+
+    # Further commands register here (engine, QUD, bench, app).
+    for register in _extra_commands():
+        register(sub)
+    return parser
+
+
+def _extra_commands():
+    """Each entry adds one sub-command; kept as a list so each feature owns its own module."""
+    registrars = []
+    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli"):
+        try:
+            module = __import__(module_name, fromlist=["register"])
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue  # that feature is not part of this build
+            raise
+        registrars.append(module.register)
+    return registrars
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args) or 0)
+    except StoreError as exc:
+        print(f"lifelens: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("lifelens: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,525 @@
+"""The event store: one SQLite file holding events, their provenance, a full-text index and import runs.
+
+Times are stored as UTC epoch seconds plus the original UTC offset (and IANA zone when known), so
+`StoredEvent.start` comes back in the person's local wall time ("in the evening" stays the evening).
+
+Imports are transactional per file: either every new event of a file is stored or none is. Event ids
+are stable natural keys (`importers.base.event_id`), so `INSERT OR IGNORE` makes re-imports and
+overlapping exports idempotent.
+
+    store = EventStore.open(path)
+    run = store.begin_run(["~/Downloads/takeout.zip"])
+    with store.file_import(run, "takeout.zip!Mail/All.mbox", "mbox") as writer:
+        writer.add(event)            # or writer.add_error(record_error)
+    store.finish_run(run)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from importers.base import Event, RecordError
+
+SCHEMA_VERSION = 1
+BATCH_SIZE = 2000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS import_runs (
+    id        INTEGER PRIMARY KEY,
+    started   REAL NOT NULL,
+    finished  REAL,
+    status    TEXT NOT NULL,          -- running | done | cancelled | interrupted
+    paths     TEXT NOT NULL           -- JSON list of what was dropped
+);
+CREATE TABLE IF NOT EXISTS import_files (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL REFERENCES import_runs(id),
+    file      TEXT NOT NULL,
+    importer  TEXT,
+    status    TEXT NOT NULL,          -- running | done | failed | cancelled | unrecognised
+    added     INTEGER NOT NULL DEFAULT 0,
+    skipped   INTEGER NOT NULL DEFAULT 0,
+    errors    INTEGER NOT NULL DEFAULT 0,
+    started   REAL NOT NULL,
+    finished  REAL
+);
+CREATE TABLE IF NOT EXISTS import_errors (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL,
+    file      TEXT NOT NULL,
+    position  TEXT NOT NULL,
+    message   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    rowid        INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    source       TEXT NOT NULL,
+    type         TEXT NOT NULL,
+    start_utc    REAL NOT NULL,
+    start_offset INTEGER NOT NULL,    -- seconds east of UTC at start, as recorded
+    end_utc      REAL,
+    end_offset   INTEGER,
+    tz           TEXT,                -- IANA zone, 'floating', or NULL
+    title        TEXT NOT NULL,
+    text         TEXT NOT NULL,
+    data         TEXT NOT NULL,       -- JSON object of open key/values
+    file         TEXT NOT NULL,       -- provenance: file (zip members as zip!member)
+    position     TEXT NOT NULL,       -- provenance: place in the file
+    run_id       INTEGER NOT NULL     -- provenance: the import run that added it
+);
+CREATE INDEX IF NOT EXISTS events_source_start ON events(source, start_utc);
+CREATE INDEX IF NOT EXISTS events_start ON events(start_utc);
+CREATE INDEX IF NOT EXISTS events_file ON events(file);
+CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(
+    title, text, content='events', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS events_ai AFTER INSERT ON events BEGIN
+    INSERT INTO events_fts(rowid, title, text) VALUES (new.rowid, new.title, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS events_ad AFTER DELETE ON events BEGIN
+    INSERT INTO events_fts(events_fts, rowid, title, text) VALUES ('delete', old.rowid, old.title, old.text);
+END;
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+EVENT_COLUMNS = "id, source, type, start_utc, start_offset, end_utc, end_offset, tz, title, text, data, file, position, run_id"
+
+
+class StoreError(Exception):
+    """A known problem with the store a person can act on (locked, disk full, not a Lifelens file)."""
+
+
+class StoreBug(Exception):
+    """A failure that is our fault (schema mismatch, SQL error)."""
+
+
+def _translate(exc: sqlite3.Error, path: Path) -> Exception:
+    msg = str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in msg or "disk is full" in msg or "unable to open" in msg or "readonly" in msg
+    ):
+        return StoreError(f"{path}: {msg}")
+    if isinstance(exc, sqlite3.DatabaseError) and ("not a database" in msg or "malformed" in msg):
+        return StoreError(f"{path}: not a Lifelens event store or damaged ({msg})")
+    return StoreBug(f"{path}: {msg}")
+
+
+@lru_cache(maxsize=256)
+def _zone(tz: str | None, offset: int) -> Any:
+    if tz and tz != "floating":
+        try:
+            return ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return timezone(timedelta(seconds=offset))
+
+
+def _to_local(utc: float | None, offset: int | None, tz: str | None) -> datetime | None:
+    if utc is None:
+        return None
+    return datetime.fromtimestamp(utc, _zone(tz, offset or 0))
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as the store gives it back: immutable, with provenance."""
+
+    id: str
+    source: str
+    type: str
+    start: datetime
+    end: datetime | None
+    tz: str | None
+    title: str
+    text: str
+    data: Mapping[str, Any]
+    file: str
+    position: str
+    run_id: int
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> "StoredEvent":
+        (id_, source, type_, start_utc, start_off, end_utc, end_off, tz, title, text, data, file, pos, run) = row
+        return cls(
+            id=id_,
+            source=source,
+            type=type_,
+            start=_to_local(start_utc, start_off, tz),  # type: ignore[arg-type]
+            end=_to_local(end_utc, end_off, tz),
+            tz=tz,
+            title=title,
+            text=text,
+            data=MappingProxyType(json.loads(data)),
+            file=file,
+            position=pos,
+            run_id=run,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "source": self.source,
+            "type": self.type,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat() if self.end else None,
+            "tz": self.tz,
+            "title": self.title,
+            "data": dict(self.data),
+            "file": self.file,
+            "position": self.position,
+        }
+
+
+@dataclass(frozen=True)
+class SourceSummary:
+    source: str
+    count: int
+    first: datetime
+    last: datetime
+    last_import: datetime | None
+
+
+@dataclass
+class FileResult:
+    """What one file's import did."""
+
+    file: str
+    importer: str | None
+    status: str = "running"
+    added: int = 0
+    skipped: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+
+
+class FileWriter:
+    """Buffers a file's events and writes them in batches inside the file's transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, run_id: int, result: FileResult, file_label: str):
+        self._conn = conn
+        self._run_id = run_id
+        self._file = file_label
+        self._pending: list[tuple] = []
+        self.result = result
+
+    def add(self, event: Event) -> None:
+        start = event.start
+        end = event.end
+        self._pending.append(
+            (
+                event.id,
+                event.source,
+                event.type,
+                start.timestamp(),
+                int(start.utcoffset().total_seconds()),  # type: ignore[union-attr]
+                end.timestamp() if end else None,
+                int(end.utcoffset().total_seconds()) if end else None,  # type: ignore[union-attr]
+                event.tz,
+                event.title,
+                event.text,
+                json.dumps(event.data, ensure_ascii=False, default=_json_default, separators=(",", ":")),
+                self._file,
+                event.position,
+                self._run_id,
+            )
+        )
+        if len(self._pending) >= BATCH_SIZE:
+            self.flush()
+
+    def add_error(self, error: RecordError) -> None:
+        self.result.errors.append(error)
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        cur = self._conn.executemany(
+            f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * 14)})", self._pending
+        )
+        self.result.added += cur.rowcount
+        self.result.skipped += len(self._pending) - cur.rowcount
+        self._pending.clear()
+
+
+class Cancelled(Exception):
+    """Raised inside a file import to roll it back."""
+
+
+class EventStore:
+    """The SQLite event store. One writer at a time; safe to read from other connections (WAL)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self._conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path | str, *, read_only: bool = False) -> "EventStore":
+        path = Path(path)
+        try:
+            if read_only:
+                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{path}: made by a newer Lifelens (schema {version}); update the app")
+            if not read_only:
+                conn.executescript(SCHEMA)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                # A run still 'running' here was killed: its per-file transactions rolled back by themselves.
+                conn.execute("UPDATE import_runs SET status='interrupted' WHERE status='running'")
+                conn.execute("UPDATE import_files SET status='interrupted' WHERE status='running'")
+        except sqlite3.Error as exc:
+            raise _translate(exc, path) from exc
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- import runs -------------------------------------------------------------------------
+
+    def begin_run(self, paths: Iterable[str]) -> int:
+        cur = self._conn.execute(
+            "INSERT INTO import_runs (started, status, paths) VALUES (?, 'running', ?)",
+            (time.time(), json.dumps([str(p) for p in paths])),
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def finish_run(self, run_id: int, status: str = "done") -> None:
+        self._conn.execute("UPDATE import_runs SET finished=?, status=? WHERE id=?", (time.time(), status, run_id))
+
+    @contextmanager
+    def file_import(self, run_id: int, file_label: str, importer: str | None) -> Iterator[FileWriter]:
+        """One file's import in one transaction. Raise `Cancelled` inside to roll it back."""
+        result = FileResult(file=file_label, importer=importer)
+        file_row = self._conn.execute(
+            "INSERT INTO import_files (run_id, file, importer, status, started) VALUES (?, ?, ?, 'running', ?)",
+            (run_id, file_label, importer, time.time()),
+        ).lastrowid
+        writer = FileWriter(self._conn, run_id, result, file_label)
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield writer
+                writer.flush()
+                self._write_errors(run_id, result.errors)
+                self._conn.execute("COMMIT")
+                result.status = "done"
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                result.status = "failed"
+                result.added = result.skipped = 0
+                raise
+        except Cancelled:
+            result.status = "cancelled"
+        except sqlite3.Error as exc:
+            raise _translate(exc, self.path) from exc
+        finally:
+            self._conn.execute(
+                "UPDATE import_files SET status=?, added=?, skipped=?, errors=?, finished=? WHERE id=?",
+                (result.status, result.added, result.skipped, len(result.errors), time.time(), file_row),
+            )
+
+    def record_unrecognised(self, run_id: int, error: RecordError) -> FileResult:
+        self._conn.execute(
+            "INSERT INTO import_files (run_id, file, importer, status, errors, started, finished)"
+            " VALUES (?, ?, NULL, 'unrecognised', 1, ?, ?)",
+            (run_id, error.file, time.time(), time.time()),
+        )
+        self._write_errors(run_id, [error])
+        return FileResult(file=error.file, importer=None, status="unrecognised", errors=[error])
+
+    def _write_errors(self, run_id: int, errors: list[RecordError]) -> None:
+        if errors:
+            self._conn.executemany(
+                "INSERT INTO import_errors (run_id, file, position, message) VALUES (?, ?, ?, ?)",
+                [(run_id, e.file, e.position, e.message) for e in errors],
+            )
+
+    def import_errors(self, run_id: int | None = None) -> list[RecordError]:
+        sql = "SELECT file, position, message FROM import_errors"
+        args: tuple = ()
+        if run_id is not None:
+            sql += " WHERE run_id=?"
+            args = (run_id,)
+        return [RecordError(*row) for row in self._conn.execute(sql + " ORDER BY id", args)]
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def count(self, source: str | None = None) -> int:
+        if source is None:
+            return self._conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        return self._conn.execute("SELECT count(*) FROM events WHERE source=?", (source,)).fetchone()[0]
+
+    def sources(self) -> list[SourceSummary]:
+        rows = self._conn.execute(
+            """
+            SELECT e.source, count(*), min(e.start_utc), max(e.start_utc), max(r.started)
+            FROM events e LEFT JOIN import_runs r ON r.id = e.run_id
+            GROUP BY e.source ORDER BY e.source
+            """
+        ).fetchall()
+        utc = timezone.utc
+        return [
+            SourceSummary(
+                source=s,
+                count=n,
+                first=datetime.fromtimestamp(lo, utc),
+                last=datetime.fromtimestamp(hi, utc),
+                last_import=datetime.fromtimestamp(imp, utc) if imp else None,
+            )
+            for s, n, lo, hi, imp in rows
+        ]
+
+    def events(
+        self,
+        *,
+        source: str | Sequence[str] | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        text: str | None = None,
+        limit: int | None = None,
+    ) -> Iterator[StoredEvent]:
+        """Events ordered by start; `text` is a full-text query (words, all must match)."""
+        where, args = [], []
+        if source is not None:
+            sources = [source] if isinstance(source, str) else list(source)
+            where.append(f"e.source IN ({','.join('?' * len(sources))})")
+            args.extend(sources)
+        if since is not None:
+            where.append("e.start_utc >= ?")
+            args.append(_require_aware(since).timestamp())
+        if until is not None:
+            where.append("e.start_utc < ?")
+            args.append(_require_aware(until).timestamp())
+        if text:
+            where.append("e.rowid IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)")
+            args.append(fts_query(text, mode="all"))
+        sql = f"SELECT {', '.join('e.' + c.strip() for c in EVENT_COLUMNS.split(','))} FROM events e"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY e.start_utc, e.id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        for row in self._conn.execute(sql, args):
+            yield StoredEvent.from_row(row)
+
+    def get(self, ids: Iterable[str]) -> list[StoredEvent]:
+        """Events by id, in start order; unknown ids are left out."""
+        ids = list(dict.fromkeys(ids))
+        found: list[StoredEvent] = []
+        for i in range(0, len(ids), 900):
+            chunk = ids[i : i + 900]
+            found.extend(
+                StoredEvent.from_row(r)
+                for r in self._conn.execute(
+                    f"SELECT {EVENT_COLUMNS} FROM events WHERE id IN ({','.join('?' * len(chunk))})", chunk
+                )
+            )
+        found.sort(key=lambda e: (e.start, e.id))
+        return found
+
+    def search(self, query: str, *, limit: int = 1000, sources: Sequence[str] | None = None) -> list[tuple[str, float]]:
+        """BM25 full-text search: (event id, score) best first; higher score is better. Any word may match."""
+        match = fts_query(query, mode="any")
+        if not match:
+            return []
+        sql = (
+            "SELECT e.id, -bm25(events_fts, 2.0, 1.0) AS score FROM events_fts"
+            " JOIN events e ON e.rowid = events_fts.rowid WHERE events_fts MATCH ?"
+        )
+        args: list[Any] = [match]
+        if sources:
+            sql += f" AND e.source IN ({','.join('?' * len(sources))})"
+            args.extend(sources)
+        sql += " ORDER BY score DESC LIMIT ?"
+        args.append(int(limit))
+        return [(r[0], float(r[1])) for r in self._conn.execute(sql, args)]
+
+    def source_names(self) -> list[str]:
+        return [r[0] for r in self._conn.execute("SELECT DISTINCT source FROM events ORDER BY source")]
+
+    def meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # --- removing ---------------------------------------------------------------------------
+
+    def remove_source(self, source: str) -> int:
+        """Delete every event of `source`; returns how many were deleted."""
+        with self._transaction():
+            return self._conn.execute("DELETE FROM events WHERE source=?", (source,)).rowcount
+
+    def remove_file(self, file_label: str) -> int:
+        with self._transaction():
+            return self._conn.execute("DELETE FROM events WHERE file=?", (file_label,)).rowcount
+
+    def imported_files(self, source: str | None = None) -> list[str]:
+        if source is None:
+            return [r[0] for r in self._conn.execute("SELECT DISTINCT file FROM events ORDER BY file")]
+        return [r[0] for r in self._conn.execute("SELECT DISTINCT file FROM events WHERE source=? ORDER BY file", (source,))]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def check(self) -> None:
+        """Raise StoreError unless the file and its full-text index are consistent."""
+        if self._conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            raise StoreError(f"{self.path}: integrity check failed")
+        self._conn.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
+
+
+def _require_aware(dt: datetime) -> datetime:
+    if dt.tzinfo is None or dt.utcoffset() is None:
+        raise ValueError(f"naive datetime {dt!r}: the store compares timezone-aware times only")
+    return dt
+
+
+def fts_query(text: str, *, mode: str) -> str:
+    """Turn free text into a safe FTS5 query: each word quoted, joined by AND/OR. Never raises on syntax."""
+    import re
+
+    words = [w for w in re.findall(r"\w+", text.lower()) if len(w) > 1 or w.isdigit()]
+    if not words:
+        return ""
+    joiner = " AND " if mode == "all" else " OR "
+    return joiner.join(f'"{w}"' for w in dict.fromkeys(words))

@@ -1,0 +1,160 @@
+"""The contract every importer follows: detect a file, then stream events (or per-record errors).
+
+An importer is a module with one class implementing `Importer`:
+
+    class SpotifyImporter:
+        name = "spotify"
+        def detect(self, file: InputFile) -> bool: ...
+        def read(self, file: InputFile) -> Iterator[Event | RecordError]: ...
+
+`read` is a generator: it never holds a whole export in memory, and a bad record is *yielded* as a
+`RecordError` naming the place, so the caller decides to skip, report or stop (errors as values).
+An error that makes the rest of the file unreadable is yielded once and ends the generator.
+
+Importers know nothing of the store or the UI.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import IO, Any, Callable, Iterator, Protocol, Union
+
+# The semantic streams an event can belong to (DESIGN.md). The key set inside `data` stays open.
+SOURCES = (
+    "mail",
+    "calendar",
+    "music_stream",
+    "podcast_stream",
+    "audiobook_stream",
+    "movie_stream",
+    "tvseries_stream",
+    "online_purchase",
+    "workout",
+)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, as an importer reads it.
+
+    source:   semantic stream, one of SOURCES ("music_stream", "mail", ...)
+    type:     the export format that produced it ("spotify_extended", "mbox", ...)
+    start:    timezone-aware datetime in the *original* offset or zone (local wall time is kept)
+    end:      timezone-aware datetime or None
+    tz:       IANA zone name when known ("Europe/Berlin"), "floating" for calendar floating times
+              (interpreted in the person's zone at import time), else None: the offset of `start` is
+              then all we know
+    title:    one line a person recognises ("Daft Punk - One More Time", "Dinner at Luigi's")
+    text:     everything searchable (indexed by full text search); may equal title
+    data:     open key/values (JSON-serialisable: str, int, float, bool, None, lists, dicts)
+    position: where in the file the record starts ("line 12", "row 5", "message 3 at byte 1234")
+    key:      natural key that identifies the real-world record across re-exports (Message-ID,
+              UID+RECURRENCE-ID, ts+track uri, ...). Must not depend on the file's path or position.
+    """
+
+    source: str
+    type: str
+    start: datetime
+    end: datetime | None
+    title: str
+    text: str
+    data: dict[str, Any]
+    position: str
+    key: str
+    tz: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.start.tzinfo is None or self.start.utcoffset() is None:
+            raise ValueError(f"Event.start must be timezone-aware: {self.start!r} at {self.position}")
+        if self.end is not None and (self.end.tzinfo is None or self.end.utcoffset() is None):
+            raise ValueError(f"Event.end must be timezone-aware: {self.end!r} at {self.position}")
+
+    @property
+    def id(self) -> str:
+        """Stable id: the same real-world record gets the same id in every re-export."""
+        return event_id(self.source, self.key)
+
+
+def event_id(source: str, key: str) -> str:
+    return hashlib.blake2b(f"{source}\x1f{key}".encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def content_key(*parts: Any) -> str:
+    """A natural key from record fields, for formats without an id of their own."""
+    raw = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class RecordError:
+    """A record (or a whole file) that could not be read. `position` says where, in file terms."""
+
+    file: str
+    position: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.position}: {self.message}"
+
+
+Record = Union[Event, RecordError]
+
+
+@dataclass(frozen=True)
+class InputFile:
+    """A file to import: on disk, or a member of a zip.
+
+    display:  what a person reads in messages ("takeout.zip!Takeout/Mail/All mail.mbox")
+    name:     the base name ("All mail.mbox")
+    path:     the path inside the export ("Takeout/Mail/All mail.mbox"), for detection by folder names
+    size:     size in bytes (uncompressed)
+    opener:   returns a fresh binary stream positioned at the start
+    """
+
+    display: str
+    name: str
+    path: str
+    size: int
+    opener: Callable[[], IO[bytes]] = field(repr=False, compare=False)
+
+    def open(self) -> IO[bytes]:
+        return self.opener()
+
+    def head(self, n: int = 4096) -> bytes:
+        """The first `n` bytes, for sniffing the format by content."""
+        with self.open() as f:
+            return f.read(n)
+
+    def head_text(self, n: int = 4096) -> str:
+        """The first `n` bytes decoded leniently, UTF-8 BOM removed."""
+        return self.head(n).decode("utf-8", errors="replace").lstrip("\ufeff")
+
+    def open_text(self, encoding: str = "utf-8-sig", errors: str = "strict") -> IO[str]:
+        return io.TextIOWrapper(self.open(), encoding=encoding, errors=errors, newline="")
+
+
+class Importer(Protocol):
+    """One export format."""
+
+    name: str
+
+    def detect(self, file: InputFile) -> bool:
+        """True when this importer reads `file`, judged by name and content, never the extension alone."""
+
+    def read(self, file: InputFile) -> Iterator[Record]:
+        """Stream the file's events; yield a RecordError for each record that cannot be read."""
+
+
+def as_aware(dt: datetime, default_tz: Any) -> datetime:
+    """Attach `default_tz` to a naive datetime; leave aware ones alone."""
+    return dt if dt.tzinfo is not None and dt.utcoffset() is not None else dt.replace(tzinfo=default_tz)
+
+
+def duration_text(seconds: float | None) -> str | None:
+    if seconds is None:
+        return None
+    return str(timedelta(seconds=round(seconds)))
