@@ -1,0 +1,163 @@
+"""The event store: idempotent per-file transactions, tz-aware round trips, full-text search, removal."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from app.store import Cancelled, EventStore, StoreError
+from importers.base import Event, RecordError
+
+BERLIN = ZoneInfo("Europe/Berlin")
+
+
+def make_event(i: int, *, source: str = "music_stream", start: datetime | None = None, text: str = "") -> Event:
+    start = start or datetime(2024, 3, 1, 20, 0, tzinfo=timezone(timedelta(hours=1))) + timedelta(minutes=i)
+    return Event(
+        source=source,
+        type="test",
+        start=start,
+        end=start + timedelta(minutes=3),
+        title=f"Artist {i % 3} - Track {i}",
+        text=text or f"Artist {i % 3} Track {i}",
+        data={"artist": f"Artist {i % 3}", "track": f"Track {i}", "ms_played": 1000 * i},
+        position=f"row {i}",
+        key=f"key-{i}",
+    )
+
+
+@pytest.fixture
+def store(tmp_path):
+    with EventStore.open(tmp_path / "events.sqlite") as s:
+        yield s
+
+
+def import_events(store: EventStore, events, label="file.json"):
+    run = store.begin_run([label])
+    with store.file_import(run, label, "test") as writer:
+        for e in events:
+            writer.add(e)
+    store.finish_run(run)
+    return writer.result
+
+
+def test_reimport_adds_nothing_and_overlap_adds_only_new(store):
+    first = import_events(store, [make_event(i) for i in range(10)])
+    assert (first.added, first.skipped) == (10, 0)
+    again = import_events(store, [make_event(i) for i in range(10)])
+    assert (again.added, again.skipped) == (0, 10)
+    newer = import_events(store, [make_event(i) for i in range(5, 15)], label="newer.json")
+    assert (newer.added, newer.skipped) == (5, 5)
+    assert store.count() == 15
+
+
+def test_times_come_back_in_original_offset_and_zone(store):
+    winter = datetime(2024, 1, 15, 19, 30, tzinfo=BERLIN)
+    fixed = datetime(2024, 1, 15, 8, 0, tzinfo=timezone(timedelta(hours=-7)))
+    events = [
+        Event("calendar", "test", winter, winter + timedelta(hours=2), "Dinner", "Dinner", {}, "line 1", "a", tz="Europe/Berlin"),
+        Event("workout", "test", fixed, None, "Run", "Run", {}, "line 2", "b"),
+    ]
+    import_events(store, events)
+    dinner, run = sorted(store.events(), key=lambda e: e.title)
+    assert dinner.start == winter and dinner.start.hour == 19 and dinner.start.tzinfo == BERLIN
+    assert dinner.end.hour == 21
+    assert run.start.hour == 8 and run.start.utcoffset() == timedelta(hours=-7) and run.end is None
+
+
+def test_naive_datetimes_are_refused():
+    with pytest.raises(ValueError, match="timezone-aware"):
+        make_event(0, start=datetime(2024, 1, 1, 12, 0))
+
+
+def test_cancel_rolls_back_the_file_but_keeps_earlier_files(store):
+    import_events(store, [make_event(i) for i in range(3)], label="first.json")
+    run = store.begin_run(["second.json"])
+    with store.file_import(run, "second.json", "test") as writer:
+        for i in range(100, 3000):  # more than one batch is flushed before the cancel
+            writer.add(make_event(i))
+        raise Cancelled()
+    assert writer.result.status == "cancelled"
+    assert store.count() == 3
+
+
+def test_a_bug_inside_a_file_import_rolls_back_and_propagates(store):
+    run = store.begin_run(["x"])
+    with pytest.raises(RuntimeError):
+        with store.file_import(run, "x", "test") as writer:
+            writer.add(make_event(1))
+            raise RuntimeError("importer bug")
+    assert store.count() == 0
+    assert writer.result.status == "failed"
+
+
+def test_record_errors_are_kept_with_file_and_position(store):
+    run = store.begin_run(["f"])
+    with store.file_import(run, "f", "test") as writer:
+        writer.add(make_event(1))
+        writer.add_error(RecordError("f", "row 7", "bad date '2024-13-01'"))
+    assert store.import_errors(run) == [RecordError("f", "row 7", "bad date '2024-13-01'")]
+    assert store.count() == 1
+
+
+def test_full_text_search_ranks_and_filters(store):
+    import_events(store, [
+        make_event(1, text="dinner at Luigi's, pizza and pasta"),
+        make_event(2, text="pizza delivery"),
+        make_event(3, text="morning run in the park"),
+        make_event(4, source="mail", text="Luigi's pizza pizza pizza"),
+    ])
+    hits = store.search("pizza")
+    assert len(hits) == 3
+    assert store.search("pizza", sources=["mail"])[0][0] == store.search("pizza")[0][0]
+    assert [e.data["track"] for e in store.events(text="luigi pasta")] == ["Track 1"]
+    assert store.search("!!! ''' ") == []  # no FTS syntax error on odd input
+
+
+def test_sources_summary_and_removal(store):
+    import_events(store, [make_event(i) for i in range(4)] + [make_event(9, source="mail")])
+    summary = {s.source: s for s in store.sources()}
+    assert summary["music_stream"].count == 4 and summary["mail"].count == 1
+    assert summary["music_stream"].first < summary["music_stream"].last
+    assert store.remove_source("music_stream") == 4
+    assert store.source_names() == ["mail"]
+    (mail,) = store.events()
+    assert [hit_id for hit_id, _ in store.search("Artist")] == [mail.id]
+    store.check()  # full-text index follows deletions
+
+
+def test_events_filters_by_time_and_refuses_naive_bounds(store):
+    import_events(store, [make_event(i) for i in range(10)])
+    since = datetime(2024, 3, 1, 19, 5, tzinfo=timezone.utc)  # = 20:05 at +01:00
+    assert [e.data["track"] for e in store.events(since=since, limit=2)] == ["Track 5", "Track 6"]
+    with pytest.raises(ValueError, match="naive"):
+        list(store.events(since=datetime(2024, 3, 1)))
+
+
+def test_get_returns_events_in_time_order_and_ignores_unknown_ids(store):
+    import_events(store, [make_event(i) for i in range(5)])
+    ids = [e.id for e in store.events()]
+    got = store.get([ids[3], "nope", ids[1]])
+    assert [e.id for e in got] == [ids[1], ids[3]]
+    with pytest.raises(TypeError):
+        got[0].data["artist"] = "changed"  # stored events are read-only
+
+
+def test_a_file_that_is_not_a_store_is_a_known_error(tmp_path):
+    bogus = tmp_path / "bogus.sqlite"
+    bogus.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="bogus.sqlite"):
+        EventStore.open(bogus)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite"
+    EventStore.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version=99")
+    conn.close()
+    with pytest.raises(StoreError, match="newer Lifelens"):
+        EventStore.open(path)
