@@ -1,0 +1,545 @@
+"""Text generation with a local GGUF model through llama.cpp, behind one small protocol.
+
+`GGUFModel` owns the native llama.cpp handles (model, context, batch, grammars) and frees them in `close()`.
+It loads lazily on the first call. Generation is our own loop over llama.cpp's C API because the QUD needs
+three things the high-level `llama_cpp.Llama` does slowly or not at all on a 2-core laptop:
+
+* KV-cache reuse: consecutive prompts share a prefix (instruction, examples); only the new tail is evaluated.
+* Cheap grammar-constrained decoding: llama.cpp's GBNF sampler is applied to the top-k candidates of each
+  step instead of the whole vocabulary (Gemma's vocabulary has 262k tokens; checking all of them costs
+  ~0.1 s per token), falling back to the whole vocabulary only when none of the top-k is allowed.
+* Prompt-lookup speculative decoding: the QUD's output copies much from its prompt, so a few tokens that
+  follow the same n-gram in the prompt are proposed as a draft and checked in one batch. Acceptance keeps
+  exactly the tokens the model would have chosen itself, so the output does not change, only the time.
+
+    model = shared_model(path)                       # one instance per file and process
+    out = model.complete(prompt, grammar=GBNF, max_tokens=96, stop=["\\n"])
+    out.text, out.prompt_tokens, out.evaluated_tokens, out.seconds
+
+`FakeLLM` answers from a script, for tests of the layers above.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol, Sequence
+
+DEFAULT_CONTEXT = 4096
+TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
+DRAFT_TOKENS = 10   # longest speculative draft
+EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    prompt_tokens: int = 0      # tokens in the prompt
+    evaluated_tokens: int = 0   # prompt tokens that were not in the KV cache and had to be evaluated
+    generated_tokens: int = 0
+    seconds: float = 0.0
+    finish_reason: str = "stop"  # stop | length | grammar (no allowed token left)
+
+
+class LLM(Protocol):
+    """What the QUD needs from a language model."""
+
+    name: str
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        grammar: str | None = None,
+        max_tokens: int = 128,
+        temperature: float = 0.0,
+        seed: int = 0,
+        stop: Sequence[str] = (),
+    ) -> Completion: ...
+
+    def close(self) -> None: ...
+
+
+class GrammarError(ValueError):
+    """llama.cpp rejected a GBNF grammar; the message carries llama.cpp's own explanation."""
+
+
+class LLMError(RuntimeError):
+    """llama.cpp failed to load or to evaluate; the message names the model file."""
+
+
+# --- llama.cpp process state: backend and log ---------------------------------------------------
+
+_backend_lock = threading.Lock()
+_backend_ready = False
+_log_tail: deque[str] = deque(maxlen=20)  # recent llama.cpp log lines, quoted in our error messages
+_log_callback = None  # keep the ctypes callback alive for the life of the process
+
+
+def _llama_cpp():
+    try:
+        import llama_cpp
+    except ModuleNotFoundError as exc:
+        raise ModuleNotFoundError(
+            "running a GGUF model needs llama-cpp-python (pip install 'lifelens[models]')"
+        ) from exc
+    return llama_cpp
+
+
+def _init_backend():
+    """Initialise llama.cpp once per process and route its log into a small buffer instead of stderr."""
+    global _backend_ready, _log_callback
+    llama_cpp = _llama_cpp()
+    with _backend_lock:
+        if not _backend_ready:
+            @llama_cpp.llama_log_callback
+            def keep_tail(level, text, user_data):  # noqa: ARG001
+                line = text.decode("utf-8", "replace").strip()
+                if line:
+                    _log_tail.append(line)
+
+            _log_callback = keep_tail
+            llama_cpp.llama_log_set(_log_callback, ctypes.c_void_p(0))
+            llama_cpp.llama_backend_init()
+            _backend_ready = True
+    return llama_cpp
+
+
+def _recent_log(contains: str = "") -> str:
+    lines = [line for line in _log_tail if contains in line]
+    return lines[-1] if lines else ""
+
+
+# --- the model ------------------------------------------------------------------------------------
+
+
+class GGUFModel:
+    """A GGUF model file run by llama.cpp on the CPU (loading takes about a second for 250 MB).
+
+    `use_extra_buffers` lets llama.cpp place weights in its CPU-specific buffer types (repacked layouts,
+    Intel AMX). It is off by default: a llama.cpp built with -march=native on a CPU that reports AMX dies with
+    SIGILL inside virtual machines that do not enable AMX (seen on the project's build machine). Set
+    $LIFELENS_LLAMA_EXTRA_BUFFERS=1 to turn it on.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        n_ctx: int = DEFAULT_CONTEXT,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        use_extra_buffers: bool | None = None,
+    ):
+        self.path = Path(path)
+        self.name = self.path.name
+        self.n_ctx = n_ctx
+        self.n_batch = n_batch
+        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
+        if use_extra_buffers is None:
+            use_extra_buffers = os.environ.get(EXTRA_BUFFERS_ENV, "") == "1"
+        self.use_extra_buffers = use_extra_buffers
+        self.load_seconds: float | None = None
+        self._lib = None
+        self._model = None
+        self._ctx = None
+        self._vocab = None
+        self._batch = None
+        self._n_vocab = 0
+        self._cached: list[int] = []          # tokens whose keys/values are in the KV cache, in order
+        self._pieces: dict[int, bytes] = {}
+        self._grammars: dict[str, object] = {}  # grammar text -> llama_sampler*
+        self._full = None                       # candidates array over the whole vocabulary (lazy)
+        self._lock = threading.RLock()          # one context: one generation at a time
+
+    # -- life cycle
+
+    @property
+    def loaded(self) -> bool:
+        return self._ctx is not None
+
+    def load(self) -> None:
+        with self._lock:
+            if self._ctx is not None:
+                return
+            if not self.path.is_file():
+                raise FileNotFoundError(f"{self.path}: GGUF model file not found")
+            lib = _init_backend()
+            started = time.perf_counter()
+            mparams = lib.llama_model_default_params()
+            mparams.use_extra_bufts = self.use_extra_buffers
+            model = lib.llama_model_load_from_file(str(self.path).encode(), mparams)
+            if not model:
+                raise LLMError(f"{self.path}: llama.cpp cannot load this file as a GGUF model ({_recent_log()})")
+            cparams = lib.llama_context_default_params()
+            cparams.n_ctx = self.n_ctx
+            cparams.n_batch = self.n_batch
+            cparams.n_ubatch = self.n_batch
+            cparams.n_threads = self.n_threads
+            cparams.n_threads_batch = self.n_threads
+            # Gemma 3 uses sliding-window attention; a full-size SWA cache lets llama.cpp cut the cache back to
+            # a common prefix instead of throwing it away on every new prompt.
+            cparams.swa_full = True
+            ctx = lib.llama_init_from_model(model, cparams)
+            if not ctx:
+                lib.llama_model_free(model)
+                raise LLMError(f"{self.path}: llama.cpp cannot create a context ({_recent_log()})")
+            self._lib, self._model, self._ctx = lib, model, ctx
+            self._vocab = lib.llama_model_get_vocab(model)
+            self._n_vocab = lib.llama_vocab_n_tokens(self._vocab)
+            self._batch = lib.llama_batch_init(self.n_batch, 0, 1)
+            self._cached = []
+            self.load_seconds = time.perf_counter() - started
+
+    def close(self) -> None:
+        with self._lock:
+            if self._ctx is None:
+                return
+            lib = self._lib
+            for sampler in self._grammars.values():
+                lib.llama_sampler_free(sampler)
+            self._grammars.clear()
+            lib.llama_batch_free(self._batch)
+            lib.llama_free(self._ctx)
+            lib.llama_model_free(self._model)
+            self._ctx = self._model = self._vocab = self._batch = self._full = None
+            self._cached = []
+
+    def __enter__(self) -> "GGUFModel":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may already be gone
+            pass
+
+    # -- tokens
+
+    def tokenize(self, text: str, *, add_bos: bool = False) -> list[int]:
+        self.load()
+        data = text.encode("utf-8")
+        size = len(data) + 8
+        buf = (self._lib.llama_token * size)()
+        n = self._lib.llama_tokenize(self._vocab, data, len(data), buf, size, add_bos, False)
+        if n < 0:
+            raise LLMError(f"{self.path}: tokenization needs {-n} tokens, more than the buffer")
+        return list(buf[:n])
+
+    def piece(self, token: int) -> bytes:
+        cached = self._pieces.get(token)
+        if cached is None:
+            buf = ctypes.create_string_buffer(64)
+            n = self._lib.llama_token_to_piece(self._vocab, token, buf, 64, 0, False)
+            cached = self._pieces[token] = buf.raw[: max(n, 0)]
+        return cached
+
+    def is_eog(self, token: int) -> bool:
+        return bool(self._lib.llama_vocab_is_eog(self._vocab, token))
+
+    # -- grammars
+
+    def grammar(self, text: str):
+        """A compiled GBNF grammar (llama_sampler*), cached by its text; GrammarError when it does not parse."""
+        self.load()
+        sampler = self._grammars.get(text)
+        if sampler is None:
+            _log_tail.clear()
+            sampler = self._lib.llama_sampler_init_grammar(self._vocab, text.encode("utf-8"), b"root")
+            if not sampler:
+                raise GrammarError(f"llama.cpp cannot parse the GBNF grammar: {_recent_log('pars') or _recent_log()}")
+            self._grammars[text] = sampler
+        return sampler
+
+    def grammar_accepts(self, grammar_text: str, text: str) -> tuple[bool, str]:
+        """Does the grammar accept exactly `text`? Returns (ok, reason); the reason names the failing place.
+
+        Feeds the tokens of `text` one by one through llama.cpp's own grammar sampler, so the test is the
+        one that constrains generation, then asks whether an end-of-generation token is allowed.
+        """
+        with self._lock:
+            sampler = self.grammar(grammar_text)
+            lib = self._lib
+            lib.llama_sampler_reset(sampler)
+            try:
+                consumed = b""
+                for token in self.tokenize(text):
+                    if not self._allowed(sampler, [token])[0]:
+                        return False, f"rejected at byte {len(consumed)}: {consumed.decode('utf-8', 'replace')!r} + {self.piece(token)!r}"
+                    lib.llama_sampler_accept(sampler, token)
+                    consumed += self.piece(token)
+                eog = lib.llama_vocab_eos(self._vocab)
+                if not self._allowed(sampler, [eog])[0]:
+                    return False, f"incomplete: the grammar expects more after {text!r}"
+                return True, ""
+            finally:
+                lib.llama_sampler_reset(sampler)
+
+    def _allowed(self, sampler, tokens: Sequence[int]) -> list[bool]:
+        lib = self._lib
+        n = len(tokens)
+        data = (lib.llama_token_data * n)()
+        for i, token in enumerate(tokens):
+            data[i].id = token
+            data[i].logit = 0.0
+        arr = lib.llama_token_data_array(data=ctypes.cast(data, lib.llama_token_data_p), size=n, selected=-1, sorted=False)
+        lib.llama_sampler_apply(sampler, ctypes.byref(arr))
+        return [data[i].logit != float("-inf") for i in range(n)]
+
+    # -- evaluation
+
+    def _decode(self, tokens: Sequence[int], start: int, *, all_logits: bool) -> None:
+        """Evaluate `tokens` at positions start.. (in batches); logits for every token or only the last."""
+        lib, batch = self._lib, self._batch
+        for offset in range(0, len(tokens), self.n_batch):
+            chunk = tokens[offset: offset + self.n_batch]
+            last_chunk = offset + self.n_batch >= len(tokens)
+            batch.n_tokens = len(chunk)
+            for i, token in enumerate(chunk):
+                batch.token[i] = token
+                batch.pos[i] = start + offset + i
+                batch.n_seq_id[i] = 1
+                batch.seq_id[i][0] = 0
+                batch.logits[i] = all_logits or (last_chunk and i == len(chunk) - 1)
+            code = lib.llama_decode(self._ctx, batch)
+            if code != 0:
+                self._forget_cache()
+                raise LLMError(f"{self.path}: llama_decode failed with code {code} ({_recent_log()})")
+
+    def _forget_cache(self) -> None:
+        self._lib.llama_memory_clear(self._lib.llama_get_memory(self._ctx), True)
+        self._cached = []
+
+    def _truncate_cache(self, keep: int) -> None:
+        if keep >= len(self._cached):
+            return
+        if not self._lib.llama_memory_seq_rm(self._lib.llama_get_memory(self._ctx), 0, keep, -1):
+            self._forget_cache()
+            return
+        del self._cached[keep:]
+
+    def _prefill(self, tokens: list[int]) -> int:
+        """Make the KV cache hold `tokens` with logits for the last one; returns how many had to be evaluated."""
+        common = 0
+        for a, b in zip(self._cached, tokens):
+            if a != b:
+                break
+            common += 1
+        common = min(common, len(tokens) - 1)  # the last token is always evaluated again: we need its logits
+        self._truncate_cache(common)
+        common = len(self._cached)
+        self._decode(tokens[common:], common, all_logits=False)
+        self._cached = list(tokens)
+        return len(tokens) - common
+
+    def _logits(self, index: int):
+        import numpy as np
+
+        ptr = self._lib.llama_get_logits_ith(self._ctx, index)
+        return np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+
+    # -- sampling
+
+    def _choose(self, logits, sampler, temperature: float, rng) -> int | None:
+        """Pick the next token among those the grammar allows: greedy, or sampled at `temperature`."""
+        import numpy as np
+
+        top = np.argpartition(-logits, TOP_K)[:TOP_K]
+        top = top[np.argsort(-logits[top])]
+        if sampler is not None:
+            allowed = self._allowed(sampler, top.tolist())
+            ids = top[np.array(allowed, dtype=bool)]
+            if len(ids) == 0:
+                ids = self._allowed_full(sampler, logits)
+                if len(ids) == 0:
+                    return None
+        else:
+            ids = top
+        if temperature <= 0:
+            return int(ids[0])
+        scores = logits[ids].astype(np.float64) / temperature
+        probs = np.exp(scores - scores.max())
+        probs /= probs.sum()
+        return int(rng.choice(ids, p=probs))
+
+    def _allowed_full(self, sampler, logits):
+        """All tokens the grammar allows, best first (slow path: the whole vocabulary)."""
+        import numpy as np
+
+        lib = self._lib
+        if self._full is None:
+            self._full = (lib.llama_token_data * self._n_vocab)()
+        view = np.ctypeslib.as_array(self._full).view(np.dtype([("id", "<i4"), ("logit", "<f4"), ("p", "<f4")]))
+        view["id"] = np.arange(self._n_vocab, dtype=np.int32)
+        view["logit"] = logits
+        arr = lib.llama_token_data_array(data=ctypes.cast(self._full, lib.llama_token_data_p), size=self._n_vocab, selected=-1, sorted=False)
+        lib.llama_sampler_apply(sampler, ctypes.byref(arr))
+        ok = np.isfinite(view["logit"])
+        ids = view["id"][ok]
+        return ids[np.argsort(-view["logit"][ok])][:TOP_K]
+
+    @staticmethod
+    def _draft(context: list[int], limit: int) -> list[int]:
+        """Tokens that followed the latest occurrence of the context's last 3 (then 2, 1) tokens."""
+        for n in (3, 2, 1):
+            if len(context) <= n:
+                continue
+            tail = context[-n:]
+            for start in range(len(context) - n - 1, -1, -1):
+                if context[start: start + n] == tail:
+                    follow = context[start + n: start + n + limit]
+                    if follow:
+                        return follow
+        return []
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        grammar: str | None = None,
+        max_tokens: int = 128,
+        temperature: float = 0.0,
+        seed: int = 0,
+        stop: Sequence[str] = (),
+        speculate: bool = True,
+    ) -> Completion:
+        import numpy as np
+
+        with self._lock:
+            self.load()
+            started = time.perf_counter()
+            lib = self._lib
+            sampler = self.grammar(grammar) if grammar else None
+            if sampler is not None:
+                lib.llama_sampler_reset(sampler)
+            rng = np.random.default_rng(seed)
+            prompt_ids = self.tokenize(prompt, add_bos=bool(lib.llama_vocab_get_add_bos(self._vocab)))
+            if len(prompt_ids) + max_tokens >= self.n_ctx:
+                raise LLMError(f"{self.path}: prompt of {len(prompt_ids)} tokens + {max_tokens} do not fit in {self.n_ctx}")
+            evaluated = self._prefill(prompt_ids)
+            stops = [s.encode("utf-8") for s in stop]
+            out = bytearray()
+            generated: list[int] = []
+            finish = "length"
+            logits = self._logits(-1)
+            while len(generated) < max_tokens:
+                token = self._choose(logits, sampler, temperature, rng)
+                if token is None:
+                    finish = "grammar"
+                    break
+                if self.is_eog(token):
+                    finish = "stop"
+                    break
+                if sampler is not None:
+                    lib.llama_sampler_accept(sampler, token)
+                generated.append(token)
+                out += self.piece(token)
+                if any(out.endswith(s) for s in stops):
+                    finish = "stop"
+                    break
+                if len(generated) >= max_tokens:
+                    break
+                # Evaluate the new token together with a draft of what probably follows it; keep the draft's
+                # tokens for as long as they are exactly what would have been chosen anyway.
+                draft = self._draft(prompt_ids + generated, min(DRAFT_TOKENS, max_tokens - len(generated) - 1)) if speculate else []
+                start = len(self._cached)
+                self._decode([token] + draft, start, all_logits=True)
+                self._cached.append(token)
+                self._cached.extend(draft)
+                accepted = 0
+                logits = self._logits(0)
+                stopped = False
+                for i, proposed in enumerate(draft):
+                    choice = self._choose(logits, sampler, temperature, rng)
+                    if choice != proposed:
+                        break
+                    if self.is_eog(choice):
+                        break
+                    if sampler is not None:
+                        lib.llama_sampler_accept(sampler, choice)
+                    generated.append(choice)
+                    out += self.piece(choice)
+                    accepted += 1
+                    logits = self._logits(i + 1)
+                    if any(out.endswith(s) for s in stops) or len(generated) >= max_tokens:
+                        stopped = True
+                        break
+                self._truncate_cache(start + 1 + accepted)
+                if stopped:
+                    finish = "stop" if any(out.endswith(s) for s in stops) else "length"
+                    break
+            text = out.decode("utf-8", "replace")
+            for s in stop:
+                if s and text.endswith(s):
+                    text = text[: -len(s)]
+                    break
+            return Completion(
+                text=text,
+                prompt_tokens=len(prompt_ids),
+                evaluated_tokens=evaluated,
+                generated_tokens=len(generated),
+                seconds=time.perf_counter() - started,
+                finish_reason=finish,
+            )
+
+
+# --- one model per file and process ---------------------------------------------------------------
+
+_shared: dict[Path, GGUFModel] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_model(path: str | os.PathLike, **kwargs) -> GGUFModel:
+    """The process-wide instance for this GGUF file (created on first request, loaded on first use)."""
+    key = Path(path).resolve()
+    with _shared_lock:
+        model = _shared.get(key)
+        if model is None:
+            model = _shared[key] = GGUFModel(key, **kwargs)
+        return model
+
+
+def close_shared_models() -> None:
+    with _shared_lock:
+        for model in _shared.values():
+            model.close()
+        _shared.clear()
+
+
+# --- a scripted stand-in for tests -----------------------------------------------------------------
+
+
+class FakeLLM:
+    """Answers `complete()` from a script: a list of texts (used in order) or a function of the prompt.
+
+    Every call is recorded in `calls` as (prompt, grammar, temperature), so tests can check what the layer
+    above asked for.
+    """
+
+    name = "fake"
+
+    def __init__(self, script: Sequence[str] | Callable[[str], str]):
+        self._script = script if callable(script) else list(script)
+        self.calls: list[tuple[str, str | None, float]] = []
+        self.closed = False
+
+    def complete(self, prompt, *, grammar=None, max_tokens=128, temperature=0.0, seed=0, stop=()) -> Completion:
+        self.calls.append((prompt, grammar, temperature))
+        if callable(self._script):
+            text = self._script(prompt)
+        else:
+            if not self._script:
+                raise AssertionError("FakeLLM: the script is exhausted")
+            text = self._script.pop(0)
+        return Completion(text=text, prompt_tokens=len(prompt.split()), generated_tokens=len(text.split()))
+
+    def close(self) -> None:
+        self.closed = True
