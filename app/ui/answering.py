@@ -1,0 +1,83 @@
+"""The UI's one door to question answering: an injected `Answerer` callable.
+
+    answerer(question, reference_date, progress, cancel) -> Answer
+
+`progress(text)` reports a step for the status bar; `cancel` is an `app.importing.CancelToken`
+(its `.cancelled` turns true when the person presses Cancel). Tests pass a fake; `launch` binds
+`PipelineAnswerer`, which runs the real QUD pipeline (app.qud.pipeline.ask) on a read-only store
+connection of its own, so the GUI thread's connection is never shared with a worker.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+from app.importing import CancelToken
+from app.store import EventStore
+
+from .presenting import parse_reference_date
+
+REFERENCE_DATE_META = "reference_date"  # a store may pin "today" (the demo persona does)
+
+
+class Answerer(Protocol):
+    def __call__(self, question: str, reference_date: date, progress: Callable[[str], None],
+                 cancel: CancelToken) -> Any: ...
+
+
+def reference_date_for(store: EventStore | None) -> date:
+    """"Today" for questions like "last week": the store's pinned date when it has one, else today."""
+    pinned = parse_reference_date(store.meta(REFERENCE_DATE_META)) if store is not None else None
+    return pinned or date.today()
+
+
+def pipeline_available() -> bool:
+    return importlib.util.find_spec("app.qud") is not None and importlib.util.find_spec("app.qud.pipeline") is not None
+
+
+class PipelineAnswerer:
+    """The real answerer over the event store at `store_path`, loading its language model lazily.
+
+    `load()` may run ahead of the first question (the window starts it once it is up), from a worker
+    thread; a lock makes sure the model is loaded once.
+    """
+
+    def __init__(self, store_path: Path, qud_model: str = "default", operator_size: str = "default"):
+        self.store_path = Path(store_path)
+        self.qud_model = qud_model
+        self.operator_size = operator_size
+        self._llm: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def load(self, progress: Callable[[str], None], cancel: CancelToken) -> None:
+        with self._lock:
+            if self._llm is None:
+                progress("Loading the question model …")
+                self._llm = _load_qud_model(self.qud_model)
+                progress("Question model ready.")
+
+    def __call__(self, question: str, reference_date: date, progress: Callable[[str], None],
+                 cancel: CancelToken) -> Any:
+        from app.qud.pipeline import ask
+
+        self.load(progress, cancel)
+        with EventStore.open(self.store_path, read_only=True) as store:
+            return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel)
+
+    def close(self) -> None:
+        llm, self._llm = self._llm, None
+        if llm is not None and hasattr(llm, "close"):
+            llm.close()
+
+
+def _load_qud_model(choice: str) -> Any:
+    """The QUD language model: the default one, or a GGUF file the person chose. Bound in `launch`."""
+    return None

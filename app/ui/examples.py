@@ -1,0 +1,44 @@
+"""Example questions for the data a person has: shown under the question box, chosen by source.
+
+    >>> example_questions(["music_stream", "workout"])[:2]
+    ['Which artist did I listen to most while running?', 'Which artist did I listen to most?']
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+# Questions that need two sources come first: they show what a keyword search cannot do.
+COMBINED = (
+    ({"music_stream", "workout"}, "Which artist did I listen to most while running?"),
+    ({"calendar", "workout"}, "How often did I eat Italian food after playing football?"),
+    ({"online_purchase", "mail"}, "What did I order on Amazon after a mail about a birthday?"),
+    ({"tvseries_stream", "calendar"}, "Which series did I watch on weekends?"),
+)
+
+BY_SOURCE = {
+    "music_stream": ("Which artist did I listen to most?", "How many songs did I listen to per month?"),
+    "podcast_stream": ("Which podcast did I listen to most?",),
+    "audiobook_stream": ("Which audiobook did I listen to last?",),
+    "movie_stream": ("How many movies did I watch last year?",),
+    "tvseries_stream": ("Which TV series did I watch most?", "How many episodes did I watch per month?"),
+    "online_purchase": ("How much did I spend on Amazon last year?", "What was my most expensive order?"),
+    "workout": ("How many kilometres did I run last month?", "How often did I play football?"),
+    "calendar": ("How many meetings did I have last week?", "When was my last doctor's appointment?"),
+    "mail": ("Who sent me the most mails?", "When did I last get a mail about a flight?"),
+}
+
+START = ("Drop your exports onto this window to start: Spotify, Netflix, Amazon, Apple Health, "
+         "calendars (.ics) and mail (.mbox), zipped or not.")
+
+
+def example_questions(sources: Iterable[str], limit: int = 8) -> list[str]:
+    have = set(sources)
+    found = [q for needed, q in COMBINED if needed <= have]
+    # One question per source first, then the second ones, so every source gets a turn.
+    for depth in range(2):
+        for source in sorted(have):
+            questions = BY_SOURCE.get(source, ())
+            if depth < len(questions):
+                found.append(questions[depth])
+    return found[:limit]

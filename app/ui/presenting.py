@@ -1,0 +1,277 @@
+"""How answers, events and intermediate results are put into words. Plain Python, no Qt.
+
+These functions take the engine's `Answer` / `NodeReport` and the store's `StoredEvent` by duck typing
+(attribute names from COMMON.md), so they are tested with small hand-made objects.
+
+    >>> answer_headline(answer_without_evidence)
+    'I could not find anything in your data about “songs in 1990”.'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+SOURCE_LABELS = {
+    "mail": "Mail",
+    "calendar": "Calendar",
+    "music_stream": "Music",
+    "podcast_stream": "Podcasts",
+    "audiobook_stream": "Audiobooks",
+    "movie_stream": "Movies",
+    "tvseries_stream": "TV series",
+    "online_purchase": "Purchases",
+    "workout": "Workouts",
+}
+
+NOT_FOUND_PREFIX = "I could not find"
+MAX_CHART_BARS = 25
+
+
+def source_label(source: str) -> str:
+    return SOURCE_LABELS.get(source, source.replace("_", " ").capitalize())
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+# --- answers ------------------------------------------------------------------------------------
+
+
+def answer_headline(answer: Any) -> str:
+    """The sentence shown big. Never a value without evidence: then it is a plain "I could not find"."""
+    if not answer.evidence_ids:
+        text = (answer.text or "").strip()
+        if text.startswith(NOT_FOUND_PREFIX):
+            return text
+        return f"{NOT_FOUND_PREFIX} anything in your data about “{answer.question.strip()}”."
+    return (answer.text or "").strip() or f"The answer is {format_value(answer.value)}."
+
+
+def evidence_line(answer: Any) -> str:
+    """The small line under the answer: how many events it rests on, how long it took, what failed."""
+    parts = []
+    if answer.evidence_ids:
+        parts.append(f"Based on {plural(len(answer.evidence_ids), 'event')}.")
+    total = answer.timings.get("total") if answer.timings else None
+    if total is not None:
+        parts.append(f"Answered in {format_seconds(total)}.")
+    if answer.error:
+        parts.append(f"Problem: {answer.error}")
+    return " ".join(parts)
+
+
+def format_value(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, float):
+        return f"{value:,.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(v) for v in value[:10]) + (" …" if len(value) > 10 else "")
+    return str(value)
+
+
+def format_seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
+def format_bytes(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+# --- charts ---------------------------------------------------------------------------------------
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _pair(item: Any) -> tuple[str, float] | None:
+    """(key, number) from a 2-sequence or a dict with exactly one numeric value and one other value."""
+    if isinstance(item, (list, tuple)) and len(item) == 2 and _is_number(item[1]) and not _is_number(item[0]):
+        return format_value(item[0]), float(item[1])
+    if isinstance(item, Mapping):
+        numbers = [(k, v) for k, v in item.items() if _is_number(v)]
+        others = [(k, v) for k, v in item.items() if not _is_number(v) and k not in ("event_ids", "ids", "id")]
+        if len(numbers) == 1 and len(others) == 1 and others[0][1] is not None:
+            return format_value(others[0][1]), float(numbers[0][1])
+    return None
+
+
+def pairs_of(value: Any) -> list[tuple[str, float]] | None:
+    """A list of (key, number) pairs when `value` is one (at least two of them), else None.
+
+    >>> pairs_of([["2023-01", 4], ["2023-02", 7]])
+    [('2023-01', 4.0), ('2023-02', 7.0)]
+    >>> pairs_of({"Daft Punk": 12, "Air": 3})
+    [('Daft Punk', 12.0), ('Air', 3.0)]
+    >>> pairs_of([{"artist": "Air", "count": 3}, {"artist": "Can", "count": 1}])
+    [('Air', 3.0), ('Can', 1.0)]
+    """
+    if isinstance(value, Mapping):
+        items: Sequence[Any] = list(value.items())
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return None
+    pairs = [_pair(item) for item in items]
+    if len(pairs) < 2 or any(p is None for p in pairs):
+        return None
+    return pairs  # type: ignore[return-value]
+
+
+def chart_series(answer: Any) -> list[tuple[str, float]] | None:
+    """What to draw as bars: the answer's value, else the root node's preview, when either is (key, number) pairs."""
+    if not answer.evidence_ids:
+        return None
+    series = pairs_of(answer.value)
+    if series is None and answer.tree is not None:
+        series = pairs_of(list(answer.tree.preview))
+    return series
+
+
+# --- operator tree --------------------------------------------------------------------------------
+
+
+def node_size_text(report: Any) -> str:
+    if report.error:
+        return "error"
+    return "" if report.size is None else f"{report.size:,}"
+
+
+def preview_text(preview: Iterable[Mapping[str, Any]], size: int | None = None) -> str:
+    """An intermediate result, one item a line, for the tree's detail view."""
+    lines = []
+    items = list(preview)
+    for item in items:
+        lines.append(json.dumps(item, ensure_ascii=False, default=str, sort_keys=False))
+    if size is not None and size > len(items):
+        lines.append(f"… and {size - len(items):,} more")
+    return "\n".join(lines) if lines else "(empty result)"
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def _minutes(ms: Any) -> str:
+    return f"{ms / 60000:.1f} min" if _is_number(ms) else ""
+
+
+def key_fields(event: Any) -> str:
+    """One line of the fields that matter for this kind of event, for the evidence table."""
+    d = event.data
+    s = event.source
+    if s == "music_stream":
+        parts = [d.get("artist"), d.get("album"), _minutes(d.get("ms_played"))]
+    elif s == "podcast_stream":
+        parts = [d.get("show"), _minutes(d.get("ms_played"))]
+    elif s == "audiobook_stream":
+        parts = [d.get("audiobook"), d.get("chapter")]
+    elif s in ("movie_stream", "tvseries_stream"):
+        dur = d.get("duration_s")
+        parts = [d.get("series"), d.get("profile"), d.get("device"), f"{dur / 60:.0f} min" if _is_number(dur) else None]
+    elif s == "online_purchase":
+        total = d.get("total")
+        parts = [f"{total:.2f} {d.get('currency', '')}".strip() if _is_number(total) else None,
+                 f"× {d.get('quantity')}" if d.get("quantity") not in (None, 1) else None, d.get("category")]
+    elif s == "workout":
+        dur, dist = d.get("duration_s"), d.get("distance_km")
+        parts = [d.get("workout_type"), f"{dur / 60:.0f} min" if _is_number(dur) else None,
+                 f"{dist:.1f} km" if _is_number(dist) else None]
+    elif s == "mail":
+        to = list(d.get("to") or [])
+        parts = [d.get("from_name") or d.get("from"), ("to " + ", ".join(to[:2])) if to else None]
+    elif s == "calendar":
+        parts = [d.get("location"), "all day" if d.get("all_day") else None, d.get("calendar")]
+    else:
+        parts = [f"{k}: {v}" for k, v in list(d.items())[:3]]
+    return " · ".join(str(p) for p in parts if p)
+
+
+def format_time(dt: datetime | None) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
+
+
+# Fields shown as the body (long text) of an event, by source; the rest are listed as headers.
+_BODY_FIELDS = {"mail": "body", "calendar": "description"}
+_HEADER_ORDER = {
+    "mail": ("from_name", "from", "to", "cc", "subject", "labels", "message_id"),
+    "calendar": ("summary", "location", "organizer", "attendees", "all_day", "recurring", "calendar", "uid"),
+}
+
+
+def event_document(event: Any) -> tuple[str, list[tuple[str, str]], str]:
+    """The whole item as (heading, [(field, value)], body): every stored field, nothing dropped.
+
+    Mail: headers then the readable body; calendar: summary, location, ... then the description;
+    streams and purchases: all their fields.
+    """
+    fields: list[tuple[str, str]] = [
+        ("Source", f"{source_label(event.source)} ({event.type})"),
+        ("Start", event.start.isoformat(sep=" ") if event.start else ""),
+    ]
+    if event.end:
+        fields.append(("End", event.end.isoformat(sep=" ")))
+    if event.tz:
+        fields.append(("Time zone", event.tz))
+    data = dict(event.data)
+    body_key = _BODY_FIELDS.get(event.source)
+    body = str(data.pop(body_key, "") or "") if body_key else ""
+    order = _HEADER_ORDER.get(event.source, ())
+    keys = [k for k in order if k in data] + sorted(k for k in data if k not in order)
+    for key in keys:
+        fields.append((key.replace("_", " ").capitalize(), _field_text(data[key])))
+    if not body and event.text and event.text != event.title:
+        body = event.text
+    return event.title, fields, body
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (dict,)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return format_value(value) if _is_number(value) else str(value)
+
+
+def original_location(file_label: str) -> tuple[Path, str | None]:
+    """Where an event's file lies: (the file on disk, the member inside it or None).
+
+    >>> original_location("/home/a/takeout.zip!Takeout/Mail/All.mbox")
+    (PosixPath('/home/a/takeout.zip'), 'Takeout/Mail/All.mbox')
+    """
+    outer, sep, member = file_label.partition("!")
+    return Path(outer), (member if sep else None)
+
+
+def reimport_paths(file_labels: Iterable[str]) -> list[Path]:
+    """The files to import again for a source: zip members become their zip, each path once."""
+    return list(dict.fromkeys(original_location(label)[0] for label in file_labels))
+
+
+def parse_reference_date(text: str | None) -> date | None:
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text[:10])
+    except ValueError:
+        return None

@@ -1,0 +1,73 @@
+"""The operator tree: operator, sub-question, result size and time per node; the selected node's result below."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QItemSelection, Qt, Signal, Slot
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
+
+from .presenting import preview_text
+from .tree_model import OperatorTreeModel
+
+
+class TreePane(QWidget):
+    node_selected = Signal(object)  # the NodeReport, or None when nothing is selected
+
+    def __init__(self, model: OperatorTreeModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.heading = QLabel("<b>How it was answered</b>")
+        self.view = QTreeView()
+        self.view.setModel(model)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setUniformRowHeights(True)
+        self.view.setAlternatingRowColors(True)
+        header = self.view.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        self.detail = QPlainTextEdit()
+        self.detail.setReadOnly(True)
+        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.detail.setPlaceholderText("Select a step to see its intermediate result.")
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setObjectName("tree_detail")
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.splitter, 1)
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
+
+    def show_tree(self, report: Any | None) -> None:
+        self.model.set_report(report)
+        self.view.expandAll()
+        self.detail.clear()
+        if report is not None:
+            self.view.setCurrentIndex(self.model.index(0, 0))
+
+    def selected_report(self) -> Any | None:
+        rows = self.view.selectionModel().selectedRows()
+        return self.model.report_at(rows[0]) if rows else None
+
+    @Slot(QItemSelection, QItemSelection)
+    def _selection_changed(self, selected: QItemSelection, deselected: QItemSelection) -> None:
+        report = self.selected_report()
+        if report is None:
+            self.detail.clear()
+        else:
+            lines = [report.step]
+            if report.error:
+                lines.append(f"Error: {report.error}")
+            lines += ["", preview_text(report.preview, report.size)]
+            self.detail.setPlainText("\n".join(lines))
+        self.node_selected.emit(report)

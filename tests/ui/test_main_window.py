@@ -1,0 +1,219 @@
+"""The main window driven like a person would: drop exports, ask, read the tree and the evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from app.store import EventStore
+from app.ui import dialogs, event_dialog
+from app.ui.event_dialog import EventDialog
+from app.ui.sources_model import SOURCE_ROLE
+
+from .conftest import ARTISTS, write_spotify
+
+TIMEOUT_MS = 20_000
+
+
+def drop_files(window, paths: list[Path]) -> None:
+    """What a file manager does: drag enter, then drop, with file URLs in the mime data."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    centre = window.rect().center()
+    enter = QDragEnterEvent(QPointF(centre), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(centre), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, drop)
+    assert drop.isAccepted()
+
+
+def import_by_drop(qtbot, window, paths):
+    with qtbot.waitSignal(window.import_finished, timeout=TIMEOUT_MS) as blocker:
+        drop_files(window, paths)
+    return blocker.args[0]
+
+
+def source_rows(window) -> dict[str, str]:
+    model = window.sources_pane.proxy
+    return {model.index(r, 0).data(SOURCE_ROLE): model.index(r, 1).data() for r in range(model.rowCount())}
+
+
+def test_dropped_spotify_file_appears_in_sources_with_its_count(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    path = write_spotify(tmp_path / "export", 30)
+    summary = import_by_drop(qtbot, window, [path])
+    assert summary.added == 30 and not summary.cancelled
+    assert source_rows(window) == {"music_stream": "30"}
+    row = window.sources_model.source_at(0)
+    assert (f"{row.first:%Y-%m-%d %H:%M}", f"{row.last:%Y-%m-%d %H:%M}") == ("2024-01-01 07:57", "2024-01-09 18:56")
+    assert window.import_pane.summary.text() == "Added 30 events, 0 already there, 0 problems in 1 file."
+    files = window.import_model.rows()
+    assert [(f.file, f.status, f.added, f.percent) for f in files] == [(str(path), "done", 30, 100)]
+    # Examples follow the data: music questions only.
+    assert window.examples_model.stringList() == ["Which artist did I listen to most?",
+                                                  "How many songs did I listen to per month?"]
+
+
+def test_dropping_the_same_file_again_adds_nothing_and_an_unknown_file_is_a_problem(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    path = write_spotify(tmp_path / "export", 12)
+    import_by_drop(qtbot, window, [path])
+    junk = tmp_path / "notes.txt"
+    junk.write_text("shopping list\n")
+    summary = import_by_drop(qtbot, window, [path, junk])
+    assert (summary.added, summary.skipped, len(summary.errors)) == (0, 12, 1)
+    assert window.import_pane.summary.text() == "Added 0 events, 12 already there, 1 problem in 1 file."
+    assert window.import_pane.details_button.isVisible()
+    dialog = window.import_pane.show_errors()
+    qtbot.addWidget(dialog)
+    assert dialog.text.toPlainText().startswith(f"{junk}: file: not an export Lifelens reads")
+    assert source_rows(window) == {"music_stream": "12"}
+
+
+def ask(qtbot, window, question: str):
+    window.question_pane.line.setText(question)
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
+        qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
+    return blocker.args[0]
+
+
+def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
+    answer = ask(qtbot, window, "Which artist did I listen to most?")
+    # 10 plays: Daft Punk 4 (i = 0, 3, 6, 9), Air 3, Phoenix 3.
+    assert window.answer_pane.headline.text() == "You listened to Daft Punk most (4 times)."
+    assert window.answer_pane.evidence.text() == "Based on 10 events. Answered in 20 ms."
+    assert window.answer_pane.chart_area.isVisible()
+    assert window.answer_pane.chart.series() == [("Daft Punk", 4.0), ("Air", 3.0), ("Phoenix", 3.0)]
+    # The tree: root and its leaf, with operator, sub-question, size and time.
+    model = window.tree_model
+    root = model.index(0, 0)
+    assert [model.index(0, c).data() for c in range(4)] == ["GROUP_BY", "Which artist did I listen to most?", "3", "3 ms"]
+    leaf = model.index(0, 0, root)
+    assert [model.index(0, c, root).data() for c in range(4)] == ["RETRIEVE", "songs I listened to", "10", "12 ms"]
+    # The root is selected: its result in the detail view, its events in the evidence table.
+    detail = window.tree_pane.detail.toPlainText().splitlines()
+    assert detail[0].startswith("GROUP_BY(")
+    assert detail[2:] == ['{"artist": "Daft Punk", "count": 4}', '{"artist": "Air", "count": 3}',
+                          '{"artist": "Phoenix", "count": 3}']
+    assert window.event_model.rowCount() == 10
+    assert window.evidence_pane.count.text() == "10 events"
+    # History keeps the question; the reference date is today's for a store that pins none.
+    assert window.history_model.stringList() == ["Which artist did I listen to most?"]
+    assert window.answerer.questions[0][0] == "Which artist did I listen to most?"
+    assert leaf.isValid() and answer.evidence_ids == tuple(window.event_model.event_at(r).id for r in range(10))
+
+
+def test_selecting_a_node_shows_its_events_and_filter_narrows_them(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 9)])
+    ask(qtbot, window, "Which artist did I listen to most?")
+    leaf_index = window.tree_model.index(0, 0, window.tree_model.index(0, 0))
+    window.tree_pane.view.setCurrentIndex(leaf_index)
+    assert window.tree_pane.detail.toPlainText().splitlines()[0] == 'RETRIEVE(query="songs I listened to")'
+    assert window.event_model.rowCount() == 9
+    window.evidence_pane.filter.setText("air")
+    proxy = window.evidence_pane.proxy
+    assert proxy.rowCount() == 3
+    assert {proxy.index(r, 3).data().split(" · ")[0] for r in range(3)} == {"Air"}
+    assert window.evidence_pane.count.text() == "3 of 9 events"
+    # Sorting by time, newest first.
+    window.evidence_pane.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+    assert [proxy.index(r, 2).data() for r in range(3)] == ["Air - Track 7", "Air - Track 4", "Air - Track 1"]
+
+
+def test_double_click_opens_the_whole_event_and_its_folder(qtbot, window_factory, tmp_path, monkeypatch):
+    window = window_factory()
+    path = write_spotify(tmp_path / "export", 3)
+    import_by_drop(qtbot, window, [path])
+    ask(qtbot, window, "Which artist did I listen to most?")
+    table = window.evidence_pane.table
+    table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    rect = table.visualRect(window.evidence_pane.proxy.index(0, 2))
+    # A real double-click is press, release, double-click: QTest's mouseDClick sends only the last part.
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    dialog = window.event_dialog
+    assert isinstance(dialog, EventDialog) and dialog.isVisible()
+    assert dialog.body.toPlainText().splitlines() == [
+        "Daft Punk - Track 0",
+        "Source", "Music (spotify_account)",
+        "Start", "2024-01-01 07:57:00+00:00",
+        "End", "2024-01-01 08:00:00+00:00",
+        "Artist", "Daft Punk",
+        "Ms played", "180,000",
+        "Track", "Track 0",
+    ]
+    assert dialog.provenance.text() == f"From {path}, {dialog.stored_event.position}."
+    opened = []
+    monkeypatch.setattr(event_dialog, "open_url", lambda url: opened.append(url.toLocalFile()))
+    qtbot.mouseClick(dialog.open_folder_button, Qt.MouseButton.LeftButton)
+    assert opened == [str(path.parent)]
+
+
+def test_cancelling_a_large_import_stores_nothing_of_that_file(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    big = write_spotify(tmp_path / "big", 200_000)  # ~20 MB: far more than one progress step
+    with qtbot.waitSignal(window.import_finished, timeout=60_000) as blocker:
+        drop_files(window, [big])
+        qtbot.waitUntil(lambda: window.import_model.rowCount() == 1 and window.import_model.rows()[0].done > 0,
+                        timeout=30_000)
+        assert window.import_model.rows()[0].done < window.import_model.rows()[0].total
+        qtbot.mouseClick(window.import_pane.cancel_button, Qt.MouseButton.LeftButton)
+    summary = blocker.args[0]
+    assert summary.cancelled and summary.added == 0
+    assert window.import_pane.summary.text().startswith("Cancelled:")
+    assert [(r.status, r.added) for r in window.import_model.rows()] == [("cancelled", 0)]
+    with EventStore.open(window.store_path, read_only=True) as store:
+        assert store.count() == 0 and store.imported_files() == []
+    assert source_rows(window) == {}
+
+
+def test_remove_source_asks_first(qtbot, window_factory, tmp_path, monkeypatch):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 5)])
+    assert window.sources_pane.select_source("music_stream")
+    answers = [False, True]
+    asked = []
+    monkeypatch.setattr(dialogs, "confirm", lambda parent, title, text, action="OK": asked.append(text) or answers.pop(0))
+    qtbot.mouseClick(window.sources_pane.remove_button, Qt.MouseButton.LeftButton)
+    assert source_rows(window) == {"music_stream": "5"}  # said no
+    window.sources_pane.select_source("music_stream")
+    qtbot.mouseClick(window.sources_pane.remove_button, Qt.MouseButton.LeftButton)
+    assert source_rows(window) == {}
+    assert asked[0].startswith("Delete all 5 events of Music from Lifelens?")
+    assert window.store.count() == 0
+
+
+def test_reimport_reads_the_zip_again(qtbot, window_factory, tmp_path):
+    """A newer download replaced the zip: re-importing the source reads the zip again and adds the new plays."""
+    import zipfile
+
+    def write_zip(rows: int) -> Path:
+        data = json.loads(write_spotify(tmp_path / "rows", rows).read_text())
+        with zipfile.ZipFile(archive, "w") as zf:
+            zf.writestr("Spotify Account Data/StreamingHistory_music_0.json", json.dumps(data))
+            zf.writestr("Spotify Account Data/Read Me First.txt", "hello")
+        return archive
+
+    window = window_factory()
+    archive = tmp_path / "my_spotify_data.zip"
+    import_by_drop(qtbot, window, [write_zip(5)])
+    member = f"{archive}!Spotify Account Data/StreamingHistory_music_0.json"
+    assert window.store.imported_files("music_stream") == [member]
+    write_zip(8)
+    assert window.sources_pane.select_source("music_stream")
+    with qtbot.waitSignal(window.import_finished, timeout=TIMEOUT_MS) as blocker:
+        qtbot.mouseClick(window.sources_pane.reimport_button, Qt.MouseButton.LeftButton)
+    summary = blocker.args[0]
+    assert [(f.file, f.status, f.added, f.skipped) for f in summary.files if f.status == "done"] == [(member, "done", 3, 5)]
+    assert source_rows(window) == {"music_stream": "8"}
