@@ -1,0 +1,128 @@
+"""The import pipeline end to end: detection, summaries, cancel, unrecognised files, and kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from app.importing import CancelToken, import_paths
+from app.store import EventStore
+from bench.import_bench import ROWS_PER_FILE, write_spotify
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_zip_of_an_export_imports_and_reimport_adds_nothing(tmp_path):
+    export = tmp_path / "export"
+    write_spotify(export, 300)
+    archive = tmp_path / "my_spotify_data.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for f in export.rglob("*.json"):
+            zf.write(f, f.relative_to(export).as_posix())
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        first = import_paths(store, [archive])
+        again = import_paths(store, [archive])
+        assert (first.added, first.skipped, first.errors) == (300, 0, [])
+        assert (again.added, again.skipped) == (0, 300)
+        assert store.count("music_stream") == 300
+        (event,) = store.events(limit=1)
+        assert event.file.startswith(f"{archive}!Spotify Extended Streaming History/")
+
+
+def test_unrecognised_and_empty_files_are_reported_and_others_still_import(tmp_path):
+    write_spotify(tmp_path / "export", 20)
+    (tmp_path / "export" / "empty.json").write_bytes(b"")
+    (tmp_path / "export" / "budget.csv").write_text("Month,Rent,Food\nJan,900,300\n")
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        summary = import_paths(store, [tmp_path / "export"])
+        by_name = {Path(f.file).name: f for f in summary.files}
+        assert by_name["empty.json"].status == "unrecognised"
+        assert "empty file" in by_name["empty.json"].errors[0].message
+        assert by_name["budget.csv"].status == "unrecognised"
+        assert by_name["budget.csv"].errors[0].file.endswith("budget.csv")
+        assert "not an export Lifelens reads" in by_name["budget.csv"].errors[0].message
+        assert summary.added == 20
+        assert {e.file for e in store.import_errors(summary.run_id)} == {
+            str(tmp_path / "export" / "empty.json"), str(tmp_path / "export" / "budget.csv")}
+
+
+def test_cancel_keeps_finished_files_and_rolls_back_the_current_one(tmp_path):
+    write_spotify(tmp_path / "export", 3 * ROWS_PER_FILE)
+    token = CancelToken()
+    seen: list[str] = []
+
+    def progress(name: str, done: int, total: int) -> None:
+        if name not in seen:
+            seen.append(name)
+        if len(seen) == 2 and done > total // 2:
+            token.cancel()  # half-way through the second file
+
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        summary = import_paths(store, [tmp_path / "export"], progress=progress, cancel=token)
+        assert summary.cancelled
+        assert [f.status for f in summary.files] == ["done", "cancelled"]
+        assert store.count() == ROWS_PER_FILE
+        rest = import_paths(store, [tmp_path / "export"])
+        assert (rest.added, rest.skipped) == (2 * ROWS_PER_FILE, ROWS_PER_FILE)
+
+
+def test_kill_9_mid_import_leaves_a_consistent_store_and_rerun_completes(tmp_path):
+    rows = 8 * ROWS_PER_FILE
+    write_spotify(tmp_path / "export", rows)
+    db = tmp_path / "s.sqlite"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "--db", str(db), "import", "--quiet", str(tmp_path / "export")],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        done_files = 0
+        while time.monotonic() < deadline and done_files < 2:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+                        done_files = conn.execute("SELECT count(*) FROM import_files WHERE status='done'").fetchone()[0]
+                except sqlite3.OperationalError:
+                    pass
+        assert child.poll() is None, "the import finished before it could be killed; make the input larger"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+
+    with EventStore.open(db) as store:
+        store.check()
+        stored = store.count()
+        assert stored % ROWS_PER_FILE == 0 and ROWS_PER_FILE * 2 <= stored < rows  # only whole files
+        with sqlite3.connect(db) as conn:
+            statuses = dict(conn.execute("SELECT status, count(*) FROM import_runs GROUP BY status").fetchall())
+        assert statuses == {"interrupted": 1}
+        summary = import_paths(store, [tmp_path / "export"])
+        assert (summary.added, summary.skipped) == (rows - stored, stored)
+        assert store.count() == rows
+        store.check()
+
+
+def test_cli_import_sources_and_events(tmp_path, capsys):
+    from app.cli import main
+
+    write_spotify(tmp_path / "export", 50)
+    db = str(tmp_path / "s.sqlite")
+    assert main(["--db", db, "import", "--quiet", str(tmp_path / "export")]) == 0
+    assert "50 events added" in capsys.readouterr().out
+    assert main(["--db", db, "sources", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["source"], row["count"]) == ("music_stream", 50)
+    assert main(["--db", db, "events", "--source", "music_stream", "--limit", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["source"] == "music_stream"
+    assert main(["--db", str(tmp_path / "missing.sqlite"), "sources"]) == 2
+    assert "import something first" in capsys.readouterr().err
