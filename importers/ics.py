@@ -1,0 +1,702 @@
+"""Calendars in iCalendar (.ics) files: Google Takeout (`Takeout/Calendar/<name>.ics`), Apple Calendar
+and iCloud exports, Outlook/Exchange, Thunderbird, CalDAV servers (Nextcloud, SabreDAV, DAVx5).
+
+The file is read line by line; folded lines are joined (at the byte level, so a UTF-8 character
+split by the fold survives) and every logical line keeps its line number for error messages. Each
+VTIMEZONE and VEVENT is parsed on its own with `icalendar`, so one broken component or line costs
+that component or line only (a RecordError names the line) and text after END:VCALENDAR is
+reported, not fatal. To-dos, journals and alarms are not events and are skipped.
+
+One event per occurrence (source "calendar"):
+    start/end  DTSTART; DTEND, else DTSTART + DURATION, else DTSTART (+1 day for all-day events).
+               TZID times keep their zone (Windows names such as "GMT Standard Time" become IANA
+               zones; other custom VTIMEZONEs keep their offsets). UTC and floating times are shown
+               in the person's zone: the calendar's X-WR-TIMEZONE, else the machine's zone.
+               All-day events start at local midnight and end at midnight after the last day.
+    tz         the IANA zone, "floating" for floating/all-day times without X-WR-TIMEZONE, or None
+    title      SUMMARY, or "(no title)"
+    data       summary, location, description, organizer, attendees, all_day, calendar, uid, recurring
+    key        UID + the occurrence's RECURRENCE-ID (its original slot) or start
+    position   "line N" of BEGIN:VEVENT (", occurrence YYYY-MM-DD HH:MM" for a recurring series)
+
+Recurring events (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides incl. RANGE=THISANDFUTURE) are
+expanded with `recurring-ical-events` inside a bounded window: from the earliest DTSTART in the
+calendar to `HORIZON_YEARS` after the latest date written in it (any DTSTART, DTEND, RDATE, EXDATE,
+RECURRENCE-ID, or DTSTAMP/CREATED/LAST-MODIFIED, which in a Google export is the export time). An
+endless weekly meeting thus yields its past occurrences and two years of future ones, never an
+unbounded list; a series is also cut at `MAX_OCCURRENCES` (with a note).
+
+    >>> list(IcsImporter(default_zone="Europe/Berlin").read(file))
+    [Event(source='calendar', type='ics', start=datetime(2024, 5, 1, 9, 0, tzinfo=ZoneInfo('Europe/Berlin')), ...)]
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import warnings
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from itertools import islice
+from typing import IO, Any, Iterator
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import icalendar
+import recurring_ical_events
+from dateutil.relativedelta import relativedelta
+from icalendar.cal import Component
+from icalendar.timezone import tzp
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
+
+from importers._text import decode_bytes, html_to_text
+from importers.base import Event, InputFile, Record, RecordError, content_key
+
+HORIZON_YEARS = 2
+MAX_OCCURRENCES = 20_000  # per series; a daily event for 50 years is 18,263
+MAX_TEXT_DESCRIPTION_CHARS = 20_000
+
+_NAME = re.compile(r"([A-Za-z0-9-]+)([;:])")
+_DATE_IN_VALUE = re.compile(r"(\d{8})(?:T\d{6}Z?)?")
+_WINDOW_PROPS = frozenset(("DTSTART", "DTEND", "RDATE", "EXDATE", "RECURRENCE-ID", "DTSTAMP", "CREATED", "LAST-MODIFIED"))
+_FIRST_PROPS = frozenset(("DTSTART", "RDATE", "RECURRENCE-ID"))
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]{2,8});")
+_UTC_ZONES = ("UTC", "Etc/UTC", "GMT", "Z")
+
+
+@dataclass
+class _Block:
+    """One component's logical lines, with the line number of each."""
+
+    kind: str
+    line: int
+    lines: list[str] = field(default_factory=list)
+    prop_lines: dict[str, int] = field(default_factory=dict)
+    uid: str = ""
+    recurring: bool = False  # has RRULE or RDATE: a series master
+    override: bool = False  # has RECURRENCE-ID
+
+    def text(self) -> str:
+        return "\r\n".join(self.lines) + "\r\n"
+
+
+@dataclass
+class _Calendar:
+    line: int
+    props: dict[str, str] = field(default_factory=dict)
+    timezones: list[_Block] = field(default_factory=list)
+    events: list[_Block] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # VTODO: 2, ...
+    first_date: str = ""  # YYYYMMDD
+    last_date: str = ""
+
+
+@dataclass(frozen=True)
+class _Zone:
+    """The person's zone for floating and UTC times: tzinfo (None: the machine's local time) and a label."""
+
+    tz: tzinfo | None
+    name: str | None  # IANA name when known
+    from_calendar: bool  # X-WR-TIMEZONE
+
+    def localize(self, value: datetime) -> datetime:
+        return value.replace(tzinfo=self.tz) if self.tz is not None else value.astimezone()
+
+    def convert(self, value: datetime) -> datetime:
+        return value.astimezone(self.tz) if self.tz is not None else value.astimezone()
+
+    @property
+    def floating_label(self) -> str:
+        return self.name if self.from_calendar and self.name else "floating"
+
+
+def machine_zone() -> tuple[tzinfo | None, str | None]:
+    """The zone this computer runs in, as an IANA zone when it can be named (TZ, /etc/localtime)."""
+    candidates = []
+    env = os.environ.get("TZ", "").lstrip(":")
+    if env:
+        candidates.append(env)
+    try:
+        link = os.readlink("/etc/localtime")
+        if "zoneinfo/" in link:
+            candidates.append(link.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    try:
+        with open("/etc/timezone", encoding="utf-8") as f:
+            candidates.append(f.read().strip())
+    except OSError:
+        pass
+    for name in candidates:
+        zone = _iana(name)
+        if zone is not None:
+            return zone, name
+    return None, None
+
+
+def _iana(name: str | None) -> ZoneInfo | None:
+    if not name or name.startswith("/") or ".." in name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+class IcsImporter:
+    name = "ics"
+
+    def __init__(self, default_zone: str | None = None):
+        """`default_zone`: the person's zone for floating times when the calendar names none
+        (None: this machine's zone)."""
+        self.default_zone = default_zone
+
+    def detect(self, file: InputFile) -> bool:
+        head = file.head_text(512).lstrip("\ufeff \t\r\n")
+        return head[:15].upper() == "BEGIN:VCALENDAR"
+
+    def read(self, file: InputFile) -> Iterator[Record]:
+        clear_timezone_cache()  # a custom TZID of an earlier file must not leak into this one
+        found_calendar = False
+        found_events = 0
+        with file.open() as stream:
+            for item in _scan(file.display, _logical_lines(stream)):
+                if isinstance(item, RecordError):
+                    yield item
+                    continue
+                found_calendar = True
+                for record in _CalendarReader(file, item, self._zone(item)).records():
+                    if isinstance(record, Event):
+                        found_events += 1
+                    yield record
+                if not item.events:
+                    skipped = ", ".join(f"{n} {kind}" for kind, n in sorted(item.skipped.items()))
+                    yield RecordError(
+                        file.display,
+                        f"line {item.line}",
+                        "the calendar holds no events" + (f" (only {skipped}, which are not imported)" if skipped else ""),
+                    )
+        if not found_calendar:
+            yield RecordError(file.display, "file", "no BEGIN:VCALENDAR ... END:VCALENDAR found; nothing imported")
+
+    def _zone(self, calendar: _Calendar) -> _Zone:
+        declared = calendar.props.get("X-WR-TIMEZONE", "").strip()
+        zone = _iana(declared)
+        if zone is not None:
+            return _Zone(zone, declared, from_calendar=True)
+        if self.default_zone:
+            zone = _iana(self.default_zone)
+            if zone is not None:
+                return _Zone(zone, self.default_zone, from_calendar=False)
+        tz, name = machine_zone()
+        return _Zone(tz, name, from_calendar=False)
+
+
+def clear_timezone_cache() -> None:
+    """icalendar caches VTIMEZONE definitions by TZID for the whole process; forget them."""
+    cache = getattr(tzp, "_TZP__tz_cache", None)
+    if isinstance(cache, dict):
+        cache.clear()
+
+
+# --- reading lines and components ------------------------------------------------------------
+
+
+def _logical_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each unfolded content line; folds are joined before decoding."""
+    parts: list[bytes] = []
+    first = 0
+    for number, raw in enumerate(stream, start=1):
+        raw = raw.rstrip(b"\r\n")
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if raw[:1] in (b" ", b"\t") and parts:
+            parts.append(raw[1:])
+            continue
+        if parts:
+            yield first, decode_bytes(b"".join(parts), "utf-8")
+        parts, first = [raw], number
+    if parts:
+        yield first, decode_bytes(b"".join(parts), "utf-8")
+
+
+def _scan(display: str, lines: Iterator[tuple[int, str]]) -> Iterator[_Calendar | RecordError]:
+    """Group logical lines into calendars and their components; yield errors for lines that fit nowhere."""
+    calendar: _Calendar | None = None
+    block: _Block | None = None
+    depth = 0  # nesting inside `block` (VALARM inside VEVENT, STANDARD inside VTIMEZONE)
+    nested_skip = 0  # depth of a nested component we drop (VALARM)
+    stray: list[int] = []  # lines outside any calendar, reported as one error per run
+
+    def stray_error() -> RecordError:
+        where = f"line {stray[0]}" if len(stray) == 1 else f"lines {stray[0]}-{stray[-1]}"
+        after = "after END:VCALENDAR" if calendar is None and seen_calendar else "outside BEGIN:VCALENDAR"
+        return RecordError(display, where, f"text {after} is not part of any calendar; ignored")
+
+    seen_calendar = False
+    for number, text in lines:
+        if not text.strip():
+            continue
+        match = _NAME.match(text)
+        if match is None or (match.group(2) == ";" and ":" not in text):
+            if calendar is None:
+                stray.append(number)
+            else:
+                yield RecordError(display, f"line {number}", f"not an iCalendar line (NAME:value expected): {text[:60]!r}; ignored")
+            continue
+        name = match.group(1).upper()
+        value = text[match.end():] if match.group(2) == ":" else text.split(":", 1)[1]
+        if name in ("BEGIN", "END"):
+            value = value.strip().upper()
+        if calendar is None:
+            if name == "BEGIN" and value == "VCALENDAR":
+                if stray:
+                    yield stray_error()
+                    stray = []
+                calendar = _Calendar(line=number)
+                seen_calendar = True
+            else:
+                stray.append(number)
+            continue
+        if block is not None:
+            if nested_skip:
+                if name == "BEGIN":
+                    nested_skip += 1
+                elif name == "END":
+                    nested_skip -= 1
+                continue
+            if name == "BEGIN" and (value in ("VCALENDAR", block.kind) and depth == 1):
+                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} (next component at line {number}); skipped")
+                block = None
+            elif name == "BEGIN":
+                if block.kind == "VEVENT" and value == "VALARM":
+                    nested_skip = 1
+                    continue
+                depth += 1
+                block.lines.append(text)
+                continue
+            elif name == "END" and depth > 1:
+                depth -= 1
+                block.lines.append(text)
+                continue
+            elif name == "END" and value == block.kind:
+                block.lines.append(text)
+                _finish(calendar, block)
+                block = None
+                continue
+            elif name == "END" and value == "VCALENDAR":
+                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} before END:VCALENDAR at line {number}; skipped")
+                block = None
+            elif name == "END":
+                yield RecordError(display, f"line {number}", f"END:{value} does not close {block.kind}; ignored")
+                continue
+            else:
+                block.lines.append(text)
+                if depth == 1:
+                    _note_property(calendar, block, name, value, number)
+                continue
+        # directly inside VCALENDAR
+        if name == "BEGIN":
+            if value == "VCALENDAR":
+                yield RecordError(display, f"line {calendar.line}", f"calendar has no END:VCALENDAR (a new one starts at line {number})")
+                yield calendar
+                calendar = _Calendar(line=number)
+                continue
+            block = _Block(kind=value, line=number, lines=[text])
+            depth = 1
+        elif name == "END":
+            if value == "VCALENDAR":
+                yield calendar
+                calendar = None
+            else:
+                yield RecordError(display, f"line {number}", f"END:{value} without BEGIN:{value}; ignored")
+        else:
+            calendar.props.setdefault(name, _unescape(value))
+    if block is not None:
+        yield RecordError(display, f"line {block.line}", f"the file ends inside this {block.kind} (no END:{block.kind}); the file looks truncated; skipped")
+    if calendar is not None:
+        yield RecordError(display, f"line {calendar.line}", "the file ends before END:VCALENDAR; the file looks truncated")
+        yield calendar
+    if stray:
+        yield stray_error()
+
+
+def _finish(calendar: _Calendar, block: _Block) -> None:
+    if block.kind == "VEVENT":
+        calendar.events.append(block)
+    elif block.kind == "VTIMEZONE":
+        calendar.timezones.append(block)
+    else:
+        calendar.skipped[block.kind] = calendar.skipped.get(block.kind, 0) + 1
+
+
+def _note_property(calendar: _Calendar, block: _Block, name: str, value: str, number: int) -> None:
+    block.prop_lines.setdefault(name, number)
+    if block.kind != "VEVENT":
+        return
+    if name == "UID":
+        block.uid = value.strip()
+    elif name in ("RRULE", "RDATE"):
+        block.recurring = True
+    elif name == "RECURRENCE-ID":
+        block.override = True
+    if name in _WINDOW_PROPS:
+        for day in _DATE_IN_VALUE.findall(value):
+            if day > calendar.last_date:
+                calendar.last_date = day
+            if name in _FIRST_PROPS and (not calendar.first_date or day < calendar.first_date):
+                calendar.first_date = day
+
+
+def _unescape(value: str) -> str:
+    return value.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",").replace("\\;", ";").replace("\\\\", "\\")
+
+
+# --- turning components into events ----------------------------------------------------------
+
+
+class _CalendarReader:
+    def __init__(self, file: InputFile, calendar: _Calendar, zone: _Zone):
+        self.file = file
+        self.calendar = calendar
+        self.zone = zone
+        self.calendar_name = calendar.props.get("X-WR-CALNAME", "").strip() or _stem(file.name)
+        self.unknown_tzids: set[str] = set()
+        self.errors: list[RecordError] = []
+        self.series_zone = zone  # the zone UNTIL of all-day series is read in (set in records())
+
+    def error(self, line: int, message: str) -> RecordError:
+        return RecordError(self.file.display, f"line {line}", message)
+
+    def records(self) -> Iterator[Record]:
+        yield from self._timezones()
+        masters = {block.uid or f"line {block.line}" for block in self.calendar.events if block.recurring}
+        series: dict[str, list[tuple[_Block, Component]]] = {}
+        for block in self.calendar.events:
+            component = yield from self._parse(block)
+            if component is None:
+                continue
+            group = block.uid or f"line {block.line}"
+            if group in masters:
+                series.setdefault(group, []).append((block, component))
+            else:
+                yield from self._single(block, component)
+                yield from self._drain()
+        for members in series.values():
+            yield from self._series(members)
+            yield from self._drain()
+
+    def _drain(self) -> Iterator[RecordError]:
+        errors, self.errors = self.errors, []
+        yield from errors
+
+    def _timezones(self) -> Iterator[RecordError]:
+        zones: list[tzinfo] = []
+        for block in self.calendar.timezones:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    component = Component.from_ical(block.text())  # caches the zone under its TZID
+                zone = _named_zone(str(component["TZID"])) or tzp.timezone(str(component["TZID"]))
+            except Exception as exc:
+                yield self.error(block.line, f"VTIMEZONE cannot be read ({exc}); times in it are read as local time")
+                continue
+            if zone is not None:
+                zones.append(zone)
+        # All-day series with a UTC UNTIL are cut in the calendar's own zone (see _fix_until).
+        if not self.zone.from_calendar and len(zones) == 1:
+            self.series_zone = _Zone(zones[0], None, from_calendar=False)
+
+    def _parse(self, block: _Block):
+        """The icalendar component of `block`, or None; errors of single properties are yielded."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                component = Component.from_ical(block.text())
+        except Exception as exc:
+            yield self.error(block.line, f"VEVENT cannot be read: {exc}; skipped")
+            return None
+        for prop, message in getattr(component, "errors", []):
+            line = block.prop_lines.get(str(prop).upper(), block.line) if prop else block.line
+            what = f"{prop} " if prop else ""
+            yield self.error(line, f"{what}value cannot be read: {message}; ignored")
+        start = component.get("DTSTART")
+        if start is None or not hasattr(start, "dt"):
+            line = block.prop_lines.get("DTSTART", block.line)
+            yield self.error(line if start is not None else block.line, "event without a readable DTSTART; skipped")
+            return None
+        return component
+
+    def _single(self, block: _Block, component: Component) -> Iterator[Record]:
+        try:
+            yield self._event(block, component, recurring=block.override, occurrence=False)
+        except Exception as exc:  # one odd event must not stop the calendar
+            yield self.error(block.line, f"event cannot be read: {type(exc).__name__}: {exc}; skipped")
+
+    def _series(self, members: list[tuple[_Block, Component]]) -> Iterator[Record]:
+        """Expand one recurring event (its master and RECURRENCE-ID overrides) inside the window."""
+        master_block = next((b for b, _ in members if b.recurring), members[0][0])
+        group = icalendar.Calendar()
+        for block, component in members:
+            component["X-LIFELENS-LINE"] = str(block.line)
+            if block.recurring:
+                _fix_until(component, self.series_zone if _is_date(component) else self.zone)
+            group.add_component(component)
+        start, end = self._window()
+        blocks = {str(b.line): b for b, _ in members}
+        used_keys: set[str] = set()
+        count = 0
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for occurrence in islice(recurring_ical_events.of(group).after(start), MAX_OCCURRENCES + 1):
+                    if _sort_key(occurrence["DTSTART"].dt, self.zone) > end:
+                        break
+                    count += 1
+                    if count > MAX_OCCURRENCES:
+                        yield self.error(master_block.line, f"more than {MAX_OCCURRENCES} occurrences; the rest are not imported")
+                        break
+                    block = blocks.get(str(occurrence.pop("X-LIFELENS-LINE", "")), master_block)
+                    try:
+                        event = self._event(block, occurrence, recurring=True, occurrence=True)
+                        if event.key in used_keys:
+                            # RANGE=THISANDFUTURE copies one RECURRENCE-ID onto every later occurrence
+                            event = replace(event, key=f"{event.key}|{_occurrence_id(occurrence['DTSTART'].dt)}")
+                        used_keys.add(event.key)
+                        yield event
+                    except Exception as exc:
+                        yield self.error(block.line, f"occurrence cannot be read: {type(exc).__name__}: {exc}; skipped")
+        except Exception as exc:
+            yield self.error(master_block.line, f"recurrence cannot be expanded ({type(exc).__name__}: {exc}); only its first date is imported")
+            for block, component in members:
+                component.pop("X-LIFELENS-LINE", None)
+                yield from self._single(block, component)
+
+    def _window(self) -> tuple[datetime, datetime]:
+        """From the day before the first date in the calendar to HORIZON_YEARS after the last one."""
+        first = _parse_day(self.calendar.first_date) or date(1970, 1, 1)
+        last = _parse_day(self.calendar.last_date) or first
+        start = datetime.combine(first - timedelta(days=1), time())
+        end = datetime.combine(last + relativedelta(years=HORIZON_YEARS, days=1), time())
+        return self.zone.localize(start), self.zone.localize(end)
+
+    def _event(self, block: _Block, component: Component, *, recurring: bool, occurrence: bool) -> Event:
+        raw_start = component["DTSTART"].dt
+        all_day = _is_date(component)
+        start, tz = self._moment(block, component, "DTSTART")
+        end = self._end(block, component, start, raw_start, all_day)
+        if all_day:
+            tz = self.zone.floating_label
+
+        uid = str(component.get("UID", "")).strip()
+        slot_prop = component.get("RECURRENCE-ID")
+        slot = _occurrence_id(slot_prop.dt if slot_prop is not None and hasattr(slot_prop, "dt") else raw_start)
+        summary = _text(component.get("SUMMARY"))
+        location = _text(component.get("LOCATION"))
+        description = _description(component)
+        organizer = _person(component.get("ORGANIZER"))
+        attendees = [p for p in (_person(a) for a in _as_list(component.get("ATTENDEE"))) if p]
+        if not uid:
+            uid = "no-uid:" + content_key(summary, location, _occurrence_id(raw_start) if not recurring else block.line)
+
+        data: dict[str, Any] = {}
+        if summary:
+            data["summary"] = summary
+        if location:
+            data["location"] = location
+        if description:
+            data["description"] = description
+        if organizer:
+            data["organizer"] = organizer
+        if attendees:
+            data["attendees"] = attendees
+        data["all_day"] = all_day
+        data["calendar"] = self.calendar_name
+        data["uid"] = uid
+        data["recurring"] = recurring
+
+        people = [organizer] + attendees
+        text_parts = [summary, location, description[:MAX_TEXT_DESCRIPTION_CHARS], *people]
+        position = f"line {block.line}"
+        if occurrence:
+            position += f", occurrence {start:%Y-%m-%d}" if all_day else f", occurrence {start:%Y-%m-%d %H:%M}"
+        return Event(
+            source="calendar",
+            type="ics",
+            start=start,
+            end=end,
+            title=summary or "(no title)",
+            text="\n".join(p for p in text_parts if p) or "(no title)",
+            data=data,
+            position=position,
+            key=f"{uid}|{slot}",
+            tz=tz,
+        )
+
+    def _moment(self, block: _Block, component: Component, name: str) -> tuple[datetime, str | None]:
+        """The aware datetime of a DTSTART/DTEND and the zone label for Event.tz."""
+        prop = component[name]
+        value = prop.dt
+        if not isinstance(value, datetime):  # all-day: local midnight in the person's zone
+            return self.zone.localize(datetime.combine(value, time())), self.zone.floating_label
+        tzid = str(prop.params.get("TZID", "")) if hasattr(prop, "params") else ""
+        if value.tzinfo is None:
+            if tzid and tzid not in self.unknown_tzids:
+                self.unknown_tzids.add(tzid)
+                where = self.zone.name or "this computer's zone"
+                self.errors.append(self.error(block.prop_lines.get(name, block.line), f"unknown time zone {tzid!r} (no VTIMEZONE for it); times read as local time in {where}"))
+            return self.zone.localize(value), self.zone.floating_label
+        if _is_utc(value):
+            return self.zone.convert(value), self.zone.name
+        named = _named_zone(tzid) if tzid else None
+        if named is not None:
+            return value.replace(tzinfo=named), named.key
+        key = getattr(value.tzinfo, "key", None)
+        return value, key if isinstance(key, str) and _iana(key) is not None else None
+
+    def _end(self, block: _Block, component: Component, start: datetime, raw_start: Any, all_day: bool) -> datetime:
+        end: datetime | None = None
+        if "DTEND" in component and hasattr(component["DTEND"], "dt"):
+            end, _ = self._moment(block, component, "DTEND")
+        elif "DURATION" in component and hasattr(component["DURATION"], "dt"):
+            duration = component["DURATION"].dt
+            if isinstance(duration, timedelta):
+                if all_day:
+                    end = self.zone.localize(datetime.combine(raw_start + duration, time()))
+                else:
+                    end = _add_wall(start, duration)
+        if end is None or end < start:
+            end = self.zone.localize(datetime.combine(raw_start + timedelta(days=1), time())) if all_day else start
+        if all_day and end <= start:
+            end = self.zone.localize(datetime.combine(raw_start + timedelta(days=1), time()))
+        return end
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+
+def _stem(name: str) -> str:
+    return name[:-4] if name.lower().endswith(".ics") else name
+
+
+def _parse_day(text: str) -> date | None:
+    try:
+        return datetime.strptime(text, "%Y%m%d").date() if text else None
+    except ValueError:
+        return None
+
+
+def _is_date(component: Component) -> bool:
+    value = component["DTSTART"].dt
+    return isinstance(value, date) and not isinstance(value, datetime)
+
+
+def _is_utc(value: datetime) -> bool:
+    if value.tzinfo is timezone.utc:
+        return True
+    key = getattr(value.tzinfo, "key", None) or getattr(value.tzinfo, "zone", None)
+    return key in _UTC_ZONES
+
+
+def _named_zone(tzid: str) -> ZoneInfo | None:
+    """The IANA zone for a TZID: an IANA name itself, a Windows name, or a '/vendor/Region/City' id."""
+    tzid = tzid.strip().strip('"')
+    zone = _iana(tzid.strip("/"))
+    if zone is None and tzid in WINDOWS_TO_OLSON:
+        zone = _iana(WINDOWS_TO_OLSON[tzid])
+    if zone is None and tzid.startswith("/"):
+        parts = tzid.strip("/").split("/")
+        for i in range(1, len(parts) - 1):
+            zone = _iana("/".join(parts[i:]))
+            if zone is not None:
+                break
+    return zone
+
+
+def _add_wall(start: datetime, duration: timedelta) -> datetime:
+    """start + duration; whole days keep the wall-clock time across a DST change (RFC 5545 3.3.6)."""
+    if duration.days and not duration.seconds and not duration.microseconds and getattr(start.tzinfo, "key", None):
+        return (start.replace(tzinfo=None) + duration).replace(tzinfo=start.tzinfo)
+    return (start.astimezone(timezone.utc) + duration).astimezone(start.tzinfo)
+
+
+def _sort_key(value: Any, zone: _Zone) -> datetime:
+    if not isinstance(value, datetime):
+        value = datetime.combine(value, time())
+    return zone.localize(value) if value.tzinfo is None else value
+
+
+def _occurrence_id(value: Any) -> str:
+    """A zone-independent name for an occurrence's slot: UTC for aware times, as written otherwise."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            return value.strftime("%Y%m%dT%H%M%S")
+        return value.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    if isinstance(value, date):
+        return value.strftime("%Y%m%d")
+    return str(value)
+
+
+def _fix_until(component: Component, zone: _Zone) -> None:
+    """Make UNTIL the same kind as DTSTART, as RFC 5545 requires and exporters forget.
+
+    Outlook writes the end of an all-day series as the UTC instant of local midnight of the last
+    day (UNTIL=20200916T230000Z for 17 September in London): read in the calendar's zone that is
+    17 September, and UNTIL is inclusive. A date UNTIL on a timed series means "through that day".
+    """
+    rules = component.get("RRULE")
+    for rule in rules if isinstance(rules, list) else [rules]:
+        if rule is None or not hasattr(rule, "get") or not rule.get("UNTIL"):
+            continue
+        until = rule["UNTIL"][0]
+        start = component["DTSTART"].dt
+        if not isinstance(start, datetime) and isinstance(until, datetime):
+            local = zone.convert(until) if until.tzinfo is not None else until
+            rule["UNTIL"] = [local.date()]
+        elif isinstance(start, datetime) and not isinstance(until, datetime):
+            end_of_day = datetime.combine(until, time(23, 59, 59))
+            rule["UNTIL"] = [end_of_day.replace(tzinfo=start.tzinfo) if start.tzinfo else end_of_day]
+        elif isinstance(start, datetime) and isinstance(until, datetime):
+            if start.tzinfo is None and until.tzinfo is not None:
+                rule["UNTIL"] = [zone.convert(until).replace(tzinfo=None)]
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value).replace('\\"', '"').strip()  # \" is no iCalendar escape, but exporters write it
+
+
+def _description(component: Component) -> str:
+    text = _text(component.get("DESCRIPTION"))
+    if not text:
+        alt = _text(component.get("X-ALT-DESC"))
+        text = html_to_text(alt) if alt else ""
+    elif _ENTITY.search(text):
+        text = html.unescape(text)  # "Baden-W&#252;rttemberg", "&hellip;"
+    return text.strip()
+
+
+def _person(value: Any) -> str:
+    """'Name <address>' (or the address) of an ORGANIZER/ATTENDEE; 'mailto:' dropped."""
+    if value is None:
+        return ""
+    address = str(value).strip()
+    if address.lower().startswith("mailto:"):
+        address = address[7:]
+    params = getattr(value, "params", {}) or {}
+    name = str(params.get("CN", "")).strip().strip('"')
+    if name and address and name != address:
+        return f"{name} <{address}>"
+    return address or name
+
+
+IMPORTERS = [IcsImporter()]
