@@ -1,0 +1,1 @@
+"""Training and export recipes (need the `train` extra: torch, transformers, onnx). See `python -m models.train -h`."""
