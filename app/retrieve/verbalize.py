@@ -1,0 +1,90 @@
+"""Events, patterns and keys as short texts for the sparse encoder, the cross-encoders and the extractor.
+
+The models read at most 64-128 tokens, so a verbalization leads with what identifies an event (source,
+title, the content keys) and leaves out what no question asks of a text (uris, ids, message ids).
+
+    verbalize_event(event)
+    # 'music stream | Daft Punk - One More Time | artist: Daft Punk | track: One More Time | album: Discovery'
+    verbalize_event(event, with_time=True)
+    # 'music stream | Saturday 2023-05-06 evening | Daft Punk - One More Time | artist: Daft Punk | ...'
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+# Keys that identify records but mean nothing to a reader.
+SKIP_KEYS = frozenset({"uri", "message_id", "uid", "asin", "order_id", "activity_type", "country", "calendar",
+                       "reason_start", "reason_end", "shuffle", "skipped", "platform", "profile", "device",
+                       "labels", "all_day", "recurring", "currency"})
+# Longer texts come last and are cut first.
+LONG_KEYS = ("body", "description", "text")
+MAX_VALUE_CHARS = 300
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def source_words(source: str) -> str:
+    """'music_stream' -> 'music stream'."""
+    return source.replace("_", " ")
+
+
+def part_of_day(moment: datetime) -> str:
+    hour = moment.hour
+    if hour < 5:
+        return "night"
+    if hour < 12:
+        return "morning"
+    if hour < 17:
+        return "afternoon"
+    if hour < 22:
+        return "evening"
+    return "night"
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(v) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {format_value(v)}" for k, v in value.items())
+    return " ".join(str(value).split())
+
+
+def event_fields(source: str, title: str, data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(key, text) pairs in reading order: short content keys first, long texts last, noise keys left out."""
+    short, long = [], []
+    for key, value in data.items():
+        if key in SKIP_KEYS or value is None or value == "" or value == []:
+            continue
+        if key == "ms_played" or key.endswith("_id"):
+            continue
+        text = format_value(value)[:MAX_VALUE_CHARS]
+        if text == title and key in ("title", "summary", "subject"):
+            continue  # already said by the title
+        (long if key in LONG_KEYS else short).append((key, text))
+    return short + long
+
+
+def verbalize_event(event: Any, *, with_time: bool = False) -> str:
+    """One line for an event (a StoredEvent or anything with source/title/data/start)."""
+    parts = [source_words(event.source)]
+    if with_time and isinstance(getattr(event, "start", None), datetime):
+        start = event.start
+        parts.append(f"{_WEEKDAYS[start.weekday()]} {start.date().isoformat()} {part_of_day(start)}")
+    if event.title:
+        parts.append(" ".join(event.title.split()))
+    parts.extend(f"{key}: {text}" for key, text in event_fields(event.source, event.title, event.data))
+    return " | ".join(parts)
+
+
+def verbalize_pattern(source: str, key: str | None, value: Any, examples: list[str]) -> str:
+    """A pattern for the pattern cross-encoder: its source, its key/value, and a few example titles."""
+    head = source_words(source) if key is None else f"{source_words(source)} | {key}: {format_value(value)}"
+    if examples:
+        head += " | e.g. " + "; ".join(" ".join(e.split())[:60] for e in examples)
+    return head

@@ -1,0 +1,44 @@
+"""De-duplication: same real-world event across sources, merged by connected components."""
+
+from __future__ import annotations
+
+from app.retrieve.dedupe import dedupe_events, overlap_components, same_event
+from tests.retrieve.helpers import at, event, stored
+
+
+def test_overlap_rules():
+    workout = stored(event("w", "workout", "Soccer", {"workout_type": "soccer"}, at(2, 18), 90))
+    calendar = stored(event("c", "calendar", "Football", {"summary": "Football"}, at(2, 19), 120))
+    later = stored(event("l", "calendar", "Dinner", {}, at(2, 19, 30), 60))
+    mail_inside = stored(event("m", "mail", "Match report", {}, at(2, 19, 29), None))
+    mail_after = stored(event("n", "mail", "See you", {}, at(2, 21, 0), None))
+    song = stored(event("s", "music_stream", "A - B", {}, at(2, 18, 10), 3))
+    assert same_event(workout, calendar)
+    assert not same_event(calendar, later)          # same source never merges
+    assert same_event(workout, mail_inside)
+    assert not same_event(workout, mail_after)      # workout ended 19:30, mail at 21:00
+    assert same_event(calendar, mail_after)         # the point lies on the calendar entry's end
+    assert same_event(song, workout)
+
+
+def test_components_follow_chains_and_merge_keeps_everything():
+    workout = stored(event("w", "workout", "Soccer", {"workout_type": "soccer", "duration_s": 5400.0}, at(2, 18), 60))
+    calendar = stored(event("c", "calendar", "Football", {"summary": "Football", "location": "Park"}, at(2, 18, 30), 90))
+    mail = stored(event("m", "mail", "Score", {"subject": "Score", "location": "Main stadium"}, at(2, 19, 45), None))
+    alone = stored(event("x", "mail", "Invoice", {"subject": "Invoice"}, at(3, 9), None))
+    # workout-calendar overlap, calendar-mail overlap, workout-mail do not: still one component
+    assert not same_event(workout, mail)
+    groups = overlap_components([mail, alone, calendar, workout])
+    assert [[e.title for e in g] for g in groups] == [["Soccer", "Football", "Score"], ["Invoice"]]
+    merged, single = dedupe_events([mail, alone, calendar, workout])
+    assert merged.ids == tuple(sorted([workout.id, calendar.id, mail.id]))
+    assert merged.get("workout_type") == "soccer" and merged.get("summary") == "Football"
+    assert merged.get("location") == "Park" and merged.get("mail.location") == "Main stadium"
+    assert merged.get("start") == at(2, 18) and merged.get("end") == at(2, 20)
+    assert merged.get("sources") == ["calendar", "mail", "workout"]
+    assert single.ids == (alone.id,) and single.get("subject") == "Invoice"
+
+
+def test_songs_of_one_source_never_merge():
+    songs = [stored(event(f"s{i}", "music_stream", f"Song {i}", {}, at(1, 8, i), 5)) for i in range(5)]
+    assert len(dedupe_events(songs)) == 5

@@ -1,0 +1,61 @@
+"""The SPLADE side index: incremental sync against the store, queries, persistence, model change."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.retrieve.sparse_index import SparseIndex, index_path
+from app.store import EventStore
+from tests.retrieve.helpers import import_events, small_life
+
+
+@pytest.fixture
+def store(tmp_path):
+    with EventStore.open(tmp_path / "events.sqlite") as s:
+        import_events(s, small_life())
+        yield s
+
+
+def test_index_lives_beside_the_store(store, tmp_path):
+    assert index_path(store.path) == tmp_path / "events.splade.sqlite"
+
+
+def test_sync_is_incremental_and_follows_removals(store):
+    index = SparseIndex.for_store(store)
+    assert index.sync(store) == 12
+    assert len(index) == 12
+    assert index.sync(store) == 0  # nothing changed: the fingerprint short-cuts the scan
+    store.remove_source("online_purchase")
+    assert index.sync(store) == 0
+    assert len(index) == 11
+    index.close()
+    reopened = SparseIndex.for_store(store)
+    assert len(reopened) == 11 and reopened.sync(store) == 0
+    reopened.close()
+
+
+def test_queries_rank_matching_events_first(store):
+    index = SparseIndex.for_store(store)
+    index.sync(store)
+    by_id = {e.id: e for e in store.events()}
+    football = [by_id[i].title for i, _ in index.query("football", min_score=0.1)]
+    assert set(football[:2]) == {"Football with the team", "Soccer, 90 min"}
+    pizza = [by_id[i].title for i, _ in index.query("pizza")]
+    assert set(pizza[:2]) == {"Pizza stone", "Dinner at Luigi's"}
+    daft = index.query("daft punk songs")
+    assert {by_id[i].data.get("artist") for i, _ in daft[:5]} == {"Daft Punk"}
+    assert [s for _, s in daft] == sorted((s for _, s in daft), reverse=True)
+    only_mail = index.query("pizza", sources=["mail"])
+    assert [by_id[i].title for i, _ in only_mail] == ["Dinner at Luigi's"]
+    index.close()
+
+
+def test_a_different_model_clears_the_index(store):
+    index = SparseIndex.for_store(store)
+    index.sync(store)
+    index._set_meta("model_sha256", "another model")
+    index.close()
+    again = SparseIndex.for_store(store)
+    assert len(again) == 0
+    assert again.sync(store) == 12
+    again.close()
