@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal, Slot
 
 from app.importing import CancelToken, import_paths
 from app.store import EventStore, FileResult, StoreBug, StoreError
@@ -145,7 +145,9 @@ class JobRunner(QObject):
         thread.setObjectName(f"job: {job.title}")
         job.moveToThread(thread)
         thread.started.connect(job.run)
-        job.finished.connect(thread.quit)
+        # Direct: QThread.quit is thread-safe, and shutdown() blocks the GUI thread in wait(), where a queued
+        # quit would never be delivered.
+        job.finished.connect(thread.quit, Qt.ConnectionType.DirectConnection)
         thread.finished.connect(self._reap)
         self._running[job] = thread
         thread.start()

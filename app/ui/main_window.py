@@ -125,7 +125,8 @@ class MainWindow(QMainWindow):
         self.splitters = [self.main_split, self.left_split, self.right_split, ask_split, self.lower_split,
                           self.tree_pane.splitter]
         self.setCentralWidget(self.main_split)
-        self.resize(1280, 800)
+        screen = self.screen().availableGeometry()
+        self.resize(min(1280, int(screen.width() * 0.9)), min(800, int(screen.height() * 0.9)))
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")

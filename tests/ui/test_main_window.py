@@ -217,3 +217,195 @@ def test_reimport_reads_the_zip_again(qtbot, window_factory, tmp_path):
     summary = blocker.args[0]
     assert [(f.file, f.status, f.added, f.skipped) for f in summary.files if f.status == "done"] == [(member, "done", 3, 5)]
     assert source_rows(window) == {"music_stream": "8"}
+
+
+class NothingFound:
+    def __call__(self, question, reference_date, progress, cancel):
+        from app.answer import Answer
+
+        return Answer(question=question, value=3, tree=None, evidence_ids=(), text="You ran 3 times.")
+
+
+def test_no_evidence_shows_i_could_not_find_and_no_value(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = NothingFound()
+    ask(qtbot, window, "How often did I run in 1990?")
+    assert window.answer_pane.headline.text() == "I could not find anything in your data about “How often did I run in 1990?”."
+    assert window.answer_pane.evidence.text() == ""
+    assert not window.answer_pane.chart_area.isVisible()
+    assert window.tree_model.rowCount() == 0 and window.event_model.rowCount() == 0
+
+
+class Broken:
+    def __call__(self, question, reference_date, progress, cancel):
+        raise RuntimeError("the tree has no root")
+
+
+def test_a_failing_answerer_leaves_the_window_usable(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = Broken()
+    assert ask(qtbot, window, "Anything?") is None
+    assert window.answer_pane.headline.text() == "The question could not be answered."
+    assert window.answer_pane.evidence.text() == "Answering failed (bug: RuntimeError: the tree has no root)"
+    qtbot.waitUntil(lambda: window.question_pane.ask_button.isEnabled(), timeout=TIMEOUT_MS)
+
+
+class WaitsForCancel:
+    def __init__(self):
+        self.started = False
+
+    def __call__(self, question, reference_date, progress, cancel):
+        import time
+
+        self.started = True
+        while not cancel.cancelled:
+            time.sleep(0.01)
+        raise OSError("cancelled by the person")
+
+
+def test_cancel_stops_answering(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = slow = WaitsForCancel()
+    window.question_pane.line.setText("Slow question")
+    qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: slow.started, timeout=TIMEOUT_MS)
+    assert window.question_pane.cancel_button.isVisible() and not window.question_pane.ask_button.isEnabled()
+    assert window.busy_bar.isVisible()
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        qtbot.mouseClick(window.question_pane.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.question_pane.ask_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert not window.question_pane.cancel_button.isVisible() and not window.busy_bar.isVisible()
+
+
+def test_up_and_down_walk_the_history(qtbot, window_factory):
+    window = window_factory()
+    for q in ("first?", "second?", "third?"):
+        window.question_pane.remember(q)
+    line = window.question_pane.line
+    line.setText("draft")
+    seen = []
+    for key in (Qt.Key.Key_Up, Qt.Key.Key_Up, Qt.Key.Key_Up, Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Down,
+                Qt.Key.Key_Down):
+        qtbot.keyClick(line, key)
+        seen.append(line.text())
+    assert seen == ["third?", "second?", "first?", "first?", "second?", "third?", "draft"]
+
+
+def test_an_example_click_asks_it(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 4)])
+    view = window.suggestions_pane.examples_view
+    rect = view.visualRect(window.examples_model.index(0, 0))
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.answerer.questions[0][0] == "Which artist did I listen to most?"
+    assert window.question_pane.line.text() == "Which artist did I listen to most?"
+
+
+def test_a_store_can_pin_the_reference_date(qtbot, window_factory, tmp_path):
+    from datetime import date
+
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 4)])
+    window.store.set_meta("reference_date", "2024-02-29")
+    ask(qtbot, window, "What did I hear last week?")
+    assert window.answerer.questions == [("What did I hear last week?", date(2024, 2, 29))]
+
+
+def test_splitter_sizes_and_history_are_remembered(qtbot, window_factory):
+    window = window_factory()
+    for splitter, share in ((window.main_split, 0.3), (window.lower_split, 0.6)):
+        total = sum(splitter.sizes())
+        splitter.setSizes([int(total * share), total - int(total * share)])
+    window.question_pane.remember("kept?")
+
+    def shares(window):  # the window may come back smaller (clamped to the screen): compare proportions
+        return [round(s[0] / sum(s), 2) for s in (window.main_split.sizes(), window.lower_split.sizes())]
+
+    expected = shares(window)
+    assert expected == [0.3, 0.6]
+    window.close()
+    again = window_factory()
+    assert shares(again) == expected
+    assert again.history_model.stringList() == ["kept?"]
+
+
+def fake_demo_builder(path: Path):
+    """Stands in for app.persona.demo.ensure_demo_store: a store with 6 plays and a pinned date."""
+    source = path.parent / "demo-export"
+    with EventStore.open(path) as store:
+        if store.count() == 0:
+            from app.importing import import_paths
+
+            import_paths(store, [write_spotify(source, 6)])
+            store.set_meta("reference_date", "2024-01-31")
+    return path
+
+
+def test_demo_persona_opens_in_its_own_store_and_drops_go_to_mine(qtbot, window_factory, private_dirs, tmp_path):
+    data, _ = private_dirs
+    demo_path = data / "demo" / "events.sqlite"
+    window = window_factory(demo_path=demo_path, demo_builder=fake_demo_builder)
+    assert window.demo_action.isVisible() and not window.own_data_action.isVisible()
+    with qtbot.waitSignal(window.store_changed, timeout=TIMEOUT_MS):
+        window.start_demo()
+    assert window.in_demo and window.store_path == demo_path
+    assert window.windowTitle() == "Lifelens — demo persona"
+    assert source_rows(window) == {"music_stream": "6"}
+    assert window.own_data_action.isVisible() and not window.demo_action.isVisible()
+    # The person's own export leaves the demo and goes into their own store.
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "mine", 2, "StreamingHistory_music_9.json")])
+    assert not window.in_demo and window.store_path == data / "events.sqlite"
+    assert source_rows(window) == {"music_stream": "2"}
+    with EventStore.open(demo_path, read_only=True) as demo:
+        assert demo.count() == 6
+
+
+def test_first_run_welcome_offers_the_demo(qtbot, window_factory, private_dirs, monkeypatch, settings):
+    from app.ui import main_window
+    from app.ui.welcome_dialog import WelcomeDialog
+
+    settings.welcomed = False
+    monkeypatch.setattr(main_window.WelcomeDialog, "exec", lambda self: WelcomeDialog.DEMO)
+    window = window_factory(demo_path=private_dirs[0] / "demo" / "events.sqlite", demo_builder=fake_demo_builder)
+    with qtbot.waitSignal(window.store_changed, timeout=TIMEOUT_MS):
+        window.after_shown()
+    assert window.in_demo and settings.welcomed
+    assert source_rows(window) == {"music_stream": "6"}
+
+
+class LoadsLazily(NothingFound):
+    def __init__(self):
+        self.loaded = False
+
+    def load(self, progress, cancel):
+        progress("Loading the question model …")
+        self.loaded = True
+
+
+def test_models_load_after_the_window_is_up(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = lazy = LoadsLazily()
+    window.after_shown()
+    qtbot.waitUntil(lambda: lazy.loaded and not window.runner.busy(), timeout=TIMEOUT_MS)
+    assert not window.busy_bar.isVisible()
+
+
+def test_delete_all_my_data(qtbot, window_factory, private_dirs, tmp_path, monkeypatch, settings):
+    data, _ = private_dirs
+    window = window_factory()
+    export = write_spotify(tmp_path / "export", 3)
+    import_by_drop(qtbot, window, [export])
+    (data / "models").mkdir()
+    (data / "models" / "model.gguf").write_bytes(b"GGUF")
+    window.question_pane.remember("private question")
+    window.save_layout()
+    monkeypatch.setattr(dialogs, "confirm", lambda *a, **k: True)
+    removed = window.delete_all_data()
+    assert data / "events.sqlite" in removed and data / "models" in removed
+    assert not data.exists()
+    assert export.exists()  # the person's own files are never touched
+    assert source_rows(window) == {} and window.history_model.stringList() == [] and settings.history == []
+    # The next import starts a fresh store.
+    import_by_drop(qtbot, window, [export])
+    assert source_rows(window) == {"music_stream": "3"}

@@ -1,0 +1,117 @@
+"""Words for answers and events: plain Python, no Qt."""
+
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from types import MappingProxyType, SimpleNamespace
+
+from app.answer import Answer, NodeReport
+from app.ui.presenting import (
+    answer_headline, chart_series, event_document, evidence_line, format_bytes, format_seconds, format_value,
+    key_fields, original_location, pairs_of, parse_reference_date, preview_text, reimport_paths,
+)
+
+TZ = timezone(timedelta(hours=2))
+
+
+def answer(**kw):
+    base = dict(question="How often did I run in 1990?", value=None, text="", tree=None, evidence_ids=())
+    base.update(kw)
+    return Answer(**base)
+
+
+def test_no_evidence_means_i_could_not_find_never_a_value():
+    made_up = answer(value=42, text="You ran 42 times.")
+    assert answer_headline(made_up) == "I could not find anything in your data about “How often did I run in 1990?”."
+    engine_said = answer(text="I could not find any runs in 1990.")
+    assert answer_headline(engine_said) == "I could not find any runs in 1990."
+    assert evidence_line(engine_said) == ""
+    assert chart_series(answer(value=[["a", 1], ["b", 2]])) is None
+
+
+def test_headline_and_evidence_line_with_evidence():
+    a = answer(value=7, text="You ate Italian food after football 7 times.", evidence_ids=("a", "b", "c"),
+               timings={"total": 2.345})
+    assert answer_headline(a) == "You ate Italian food after football 7 times."
+    assert evidence_line(a) == "Based on 3 events. Answered in 2.3 s."
+    one = answer(value=1, text="Once.", evidence_ids=("a",), error="2 of 40 items failed")
+    assert evidence_line(one) == "Based on 1 event. Problem: 2 of 40 items failed"
+    assert answer_headline(answer(value=12.5, text="", evidence_ids=("a",))) == "The answer is 12.5."
+
+
+def test_pairs_of_accepts_pairs_mappings_and_two_field_dicts():
+    assert pairs_of([["2023-01", 4], ["2023-02", 7]]) == [("2023-01", 4.0), ("2023-02", 7.0)]
+    assert pairs_of({"Daft Punk": 12, "Air": 3}) == [("Daft Punk", 12.0), ("Air", 3.0)]
+    assert pairs_of([{"artist": "Air", "count": 3}, {"artist": "Can", "count": 1}]) == [("Air", 3.0), ("Can", 1.0)]
+    assert pairs_of([{"month": "2024-01", "total": 12.5, "event_ids": ["x"]},
+                     {"month": "2024-02", "total": 3, "event_ids": ["y"]}]) == [("2024-01", 12.5), ("2024-02", 3.0)]
+    # Not pairs: a single pair, scalars, numbers as keys, dicts with two numbers, booleans.
+    for value in ([["a", 1]], 7, "x", [1, 2], [[1, 2], [3, 4]], [{"a": 1, "b": 2}, {"a": 3, "b": 4}],
+                  [["a", True], ["b", False]], None):
+        assert pairs_of(value) is None, value
+
+
+def test_chart_series_falls_back_to_the_root_preview():
+    root = NodeReport("GROUP_BY", "q", "GROUP_BY(...)", 2, 0.1, None,
+                      preview=({"artist": "Air", "count": 3}, {"artist": "Can", "count": 1}))
+    a = answer(value="Air", text="Air.", tree=root, evidence_ids=("a",))
+    assert chart_series(a) == [("Air", 3.0), ("Can", 1.0)]
+    flat = NodeReport("RETRIEVE", "q", "RETRIEVE(...)", 1, 0.1, None, preview=({"title": "x", "start": "2024"},))
+    assert chart_series(answer(value=3, text="3.", tree=flat, evidence_ids=("a",))) is None
+
+
+def test_formatting():
+    assert [format_value(v) for v in (None, 3, 1234567, 2.50, 1 / 3, [1, "a"], True)] == \
+        ["nothing", "3", "1,234,567", "2.5", "0.33", "1, a", "True"]
+    assert [format_seconds(s) for s in (0.0123, 2.0, 75.2)] == ["12 ms", "2.0 s", "1 min 15 s"]
+    assert [format_bytes(n) for n in (12, 2048, 5 * 1024**2, 3 * 1024**3)] == ["12 B", "2.0 KB", "5.0 MB", "3.0 GB"]
+    assert preview_text([{"a": 1}, {"b": "ü"}], size=5) == '{"a": 1}\n{"b": "ü"}\n… and 3 more'
+    assert preview_text([]) == "(empty result)"
+    assert parse_reference_date("2024-05-01") == date(2024, 5, 1)
+    assert parse_reference_date("2024-05-01T10:00:00") == date(2024, 5, 1)
+    assert parse_reference_date("soon") is None and parse_reference_date(None) is None
+
+
+def event(source, data, title="t", text="t", end=None, tz=None):
+    return SimpleNamespace(source=source, type="x", start=datetime(2024, 5, 1, 18, 30, tzinfo=TZ), end=end, tz=tz,
+                           title=title, text=text, data=MappingProxyType(data), file="/f", position="row 1")
+
+
+def test_key_fields_per_source():
+    assert key_fields(event("mail", {"from": "a@x.org", "from_name": "Ann", "to": ["me@x.org", "b@x.org", "c@x"]})) == \
+        "Ann · to me@x.org, b@x.org"
+    assert key_fields(event("calendar", {"location": "Luigi's", "all_day": True, "calendar": "Home"})) == \
+        "Luigi's · all day · Home"
+    assert key_fields(event("online_purchase", {"total": 9.99, "currency": "EUR", "quantity": 3})) == "9.99 EUR · × 3"
+    assert key_fields(event("tvseries_stream", {"series": "Dark", "profile": "Kim", "duration_s": 2700.0})) == \
+        "Dark · Kim · 45 min"
+    assert key_fields(event("podcast_stream", {"show": "Radiolab", "ms_played": 90000})) == "Radiolab · 1.5 min"
+    assert key_fields(event("something_new", {"a": 1, "b": 2, "c": 3, "d": 4})) == "a: 1 · b: 2 · c: 3"
+
+
+def test_event_document_of_a_mail_has_headers_then_body():
+    mail = event("mail", {"from": "ann@x.org", "from_name": "Ann", "to": ["me@x.org"], "subject": "Pizza?",
+                          "body": "Luigi's at 8?\n-- Ann", "labels": ["Inbox", "Friends"], "message_id": "<1@x>"},
+                 title="Pizza?", tz="Europe/Berlin")
+    title, fields, body = event_document(mail)
+    assert title == "Pizza?"
+    assert fields == [("Source", "Mail (x)"), ("Start", "2024-05-01 18:30:00+02:00"), ("Time zone", "Europe/Berlin"),
+                      ("From name", "Ann"), ("From", "ann@x.org"), ("To", "me@x.org"), ("Subject", "Pizza?"),
+                      ("Labels", "Inbox, Friends"), ("Message id", "<1@x>")]
+    assert body == "Luigi's at 8?\n-- Ann"
+
+
+def test_event_document_of_a_calendar_entry_has_location_and_description():
+    end = datetime(2024, 5, 1, 20, 0, tzinfo=TZ)
+    entry = event("calendar", {"summary": "Dinner", "location": "Luigi's", "description": "Table for 4",
+                               "all_day": False, "attendees": ["a@x", "b@x"]}, title="Dinner", end=end)
+    _, fields, body = event_document(entry)
+    assert fields[2:] == [("End", "2024-05-01 20:00:00+02:00"), ("Summary", "Dinner"), ("Location", "Luigi's"),
+                          ("Attendees", "a@x, b@x"), ("All day", "no")]
+    assert body == "Table for 4"
+
+
+def test_original_location_and_reimport_paths():
+    assert original_location("/home/a/takeout.zip!Takeout/Mail/All.mbox") == (Path("/home/a/takeout.zip"), "Takeout/Mail/All.mbox")
+    assert original_location("/home/a/cal.ics") == (Path("/home/a/cal.ics"), None)
+    labels = ["/d/t.zip!a.json", "/d/t.zip!b.json", "/d/x.ics", "/d/t.zip!inner.zip!c.json"]
+    assert reimport_paths(labels) == [Path("/d/t.zip"), Path("/d/x.ics")]
