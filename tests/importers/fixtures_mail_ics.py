@@ -50,14 +50,14 @@ def write_mbox(path: Path, messages: list[str | bytes]) -> Path:
     return path
 
 
-def write_large_mbox(path: Path, target_bytes: int) -> int:
+def write_large_mbox(path: Path, target_bytes: int, body_words: int = 120) -> int:
     """Write Gmail-like messages until the file reaches `target_bytes`; returns how many."""
     n = 0
     size = 0
     with open(path, "wb") as f:
         while size < target_bytes:
             n += 1
-            chunk = gmail_message(n, body_words=120).encode("utf-8")
+            chunk = gmail_message(n, body_words=body_words).encode("utf-8")
             f.write(chunk)
             size += len(chunk)
     return n
