@@ -1,0 +1,243 @@
+"""Running an operator tree: plan (check and compile every step), then execute bottom-up.
+
+    answer = execute(tree, store, reference_date=date(2024, 5, 1))
+
+Planning is separate from running (as in sqlglot's planner/executor): every node's step is validated
+and its lambdas, JOIN condition and attr_types compiled before anything touches the data, so a bad
+step fails fast with its node named and nothing half-run. Execution visits children first; identical
+subtrees run once (results are immutable, so sharing them is safe). Each node's report records its
+result size, time, error, warnings, provenance (event ids) and a preview. A failing node stops its
+ancestors ("not run") and the answer's error names the node and its step.
+
+"Today" is `reference_date` (the date the question is asked about), never the machine's clock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time as _clock
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Callable
+
+from app.answer import Answer, NodeReport
+from app.engine.compare import EvalError
+from app.engine.expr import EvalContext, ExprError, compile_condition, compile_converter, compile_function
+from app.engine.extract import Extractor, KeyAliasExtractor
+from app.engine.operators import REGISTRY, Cancelled, OpContext, OperatorError
+from app.engine.phrasing import answer_sentence, answer_value
+from app.engine.retrieve import KeywordRetriever, Retriever
+from app.engine.signatures import SIGNATURES
+from app.engine.syntax import Lambda, Qud, validate_call
+from app.engine.tree import Node
+from app.engine.values import Scalar, preview, result_ids, result_size
+
+log = logging.getLogger(__name__)
+
+TIME_LIMIT = 120.0  # seconds per question, checked inside long loops
+
+
+@dataclass
+class PlannedNode:
+    node: Node
+    children: list["PlannedNode"]
+    compiled: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems and all(c.valid for c in self.children)
+
+
+def plan(tree: Node) -> PlannedNode:
+    """Check every node and compile its expressions; problems are kept per node, nothing runs."""
+    call = tree.call
+    problems = validate_call(call)
+    quds = call.quds()
+    if len(tree.children) < len(quds):
+        missing = ", ".join(repr(q.question) for q in quds[len(tree.children):])
+        problems.append(f"sub-question(s) not decomposed: {missing}")
+    elif len(tree.children) > len(quds):
+        problems.append(f"{len(tree.children)} children for {len(quds)} sub-question(s)")
+    compiled: dict[str, Any] = {}
+    if not problems:
+        spec = SIGNATURES[call.operator]
+        for name, value in call.args:
+            kind = spec.param(name).kind  # type: ignore[union-attr]
+            try:
+                if kind == "function":
+                    compiled[name] = compile_function(value)
+                elif kind == "condition":
+                    compiled[name] = compile_condition(value)
+                elif kind == "types":
+                    compiled[name] = [compile_converter(v) for v in (value if isinstance(value, tuple) else (value,))]
+            except ExprError as exc:  # validate_call compiled them too; kept for safety
+                problems.append(f"{name}: {exc}")
+    return PlannedNode(tree, [plan(c) for c in tree.children], compiled, problems)
+
+
+def _cancel_check(cancel: Any) -> Callable[[], bool] | None:
+    if cancel is None:
+        return None
+    if hasattr(cancel, "cancelled"):
+        return lambda: bool(cancel.cancelled)
+    if hasattr(cancel, "is_set"):
+        return cancel.is_set
+    if callable(cancel):
+        return cancel
+    raise TypeError("cancel must be a callable, a threading.Event or an object with .cancelled")
+
+
+class _Run:
+    def __init__(self, store: Any, reference: date | datetime, retriever: Retriever, extractor: Extractor,
+                 cancel: Callable[[], bool] | None, time_limit: float):
+        self.store = store
+        self.reference = reference
+        self.reference_date = reference.date() if isinstance(reference, datetime) else reference
+        self.retriever = retriever
+        self.extractor = extractor
+        self.cancel = cancel
+        self.deadline = _clock.monotonic() + time_limit
+        self.cache: dict[str, tuple[Any, NodeReport]] = {}
+        self.first_error: str | None = None
+
+    def run(self, p: PlannedNode) -> tuple[Any, NodeReport]:
+        key = json.dumps(p.node.to_json(), sort_keys=True)
+        if key in self.cache:
+            result, report = self.cache[key]
+            return result, report
+        child_results, child_reports = [], []
+        for child in p.children:
+            r, rep = self.run(child)
+            child_results.append(r)
+            child_reports.append(rep)
+        node = p.node
+        t0 = _clock.perf_counter()
+        result: Any = None
+        error: str | None = None
+        warnings: list[str] = []
+        if p.problems:
+            error = "invalid step: " + "; ".join(p.problems)
+        elif any(rep.error for rep in child_reports):
+            error = "not run: a sub-question failed"
+        else:
+            ctx = self._context(node, warnings)
+            try:
+                if self.cancel is not None and self.cancel():
+                    raise Cancelled("cancelled")
+                if _clock.monotonic() > self.deadline:
+                    raise OperatorError("time limit reached")
+                args = self._arguments(p, child_results)
+                result = REGISTRY[node.call.operator](ctx, args)
+            except Cancelled:
+                raise
+            except (OperatorError, EvalError) as exc:
+                error = str(exc)
+            except Exception as exc:  # a bug in an operator: report it on the node, keep the app alive
+                log.exception("operator %s failed on step %s", node.call.operator, node.step)
+                error = f"internal error: {type(exc).__name__}: {exc}"
+            warnings = ctx.warnings
+        seconds = _clock.perf_counter() - t0
+        if error and not error.startswith("not run") and self.first_error is None:
+            self.first_error = f"{node.call.operator} (“{node.question}”) failed: {error} [step: {node.step}]"
+        report = NodeReport(
+            operator=node.call.operator,
+            question=node.question,
+            step=node.step,
+            size=None if error else result_size(result),
+            seconds=seconds,
+            error=error,
+            children=tuple(child_reports),
+            event_ids=() if error else result_ids(result),
+            preview=() if error else preview(result),
+            warnings=tuple(warnings),
+        )
+        if error:
+            result = None
+        self.cache[key] = (result, report)
+        return result, report
+
+    def _context(self, node: Node, warnings: list[str]) -> OpContext:
+        ctx = OpContext(
+            store=self.store,
+            reference_date=self.reference_date,
+            eval=self._eval_context(()),
+            retriever=self.retriever,
+            extractor=self.extractor,
+            question=node.question,
+            warnings=warnings,
+            cancel=self.cancel,
+        )
+        return ctx
+
+    def _eval_context(self, quds: tuple) -> EvalContext:
+        now = self.reference if isinstance(self.reference, datetime) else None
+        return EvalContext(reference_date=self.reference_date, now=now, quds=quds, deadline=self.deadline)
+
+    def _arguments(self, p: PlannedNode, child_results: list[Any]) -> dict[str, Any]:
+        """The operator's arguments: sub-results in place of QUD(...), bound functions, plain values."""
+        spec = SIGNATURES[p.node.call.operator]
+        args: dict[str, Any] = {}
+        position = 0
+        for name, value in p.node.call.args:
+            kind = spec.param(name).kind  # type: ignore[union-attr]
+            if kind == "input":
+                assert isinstance(value, Qud)
+                args[name] = child_results[position]
+                position += 1
+            elif kind == "function":
+                quds = value.quds if isinstance(value, Lambda) else ()
+                values = tuple(_qud_value(r) for r in child_results[position : position + len(quds)])
+                position += len(quds)
+                args[name] = p.compiled[name].bind(self._eval_context(values))
+            elif kind == "condition":
+                args[name] = p.compiled[name]
+            elif kind == "types":
+                args[name] = [c.bind(self._eval_context(())) for c in p.compiled[name]]
+            elif kind == "text_list":
+                args[name] = (value,) if isinstance(value, str) else tuple(value)
+            else:
+                args[name] = value
+        return args
+
+
+def _qud_value(result: Any) -> Any:
+    """What `QUD("...")` (or `QUD("...").result`) means inside a lambda: the scalar, or the list of rows."""
+    return result.value if isinstance(result, Scalar) else result
+
+
+def execute(
+    tree: Node,
+    store: Any,
+    reference_date: date | datetime,
+    retriever: Retriever | None = None,
+    extractor: Extractor | None = None,
+    cancel: Any = None,
+    *,
+    time_limit: float = TIME_LIMIT,
+) -> Answer:
+    """Plan and run `tree` against `store`; "today" is `reference_date`. Never raises on bad trees or data:
+    problems come back in `Answer.error` and on the nodes of `Answer.tree`. Cancelling gives error "cancelled"."""
+    if not isinstance(reference_date, date):
+        raise TypeError("reference_date must be a date (the day the question is asked about)")
+    started = _clock.perf_counter()
+    planned = plan(tree)
+    planned_at = _clock.perf_counter()
+    run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
+               _cancel_check(cancel), time_limit)
+    try:
+        result, report = run.run(planned)
+    except Cancelled:
+        done = _clock.perf_counter()
+        return Answer(tree.question, None, "The question was cancelled.", None, (),
+                      {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}, "cancelled")
+    done = _clock.perf_counter()
+    timings = {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}
+    if report.error:
+        error = run.first_error or report.error
+        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error)
+    ids = result_ids(result)
+    value = answer_value(tree.call, result) if ids else None
+    text = answer_sentence(tree.question, tree.call, result)
+    return Answer(tree.question, value, text, report, ids, timings, None)
