@@ -53,7 +53,7 @@ class BarChart(QWidget):
         metrics = painter.fontMetrics()
         text_colour = self.palette().color(QPalette.ColorRole.WindowText)
         width = self.width()
-        label_w = min(max(metrics.horizontalAdvance(k) for k, _ in self._series) + 8, width // 3)
+        label_w = min(max(metrics.horizontalAdvance(k) for k, _ in self._series) + 16, width // 3)
         value_texts = [format_value(int(v) if float(v).is_integer() else v) for _, v in self._series]
         value_w = max(metrics.horizontalAdvance(t) for t in value_texts) + 8
         bar_space = max(10, width - label_w - value_w - 8)
@@ -61,7 +61,7 @@ class BarChart(QWidget):
         y = GAP
         for (key, value), value_text in zip(self._series, value_texts):
             painter.setPen(text_colour)
-            label = metrics.elidedText(key, Qt.TextElideMode.ElideRight, label_w - 8)
+            label = metrics.elidedText(key, Qt.TextElideMode.ElideRight, label_w - 6)
             painter.drawText(QRectF(0, y, label_w - 8, BAR_HEIGHT),
                              int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), label)
             bar_w = bar_space * max(value, 0) / top_value

@@ -11,6 +11,7 @@ from app.store import StoredEvent
 
 from .event_model import EventFilterProxy, EventTableModel
 from .presenting import plural
+from .tables import make_compact
 
 
 class EvidencePane(QWidget):
@@ -32,15 +33,12 @@ class EvidencePane(QWidget):
         self.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
+        make_compact(self.table)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(0, 90)
-        header.resizeSection(1, 130)
-        header.resizeSection(2, 280)
-        header.setStretchLastSection(True)
+        # Source and time are short and fixed; title and details share what is left.
+        for col, mode in enumerate((QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.ResizeToContents,
+                                    QHeaderView.ResizeMode.Stretch, QHeaderView.ResizeMode.Stretch)):
+            header.setSectionResizeMode(col, mode)
 
         top = QHBoxLayout()
         top.addWidget(self.heading)

@@ -15,6 +15,7 @@ from importers.base import RecordError
 
 from .import_model import PERCENT_ROLE, PROGRESS_COLUMN, ImportFilesModel
 from .presenting import plural
+from .tables import make_compact
 
 
 class ProgressDelegate(QStyledItemDelegate):
@@ -75,7 +76,7 @@ class ImportPane(QWidget):
         self.table.setModel(model)
         self.table.setItemDelegateForColumn(PROGRESS_COLUMN, ProgressDelegate(self.table))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.verticalHeader().hide()
+        make_compact(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

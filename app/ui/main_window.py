@@ -116,12 +116,12 @@ class MainWindow(QMainWindow):
         top_layout.addWidget(self.question_pane)
         top_layout.addWidget(ask_split, 1)
         self.lower_split = self._splitter("lower", Qt.Orientation.Horizontal, self.tree_pane, self.evidence_pane,
-                                          sizes=[420, 560])
+                                          sizes=[400, 580])
         self.right_split = self._splitter("right", Qt.Orientation.Vertical, top, self.lower_split, sizes=[260, 440])
         self.left_split = self._splitter("left", Qt.Orientation.Vertical, self.sources_pane, self.import_pane,
                                          sizes=[380, 320])
         self.main_split = self._splitter("main", Qt.Orientation.Horizontal, self.left_split, self.right_split,
-                                         sizes=[380, 900])
+                                         sizes=[430, 850])
         self.splitters = [self.main_split, self.left_split, self.right_split, ask_split, self.lower_split,
                           self.tree_pane.splitter]
         self.setCentralWidget(self.main_split)

@@ -17,7 +17,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class SourcesModel(QAbstractTableModel):
-    HEADERS = ("Source", "Events", "From", "To", "Last import")
+    HEADERS = ("Source", "Events", "Dates", "Last import")
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -51,12 +51,11 @@ class SourcesModel(QAbstractTableModel):
             return (
                 source_label(row.source),
                 f"{row.count:,}",
-                f"{row.first:%Y-%m-%d}",
-                f"{row.last:%Y-%m-%d}",
+                f"{row.first:%Y-%m-%d} – {row.last:%Y-%m-%d}",
                 f"{row.last_import.astimezone():%Y-%m-%d %H:%M}" if row.last_import else "–",
             )[col]
         if role == SORT_ROLE:
-            return (row.source, row.count, row.first.timestamp(), row.last.timestamp(),
+            return (row.source, row.count, row.first.timestamp(),
                     row.last_import.timestamp() if row.last_import else 0.0)[col]
         if role == SOURCE_ROLE:
             return row.source

@@ -6,6 +6,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal, Slot
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from .sources_model import SORT_ROLE, SOURCE_ROLE, SourcesModel
+from .tables import make_compact
 
 
 class SourcesPane(QWidget):
@@ -26,8 +27,7 @@ class SourcesPane(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.verticalHeader().hide()
-        self.table.setAlternatingRowColors(True)
+        make_compact(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
@@ -15,7 +14,7 @@ from app.ui import dialogs, event_dialog
 from app.ui.event_dialog import EventDialog
 from app.ui.sources_model import SOURCE_ROLE
 
-from .conftest import ARTISTS, write_spotify
+from .fakes import write_spotify
 
 TIMEOUT_MS = 20_000
 
