@@ -73,11 +73,20 @@ class PipelineAnswerer:
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel)
 
     def close(self) -> None:
-        llm, self._llm = self._llm, None
-        if llm is not None and hasattr(llm, "close"):
-            llm.close()
+        # The model is shared by every answerer of the process (models.llm.shared_model); launch closes
+        # them all at exit. Here only the reference goes.
+        self._llm = None
 
 
 def _load_qud_model(choice: str) -> Any:
-    """The QUD language model: the default one, or a GGUF file the person chose. Bound in `launch`."""
-    return None
+    """The QUD language model, loaded: the built-in one ("default"), or the GGUF file the person chose.
+
+    The built-in one is assembled into the data dir on first use (models.default_qud), which takes a while
+    once; afterwards loading a 250 MB GGUF takes about a second.
+    """
+    from models.default_qud import qud_model_path
+    from models.llm import shared_model
+
+    model = shared_model(qud_model_path(None if choice == "default" else choice))
+    model.load()
+    return model

@@ -105,7 +105,18 @@ def open_window(db: str | os.PathLike | None = None, demo: bool = False, *, prob
         QTimer.singleShot(0, window.start_demo)
     if probe:
         _install_probe(app, window, probe)
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        _close_models()
+
+
+def _close_models() -> None:
+    """Free llama.cpp's native memory before the interpreter goes (when the models package is installed)."""
+    if importlib.util.find_spec("models.llm") is not None:
+        from models.llm import close_shared_models
+
+        close_shared_models()
 
 
 def _install_probe(app: Any, window: Any, probe: str) -> None:

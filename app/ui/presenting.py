@@ -80,6 +80,8 @@ def format_value(value: Any) -> str:
 def format_seconds(seconds: float | None) -> str:
     if seconds is None:
         return ""
+    if seconds < 0.0005:
+        return "<1 ms"
     if seconds < 1:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
@@ -103,13 +105,24 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+# Keys of the engine's result items that are provenance, not values.
+PROVENANCE_KEYS = frozenset({"ids", "id", "event_ids"})
+
+
 def _pair(item: Any) -> tuple[str, float] | None:
-    """(key, number) from a 2-sequence or a dict with exactly one numeric value and one other value."""
+    """(key, number) from a 2-sequence, or from a dict with one numeric value and one other value.
+
+    The engine adds "ids" (provenance) and, to groups, "size"; "size" is the number only when there is
+    no other one (a GROUP_BY result), else the computed value wins (MAP ... res_name="count").
+    """
     if isinstance(item, (list, tuple)) and len(item) == 2 and _is_number(item[1]) and not _is_number(item[0]):
         return format_value(item[0]), float(item[1])
     if isinstance(item, Mapping):
-        numbers = [(k, v) for k, v in item.items() if _is_number(v)]
-        others = [(k, v) for k, v in item.items() if not _is_number(v) and k not in ("event_ids", "ids", "id")]
+        fields = {k: v for k, v in item.items() if k not in PROVENANCE_KEYS}
+        numbers = [(k, v) for k, v in fields.items() if _is_number(v)]
+        if len(numbers) > 1:
+            numbers = [(k, v) for k, v in numbers if k != "size"]
+        others = [(k, v) for k, v in fields.items() if not _is_number(v)]
         if len(numbers) == 1 and len(others) == 1 and others[0][1] is not None:
             return format_value(others[0][1]), float(numbers[0][1])
     return None
@@ -161,7 +174,9 @@ def preview_text(preview: Iterable[Mapping[str, Any]], size: int | None = None) 
     lines = []
     items = list(preview)
     for item in items:
-        lines.append(json.dumps(item, ensure_ascii=False, default=str, sort_keys=False))
+        # Provenance ids are in the evidence table already; here they would only push the values off screen.
+        shown = {k: v for k, v in item.items() if k not in PROVENANCE_KEYS} if isinstance(item, Mapping) else item
+        lines.append(json.dumps(shown, ensure_ascii=False, default=str, sort_keys=False))
     if size is not None and size > len(items):
         lines.append(f"… and {size - len(items):,} more")
     return "\n".join(lines) if lines else "(empty result)"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .fakes import ArtistCountAnswerer
+from .fakes import TreeAnswerer
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def window_factory(qtbot, settings, private_dirs):
 
     def make(store_path: Path | None = None, **kwargs):
         path = store_path or private_dirs[0] / "events.sqlite"
-        window = MainWindow(settings, path, lambda p, s: ArtistCountAnswerer(p), **kwargs)
+        window = MainWindow(settings, path, lambda p, s: TreeAnswerer(p), **kwargs)
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)

@@ -6,7 +6,6 @@ import json
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from app.answer import Answer, NodeReport
 from app.store import EventStore
 
 ARTISTS = ("Daft Punk", "Air", "Phoenix")
@@ -32,43 +31,35 @@ def write_spotify(folder: Path, n: int, name: str = "StreamingHistory_music_0.js
     return path
 
 
-class ArtistCountAnswerer:
-    """A fake Answerer: "how many plays per artist", computed from the store like the engine would.
+# A hand-made operator tree (what the QUD would write): plays per artist, as MAP over GROUP_BY over RETRIEVE.
+PER_ARTIST_TREE = {
+    "question": "How often did I listen to each artist?",
+    "step": 'MAP(l=QUD("songs I listened to, grouped by artist"), fct=lambda group: len(group), res_name="count")',
+    "children": [{
+        "question": "songs I listened to, grouped by artist",
+        "step": 'GROUP_BY(l=QUD("songs I listened to"), attr_names=["artist"])',
+        "children": [{"question": "songs I listened to", "step": 'RETRIEVE(query="songs I listened to")',
+                      "children": []}],
+    }],
+}
 
-    The tree is GROUP_BY over a RETRIEVE leaf; every node carries the ids of its events.
+
+class TreeAnswerer:
+    """A fake Answerer with a real engine: runs a hand-made tree (the QUD's part is faked) with app.engine.
+
+    Records every (question, reference_date) it was asked; the root's question is the one asked.
     """
 
-    def __init__(self, store_path: Path):
+    def __init__(self, store_path: Path, tree: dict = PER_ARTIST_TREE):
         self.store_path = store_path
+        self.tree = tree
         self.questions: list[tuple[str, date]] = []
 
     def __call__(self, question, reference_date, progress, cancel):
+        from app.engine import Node, execute
+
         self.questions.append((question, reference_date))
-        progress("Retrieving music streams …")
+        progress("Running the operator tree …")
+        tree = Node.from_json(dict(self.tree, question=question))
         with EventStore.open(self.store_path, read_only=True) as store:
-            events = list(store.events(source="music_stream"))
-        ids = tuple(e.id for e in events)
-        if not events:
-            return Answer(question=question, value=None, tree=None, evidence_ids=(),
-                          text="I could not find any music streams.")
-        counts: dict[str, list[str]] = {}
-        for e in events:
-            counts.setdefault(e.data["artist"], []).append(e.id)
-        groups = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-        leaf = NodeReport(
-            operator="RETRIEVE", question="songs I listened to", step='RETRIEVE(query="songs I listened to")',
-            size=len(events), seconds=0.012, error=None, event_ids=ids,
-            preview=tuple({"title": e.title, "start": e.start.isoformat()} for e in events[:50]),
-        )
-        root = NodeReport(
-            operator="GROUP_BY", question=question,
-            step='GROUP_BY(l=QUD("songs I listened to"), attr_names=["artist"], '
-                 'result_attr_names=["artist", "count"], fct=lambda l: len(l))',
-            size=len(groups), seconds=0.003, error=None, children=(leaf,), event_ids=ids,
-            preview=tuple({"artist": a, "count": len(i)} for a, i in groups),
-        )
-        top = groups[0]
-        return Answer(question=question, value=[[a, len(i)] for a, i in groups], tree=root, evidence_ids=ids,
-                      text=f"You listened to {top[0]} most ({len(top[1])} times).", timings={"total": 0.02})
-
-
+            return execute(tree, store, reference_date, cancel=cancel)

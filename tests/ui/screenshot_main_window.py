@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-QUESTION = "Which artist did I listen to most?"
+QUESTION = "How often did I listen to each artist?"
 
 
 def main(out: Path, export_dir: Path) -> int:
@@ -25,7 +25,7 @@ def main(out: Path, export_dir: Path) -> int:
     from app.ui.main_window import MainWindow
     from app.ui.settings import AppSettings
 
-    from .fakes import ArtistCountAnswerer, write_spotify
+    from .fakes import TreeAnswerer, write_spotify
 
     app = QApplication([sys.argv[0]])
     settings = AppSettings()
@@ -33,7 +33,7 @@ def main(out: Path, export_dir: Path) -> int:
     store_path = db_path()
     with EventStore.open(store_path) as store:
         import_paths(store, [write_spotify(export_dir, 40)])
-    window = MainWindow(settings, store_path, lambda path, s: ArtistCountAnswerer(path))
+    window = MainWindow(settings, store_path, lambda path, s: TreeAnswerer(path))
     window.show()
     if not QTest.qWaitForWindowExposed(window, 10_000):
         print(json.dumps({"error": "window never exposed"}))

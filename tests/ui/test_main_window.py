@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import date
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -87,36 +89,58 @@ def ask(qtbot, window, question: str):
 def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_path):
     window = window_factory()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
-    answer = ask(qtbot, window, "Which artist did I listen to most?")
-    # 10 plays: Daft Punk 4 (i = 0, 3, 6, 9), Air 3, Phoenix 3.
-    assert window.answer_pane.headline.text() == "You listened to Daft Punk most (4 times)."
-    assert window.answer_pane.evidence.text() == "Based on 10 events. Answered in 20 ms."
+    answer = ask(qtbot, window, "How often did I listen to each artist?")
+    # 10 plays: Daft Punk 4 (i = 0, 3, 6, 9), Air 3, Phoenix 3; the sentence is the engine's.
+    assert window.answer_pane.headline.text() == answer.text == (
+        "I found 3 groups: artist=Daft Punk, count=4, artist=Air, count=3 and artist=Phoenix, count=3.")
+    assert re.fullmatch(r"Based on 10 events\. Answered in (<1|\d+) ms\.", window.answer_pane.evidence.text())
     assert window.answer_pane.chart_area.isVisible()
     assert window.answer_pane.chart.series() == [("Daft Punk", 4.0), ("Air", 3.0), ("Phoenix", 3.0)]
-    # The tree: root and its leaf, with operator, sub-question, size and time.
+    # The tree: MAP over GROUP_BY over RETRIEVE, with operator, sub-question, size and a time.
     model = window.tree_model
     root = model.index(0, 0)
-    assert [model.index(0, c).data() for c in range(4)] == ["GROUP_BY", "Which artist did I listen to most?", "3", "3 ms"]
-    leaf = model.index(0, 0, root)
-    assert [model.index(0, c, root).data() for c in range(4)] == ["RETRIEVE", "songs I listened to", "10", "12 ms"]
+    group = model.index(0, 0, root)
+    leaf = model.index(0, 0, group)
+    rows = [[index.siblingAtColumn(c).data() for c in range(3)] for index in (root, group, leaf)]
+    assert rows == [["MAP", "How often did I listen to each artist?", "3"],
+                    ["GROUP_BY", "songs I listened to, grouped by artist", "3"],
+                    ["RETRIEVE", "songs I listened to", "10"]]
+    assert all(re.fullmatch(r"(<1|\d+) ms", index.siblingAtColumn(3).data()) for index in (root, group, leaf))
     # The root is selected: its result in the detail view, its events in the evidence table.
     detail = window.tree_pane.detail.toPlainText().splitlines()
-    assert detail[0].startswith("GROUP_BY(")
-    assert detail[2:] == ['{"artist": "Daft Punk", "count": 4}', '{"artist": "Air", "count": 3}',
-                          '{"artist": "Phoenix", "count": 3}']
+    assert detail[0].startswith("MAP(")
+    assert detail[2:] == ['{"artist": "Daft Punk", "count": 4, "size": 4}', '{"artist": "Air", "count": 3, "size": 3}',
+                          '{"artist": "Phoenix", "count": 3, "size": 3}']
     assert window.event_model.rowCount() == 10
     assert window.evidence_pane.count.text() == "10 events"
     # History keeps the question; the reference date is today's for a store that pins none.
-    assert window.history_model.stringList() == ["Which artist did I listen to most?"]
-    assert window.answerer.questions[0][0] == "Which artist did I listen to most?"
-    assert leaf.isValid() and answer.evidence_ids == tuple(window.event_model.event_at(r).id for r in range(10))
+    assert window.history_model.stringList() == ["How often did I listen to each artist?"]
+    assert window.answerer.questions == [("How often did I listen to each artist?", date.today())]
+    assert sorted(answer.evidence_ids) == sorted(window.event_model.event_at(r).id for r in range(10))
+
+
+def test_an_argmax_answer_has_its_own_evidence_and_no_chart(qtbot, window_factory, tmp_path):
+    from .fakes import PER_ARTIST_TREE
+
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
+    window.answerer.tree = {"question": "", "children": [PER_ARTIST_TREE],
+                            "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
+                                    'val_attr_name="artist")'}
+    answer = ask(qtbot, window, "Which artist did I listen to most?")
+    assert (answer.value, window.answer_pane.headline.text()) == ("Daft Punk", "Daft Punk (count: 4).")
+    assert window.answer_pane.evidence.text().startswith("Based on 4 events.")
+    assert not window.answer_pane.chart_area.isVisible()
+    assert {window.event_model.event_at(r).data["artist"] for r in range(window.event_model.rowCount())} == {"Daft Punk"}
+    assert window.event_model.rowCount() == 4
 
 
 def test_selecting_a_node_shows_its_events_and_filter_narrows_them(qtbot, window_factory, tmp_path):
     window = window_factory()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 9)])
-    ask(qtbot, window, "Which artist did I listen to most?")
-    leaf_index = window.tree_model.index(0, 0, window.tree_model.index(0, 0))
+    ask(qtbot, window, "How often did I listen to each artist?")
+    root = window.tree_model.index(0, 0)
+    leaf_index = window.tree_model.index(0, 0, window.tree_model.index(0, 0, root))
     window.tree_pane.view.setCurrentIndex(leaf_index)
     assert window.tree_pane.detail.toPlainText().splitlines()[0] == 'RETRIEVE(query="songs I listened to")'
     assert window.event_model.rowCount() == 9

@@ -44,6 +44,11 @@ def test_pairs_of_accepts_pairs_mappings_and_two_field_dicts():
     assert pairs_of([{"artist": "Air", "count": 3}, {"artist": "Can", "count": 1}]) == [("Air", 3.0), ("Can", 1.0)]
     assert pairs_of([{"month": "2024-01", "total": 12.5, "event_ids": ["x"]},
                      {"month": "2024-02", "total": 3, "event_ids": ["y"]}]) == [("2024-01", 12.5), ("2024-02", 3.0)]
+    # The engine's group items: "ids" is provenance; "size" counts only when nothing else is a number.
+    assert pairs_of([{"artist": "Air", "size": 3, "ids": ["a", "b", "c"]},
+                     {"artist": "Can", "size": 1, "ids": ["d"]}]) == [("Air", 3.0), ("Can", 1.0)]
+    assert pairs_of([{"artist": "Air", "minutes": 12.5, "size": 3, "ids": ["a"]},
+                     {"artist": "Can", "minutes": 2, "size": 1, "ids": ["d"]}]) == [("Air", 12.5), ("Can", 2.0)]
     # Not pairs: a single pair, scalars, numbers as keys, dicts with two numbers, booleans.
     for value in ([["a", 1]], 7, "x", [1, 2], [[1, 2], [3, 4]], [{"a": 1, "b": 2}, {"a": 3, "b": 4}],
                   [["a", True], ["b", False]], None):
@@ -62,9 +67,9 @@ def test_chart_series_falls_back_to_the_root_preview():
 def test_formatting():
     assert [format_value(v) for v in (None, 3, 1234567, 2.50, 1 / 3, [1, "a"], True)] == \
         ["nothing", "3", "1,234,567", "2.5", "0.33", "1, a", "True"]
-    assert [format_seconds(s) for s in (0.0123, 2.0, 75.2)] == ["12 ms", "2.0 s", "1 min 15 s"]
+    assert [format_seconds(s) for s in (0.0001, 0.0123, 2.0, 75.2)] == ["<1 ms", "12 ms", "2.0 s", "1 min 15 s"]
     assert [format_bytes(n) for n in (12, 2048, 5 * 1024**2, 3 * 1024**3)] == ["12 B", "2.0 KB", "5.0 MB", "3.0 GB"]
-    assert preview_text([{"a": 1}, {"b": "ü"}], size=5) == '{"a": 1}\n{"b": "ü"}\n… and 3 more'
+    assert preview_text([{"a": 1, "ids": ["x"]}, {"b": "ü"}], size=5) == '{"a": 1}\n{"b": "ü"}\n… and 3 more'
     assert preview_text([]) == "(empty result)"
     assert parse_reference_date("2024-05-01") == date(2024, 5, 1)
     assert parse_reference_date("2024-05-01T10:00:00") == date(2024, 5, 1)
