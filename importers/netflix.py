@@ -231,23 +231,21 @@ class ViewingHistoryImporter:
 
 
 def _infer_date_order(file: InputFile) -> str:
-    """'DMY' or 'MDY' for the file's day/month dates: a first number over 12 means DMY, a second one MDY.
+    """'DMY' or 'MDY' for the file's day/month dates: a first number over 12 votes DMY, a second one MDY.
 
-    When no value decides, '/' dates are read as US month/day (Netflix's default locale) and dates with
-    '.' or '-' as day.month (the European habit).
+    The larger vote wins (one broken row does not flip the file). When no value decides, '/' dates are
+    read as US month/day (Netflix's default locale) and dates with '.' or '-' as day.month.
     """
-    first_max = second_max = 0
+    day_first = month_first = 0
     separators: set[str] = set()
     for row in csv_rows(file):
         m = _DATE.fullmatch(row.cells.get("Date", ""))
         if m and len(m.group(1)) <= 2:
-            first_max = max(first_max, int(m.group(1)))
-            second_max = max(second_max, int(m.group(2)))
+            day_first += int(m.group(1)) > 12
+            month_first += int(m.group(2)) > 12
             separators.update(ch for ch in row.cells["Date"] if ch in "./-")
-    if first_max > 12 >= second_max:
-        return "DMY"
-    if second_max > 12 >= first_max:
-        return "MDY"
+    if day_first != month_first:
+        return "DMY" if day_first > month_first else "MDY"
     return "MDY" if separators <= {"/"} else "DMY"
 
 
