@@ -5,7 +5,8 @@ The file is read line by line; folded lines are joined (at the byte level, so a 
 split by the fold survives) and every logical line keeps its line number for error messages. Each
 VTIMEZONE and VEVENT is parsed on its own with `icalendar`, so one broken component or line costs
 that component or line only (a RecordError names the line) and text after END:VCALENDAR is
-reported, not fatal. To-dos, journals and alarms are not events and are skipped.
+reported, not fatal. To-dos, journals and alarms are not events and are skipped, and so are
+occurrences marked STATUS:CANCELLED (they did not happen; Google and Thunderbird keep them).
 
 One event per occurrence (source "calendar"):
     start/end  DTSTART; DTEND, else DTSTART + DURATION, else DTSTART (+1 day for all-day events).
@@ -46,6 +47,7 @@ import icalendar
 import recurring_ical_events
 from dateutil.relativedelta import relativedelta
 from icalendar.cal import Component
+from icalendar.prop import vBroken
 from icalendar.timezone import tzp
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
@@ -420,14 +422,17 @@ class _CalendarReader:
             line = block.prop_lines.get(str(prop).upper(), block.line) if prop else block.line
             what = f"{prop} " if prop else ""
             yield self.error(line, f"{what}value cannot be read: {message}; ignored")
-        start = component.get("DTSTART")
-        if start is None or not hasattr(start, "dt"):
-            line = block.prop_lines.get("DTSTART", block.line)
-            yield self.error(line if start is not None else block.line, "event without a readable DTSTART; skipped")
+        for name, value in list(component.items()):  # unreadable values count as missing
+            if isinstance(value, vBroken) or (isinstance(value, list) and any(isinstance(v, vBroken) for v in value)):
+                del component[name]
+        if _dt(component.get("DTSTART")) is None:
+            yield self.error(block.line, "event without a readable DTSTART; skipped")
             return None
         return component
 
     def _single(self, block: _Block, component: Component) -> Iterator[Record]:
+        if _cancelled(component):
+            return
         try:
             yield self._event(block, component, recurring=block.override, occurrence=False)
         except Exception as exc:  # one odd event must not stop the calendar
@@ -457,6 +462,8 @@ class _CalendarReader:
                         yield self.error(master_block.line, f"more than {MAX_OCCURRENCES} occurrences; the rest are not imported")
                         break
                     block = blocks.get(str(occurrence.pop("X-LIFELENS-LINE", "")), master_block)
+                    if _cancelled(occurrence):
+                        continue
                     try:
                         event = self._event(block, occurrence, recurring=True, occurrence=True)
                         if event.key in used_keys:
@@ -490,7 +497,7 @@ class _CalendarReader:
 
         uid = str(component.get("UID", "")).strip()
         slot_prop = component.get("RECURRENCE-ID")
-        slot = _occurrence_id(slot_prop.dt if slot_prop is not None and hasattr(slot_prop, "dt") else raw_start)
+        slot = _occurrence_id(_dt(slot_prop) or raw_start)
         summary = _text(component.get("SUMMARY"))
         location = _text(component.get("LOCATION"))
         description = _description(component)
@@ -539,7 +546,7 @@ class _CalendarReader:
         value = prop.dt
         if not isinstance(value, datetime):  # all-day: local midnight in the person's zone
             return self.zone.localize(datetime.combine(value, time())), self.zone.floating_label
-        tzid = str(prop.params.get("TZID", "")) if hasattr(prop, "params") else ""
+        tzid = str(getattr(prop, "params", {}).get("TZID", ""))
         if value.tzinfo is None:
             if tzid and tzid not in self.unknown_tzids:
                 self.unknown_tzids.add(tzid)
@@ -556,9 +563,9 @@ class _CalendarReader:
 
     def _end(self, block: _Block, component: Component, start: datetime, raw_start: Any, all_day: bool) -> datetime:
         end: datetime | None = None
-        if "DTEND" in component and hasattr(component["DTEND"], "dt"):
+        if _dt(component.get("DTEND")) is not None:
             end, _ = self._moment(block, component, "DTEND")
-        elif "DURATION" in component and hasattr(component["DURATION"], "dt"):
+        elif _dt(component.get("DURATION")) is not None:
             duration = component["DURATION"].dt
             if isinstance(duration, timedelta):
                 if all_day:
@@ -583,6 +590,16 @@ def _parse_day(text: str) -> date | None:
     try:
         return datetime.strptime(text, "%Y%m%d").date() if text else None
     except ValueError:
+        return None
+
+
+def _dt(prop: Any) -> Any:
+    """The value of a date/time property, None when missing or unreadable."""
+    if prop is None or isinstance(prop, (vBroken, list)):
+        return None
+    try:
+        return prop.dt
+    except Exception:
         return None
 
 
@@ -659,6 +676,10 @@ def _fix_until(component: Component, zone: _Zone) -> None:
         elif isinstance(start, datetime) and isinstance(until, datetime):
             if start.tzinfo is None and until.tzinfo is not None:
                 rule["UNTIL"] = [zone.convert(until).replace(tzinfo=None)]
+
+
+def _cancelled(component: Component) -> bool:
+    return str(component.get("STATUS", "")).strip().upper() == "CANCELLED"
 
 
 def _as_list(value: Any) -> list:
