@@ -1,0 +1,143 @@
+"""EXTRACT with a learned extractor (ReQAP Section 3.2.2). Implements the engine's `Extractor` protocol.
+
+For each attribute name:
+1. Frozen mapping, by look-up: when the engine's key/alias look-up (`app.engine.extract.resolve`) finds a
+   value in at least 70% of the first 50 items, the name is a plain key ("date" -> start_date, "artist"
+   -> artist) and the look-up is used for every item; no model runs.
+2. Frozen mapping, learned: otherwise the model reads the first 50 items; when at least 70% of its answers
+   equal the value of one and the same event key, the name is mapped to that key for every item.
+3. Otherwise the model reads every item (the verbalized event, the key, and the person's people) and
+   answers with a span of the text, an inferred label (cuisine "italian" from "pizza oven"), or nothing;
+   where it says nothing, the look-up's value (if any) is kept.
+
+    extractor = ModelExtractor(size="default", people=["Anna Berg", "Tom Lee"])
+    items = extractor.extract(items, ["cuisine", "date"], [None, None])
+    extractor.last_modes    # {"cuisine": "model", "date": "lookup"}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Sequence
+
+from app.engine.compare import EvalError
+from app.engine.extract import resolve
+from app.engine.values import MISSING, Item
+from app.retrieve.verbalize import format_value, verbalize_event
+from models.extractor import Extractor
+
+Converter = Callable[[Any], Any]
+PROBE = 50           # items looked at before freezing a mapping (the paper's 50)
+FREEZE_SHARE = 0.7   # share of the probe that must agree (the paper's 70%)
+
+
+class _ItemView:
+    """What `verbalize_event` reads, from an engine Item."""
+
+    def __init__(self, item: Item):
+        attrs = item.attrs
+        self.source = str(attrs.get("source", ""))
+        self.title = str(attrs.get("title") or "")
+        self.start = attrs.get("start")
+        self.data = {k: v for k, v in attrs.items() if k not in ("id", "source", "type", "start", "end", "title", "text")}
+
+
+def item_text(item: Item) -> str:
+    return verbalize_event(_ItemView(item), with_time=True)
+
+
+def _norm(value: Any) -> str:
+    return format_value(value).strip().lower()
+
+
+class ModelExtractor:
+    """The model EXTRACT behind `Extractor`. Lazy: the ONNX model loads on the first item that needs it."""
+
+    def __init__(self, size: str = "default", *, model: Extractor | None = None, people: Sequence[str] = ()):
+        self.size = size
+        self.model = model or Extractor.for_size(size)
+        self.people = list(people)
+        self.last_reasons: dict[str, str] = {}
+        self.last_modes: dict[str, str] = {}
+
+    def close(self) -> None:
+        self.model.close()
+
+    def extract(
+        self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None
+    ) -> list[Item]:
+        converters = list(attr_types or [])
+        columns: dict[str, list[Any]] = {}
+        self.last_modes = {}
+        for name in attr_names:
+            columns[name], self.last_modes[name] = self.values(items, name)
+        out: list[Item] = []
+        missing: Counter[str] = Counter()
+        bad: Counter[str] = Counter()
+        first_error: dict[str, str] = {}
+        for row, item in enumerate(items):
+            updates: dict[str, Any] = {}
+            for k, name in enumerate(attr_names):
+                value = columns[name][row]
+                if value is MISSING or value is None:
+                    missing[name] += 1
+                    updates[name] = None
+                    continue
+                convert = converters[k] if k < len(converters) else None
+                if convert is not None:
+                    try:
+                        value = convert(value)
+                    except EvalError as exc:
+                        bad[name] += 1
+                        first_error.setdefault(name, str(exc))
+                        value = None
+                updates[name] = value
+            out.append(item.with_attrs(updates))
+        self.last_reasons = {}
+        for name in attr_names:
+            parts = [f"{self.last_modes[name]}"]
+            if missing[name]:
+                parts.append(f"not found in {missing[name]}")
+            if bad[name]:
+                parts.append(f"could not convert {bad[name]}: {first_error[name]}")
+            if len(parts) > 1:
+                self.last_reasons[name] = "; ".join(parts)
+        return out
+
+    def values(self, items: Sequence[Item], name: str) -> tuple[list[Any], str]:
+        """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model."""
+        looked_up = [resolve(item, name) for item in items]
+        probe = looked_up[:PROBE]
+        if probe and sum(v is not MISSING for v in probe) >= FREEZE_SHARE * len(probe):
+            return looked_up, "lookup"
+        if not items:
+            return [], "lookup"
+        probe_items = list(items[:PROBE])
+        answers = self.model.extract(name, [item_text(i) for i in probe_items], people=self.people)
+        key = self._frozen_key(probe_items, answers)
+        if key is not None:
+            return [item.get(key) for item in items], f"mapped:{key}"
+        rest = list(items[PROBE:])
+        if rest:
+            answers = answers + self.model.extract(name, [item_text(i) for i in rest], people=self.people)
+        values = [a if a is not None else v for a, v in zip(answers, looked_up)]
+        return [MISSING if v is None else v for v in values], "model"
+
+    @staticmethod
+    def _frozen_key(items: Sequence[Item], answers: Sequence[Any]) -> str | None:
+        """The event key whose value equals the model's answer in at least 70% of the probe, if any."""
+        votes: Counter[str] = Counter()
+        for item, answer in zip(items, answers):
+            if answer is None or isinstance(answer, list):
+                continue
+            wanted = _norm(answer)
+            for key, value in item.attrs.items():
+                if key in ("id", "text") or value is None:
+                    continue
+                if _norm(value) == wanted:
+                    votes[key] += 1
+                    break
+        if not votes:
+            return None
+        key, count = votes.most_common(1)[0]
+        return key if count >= FREEZE_SHARE * len(items) else None

@@ -1,0 +1,201 @@
+"""RETRIEVE with models (ReQAP Section 3.2.1): sparse pool, patterns, pattern cross-encoder, event
+cross-encoder, de-duplication. Implements the engine's `Retriever` protocol.
+
+    retriever = ModelRetriever(size="default")
+    items = retriever.retrieve("football games", store, date(2024, 5, 1))
+    retriever.last_trace.pool / .after_patterns / .after_events   # event ids after each stage
+    retriever.close()
+
+Decisions, per source present in the pool:
+1. the source pattern is `relevant` -> all of its pool events are kept; `irrelevant` -> all dropped
+   (this prunes whole sources early: music streams for a question about food);
+2. `partly` -> its key/value patterns decide per event: one `relevant` pattern keeps the event, else one
+   `irrelevant` pattern drops it, else (only `partly` patterns, or none) the event cross-encoder decides.
+Thresholds (`RetrieveThresholds`) come from the artifact's config.json, where the training recipe wrote the
+values it chose on the dev split.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from app.engine.values import Item
+from app.retrieve.dedupe import dedupe_events
+from app.retrieve.patterns import Pattern, mine_patterns
+from app.retrieve.sparse_index import SparseIndex
+from app.retrieve.verbalize import verbalize_event
+from models.cross_encoder import CrossEncoder
+from models.splade import SpladeEncoder
+
+
+@dataclass(frozen=True)
+class RetrieveThresholds:
+    pool_min_score: float = 0.1      # SPLADE dot product an event needs to enter the pool (the paper's 0.1)
+    relevant: float = 0.5            # P(relevant) at which a pattern keeps all its events
+    irrelevant: float = 0.5          # P(irrelevant) at which a pattern drops all its events
+    keep: float = 0.5                # P(keep) at which the event cross-encoder keeps an event
+    min_count: int = 5               # pattern mining: events a key/value pair needs in one source
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
+        known = {k: v for k, v in config.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+@dataclass
+class RetrieveTrace:
+    """What each stage kept, for the evidence pane and the stage metrics (recall/precision per stage)."""
+
+    query: str = ""
+    pool: list[str] = field(default_factory=list)
+    patterns: list[tuple[Pattern, str, float]] = field(default_factory=list)  # pattern, verdict, probability
+    after_patterns: list[str] = field(default_factory=list)   # kept by a pattern, or sent on to the event CE
+    after_events: list[str] = field(default_factory=list)     # kept (by pattern or event CE)
+    groups: list[tuple[str, ...]] = field(default_factory=list)  # de-duplicated: ids per merged item
+    event_ce_calls: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+class ModelRetriever:
+    """The model pipeline behind `Retriever`. `size`: "small" (SPLADE-tiny-based cross-encoder) or "default"
+    (MiniLM-based). The SPLADE index of a store is a side file, synced before each query (cheap when unchanged)."""
+
+    def __init__(
+        self,
+        size: str = "default",
+        *,
+        cross_encoder: CrossEncoder | None = None,
+        encoder: SpladeEncoder | None = None,
+        thresholds: RetrieveThresholds | None = None,
+        dedupe: bool = True,
+    ):
+        self.size = size
+        self.cross_encoder = cross_encoder or CrossEncoder.for_size(size)
+        self.encoder = encoder or SpladeEncoder()
+        self._thresholds = thresholds
+        self.dedupe = dedupe
+        self._indexes: dict[Path, SparseIndex] = {}
+        self._lock = threading.Lock()
+        self.last_problems: list[str] = []
+        self.last_trace = RetrieveTrace()
+
+    @property
+    def thresholds(self) -> RetrieveThresholds:
+        if self._thresholds is None:
+            self._thresholds = RetrieveThresholds.from_config(self.cross_encoder.thresholds)
+        return self._thresholds
+
+    def close(self) -> None:
+        with self._lock:
+            for index in self._indexes.values():
+                index.close()
+            self._indexes.clear()
+        self.cross_encoder.close()
+        self.encoder.close()
+
+    def index_for(self, store: Any) -> SparseIndex:
+        with self._lock:
+            key = Path(store.path).resolve()
+            if key not in self._indexes:
+                self._indexes[key] = SparseIndex.for_store(store, self.encoder)
+            index = self._indexes[key]
+        index.sync(store)
+        return index
+
+    # --- the protocol --------------------------------------------------------------------------
+
+    def retrieve(self, query: str, store: Any, reference_date: date) -> list[Item]:
+        self.last_problems = []
+        trace = RetrieveTrace(query=query)
+        self.last_trace = trace
+        clock = time.perf_counter()
+        index = self.index_for(store)
+        trace.seconds["index_sync"] = time.perf_counter() - clock
+        events = self.pool(query, store, index, trace)
+        kept = self.select(query, events, trace)
+        clock = time.perf_counter()
+        if self.dedupe:
+            items = dedupe_events(kept)
+        else:
+            items = [Item.from_event(e) for e in kept]
+        trace.groups = [item.ids for item in items]
+        trace.seconds["dedupe"] = time.perf_counter() - clock
+        if not events:
+            self.last_problems.append(f"no event matches {query!r} at all")
+        return items
+
+    # --- stages --------------------------------------------------------------------------------
+
+    def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace) -> list[Any]:
+        """Step 1: every event whose SPLADE score passes `pool_min_score`."""
+        clock = time.perf_counter()
+        hits = index.query(query, min_score=self.thresholds.pool_min_score)
+        trace.pool = [event_id for event_id, _ in hits]
+        events = store.get(trace.pool)
+        trace.seconds["pool"] = time.perf_counter() - clock
+        return events
+
+    def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace) -> list[Any]:
+        """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
+        t = self.thresholds
+        clock = time.perf_counter()
+        patterns = mine_patterns(events, min_count=t.min_count)
+        by_id = {e.id: e for e in events}
+        source_patterns = [p for p in patterns if p.is_source]
+        verdicts = self._judge(query, source_patterns, trace)
+        open_sources = {p.source for p, v in zip(source_patterns, verdicts) if v == "partly"}
+        kept: set[str] = set()
+        for pattern, verdict in zip(source_patterns, verdicts):
+            if verdict == "relevant":
+                kept.update(pattern.event_ids)
+        value_patterns = [p for p in patterns if not p.is_source and p.source in open_sources]
+        value_verdicts = self._judge(query, value_patterns, trace)
+        decided: dict[str, str] = {}
+        for pattern, verdict in zip(value_patterns, value_verdicts):
+            for event_id in pattern.event_ids:
+                if verdict == "relevant" or (verdict == "irrelevant" and decided.get(event_id) != "relevant"):
+                    decided[event_id] = verdict
+        undecided: list[Any] = []
+        for event in events:
+            if event.source not in open_sources:
+                continue
+            verdict = decided.get(event.id)
+            if verdict == "relevant":
+                kept.add(event.id)
+            elif verdict is None or verdict == "partly":
+                undecided.append(event)
+        trace.seconds["patterns"] = time.perf_counter() - clock
+        open_ids = {e.id for e in undecided}
+        trace.after_patterns = [e.id for e in events if e.id in kept or e.id in open_ids]
+        clock = time.perf_counter()
+        if undecided:
+            probs = self.cross_encoder.event_probs(query, [verbalize_event(e, with_time=True) for e in undecided])
+            trace.event_ce_calls = len(undecided)
+            kept.update(e.id for e, p in zip(undecided, probs) if p >= t.keep)
+        trace.seconds["events"] = time.perf_counter() - clock
+        trace.after_events = [e.id for e in events if e.id in kept]
+        return [by_id[i] for i in trace.after_events]
+
+    def _judge(self, query: str, patterns: Sequence[Pattern], trace: RetrieveTrace) -> list[str]:
+        if not patterns:
+            return []
+        probs = self.cross_encoder.pattern_probs(query, [p.text() for p in patterns])
+        verdicts = [self.verdict(row) for row in probs]
+        trace.patterns.extend((p, v, float(np.max(row))) for p, v, row in zip(patterns, verdicts, probs))
+        return verdicts
+
+    def verdict(self, probs: np.ndarray) -> str:
+        """(irrelevant, partly, relevant) probabilities -> a verdict; `partly` when neither end is sure."""
+        t = self.thresholds
+        if probs[2] >= t.relevant and probs[2] >= probs[0]:
+            return "relevant"
+        if probs[0] >= t.irrelevant:
+            return "irrelevant"
+        return "partly"

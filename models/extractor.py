@@ -1,0 +1,151 @@
+"""The EXTRACT model at run time (onnxruntime + tokenizers, no torch).
+
+An encoder reads `[CLS] key [SEP] verbalized event | people: ... [SEP]` and answers in one of three modes
+(models/train/nets.py::ExtractorNet):
+
+- none:  the event says nothing about the key                       -> None
+- span:  the value is written in the event; tokens tagged B/I/O      -> the exact substring(s) of the text
+- label: the value is inferred, one of a closed set of labels        -> e.g. "italian" for a "pizza oven" mail
+         (the labels a key may take are listed in the artifact's config.json)
+
+    extractor = Extractor.for_size("default")
+    extractor.extract("cuisine", ["mail | Dinner at Luigi's | body: the pizza oven was ..."])   # ['italian']
+    extractor.extract("participants", [...], people=["Anna Berg", "Tom Lee"])                  # [['Anna Berg']]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from models.runtime import OnnxModel, artifact_dir, batches
+
+MODE_LABELS = ("none", "span", "label")
+SIZES = {"small": "extractor-small", "default": "extractor-default"}
+
+
+def extractor_input(text: str, people: Sequence[str] | None = None) -> str:
+    """The second segment: the event text, then the person's people (so names can be pointed at)."""
+    return f"{text} | people: {', '.join(people)}" if people else text
+
+
+class Extractor:
+    """Key + event text -> value (a span of the text, an inferred label, or None). Lazy; `close()` frees it."""
+
+    def __init__(self, folder: Path | str, *, batch_size: int = 32, threads: int | None = None):
+        self.model = OnnxModel(folder, threads=threads)
+        self.batch_size = batch_size
+
+    @classmethod
+    def for_size(cls, size: str, **kwargs) -> "Extractor":
+        if size not in SIZES:
+            raise ValueError(f"unknown extractor size {size!r}; choose one of {sorted(SIZES)}")
+        return cls(artifact_dir(SIZES[size]), **kwargs)
+
+    def close(self) -> None:
+        self.model.close()
+
+    @property
+    def max_length(self) -> int:
+        return int(self.model.config.get("max_length", 128))
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.model.config.get("labels", []))
+
+    def allowed_labels(self, key: str) -> list[int] | None:
+        """Indices of the labels `key` may take, or None when the key has no closed set (span or nothing)."""
+        per_key: dict[str, list[str]] = self.model.config.get("key_labels", {})
+        names = per_key.get(key.lower().strip())
+        if not names:
+            return None
+        index = {name: i for i, name in enumerate(self.labels)}
+        return [index[n] for n in names if n in index]
+
+    def extract(self, key: str, texts: Sequence[str], *, people: Sequence[str] | None = None) -> list[Any]:
+        """One value per text: a string, a list of strings (several spans), or None."""
+        segments = [extractor_input(t, people) for t in texts]
+        allowed = self.allowed_labels(key)
+        values: list[Any] = [None] * len(segments)
+        order = sorted(range(len(segments)), key=lambda i: len(segments[i]))
+        for part in batches(len(order), self.batch_size):
+            idx = order[part]
+            feeds, spans = self._encode(key, [segments[i] for i in idx])
+            mode, tags, label = self.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])
+            for row, i in enumerate(idx):
+                values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed)
+        return values
+
+    def _encode(self, key: str, segments: list[str]) -> tuple[dict[str, np.ndarray], list[list[tuple[int, int, int]]]]:
+        """Feeds plus, per row, (token position, char start, char end) of every token of the second segment."""
+        tok = self.model.tokenizer
+        cls_id, sep_id = self.model.special_ids
+        key_ids = tok.encode(key).ids[1:-1][:16]
+        rows, types, spans = [], [], []
+        for encoding in tok.encode_batch(segments):
+            room = self.max_length - len(key_ids) - 3
+            ids = encoding.ids[1:-1][:room]
+            offsets = encoding.offsets[1:-1][:room]
+            first = len(key_ids) + 2
+            rows.append([cls_id, *key_ids, sep_id, *ids, sep_id])
+            types.append([0] * first + [1] * (len(ids) + 1))
+            spans.append([(first + n, s, e) for n, (s, e) in enumerate(offsets)])
+        width = max(len(r) for r in rows)
+        feeds = {name: np.zeros((len(rows), width), dtype=np.int64) for name in ("input_ids", "attention_mask", "token_type_ids")}
+        for n, (row, typ) in enumerate(zip(rows, types)):
+            feeds["input_ids"][n, : len(row)] = row
+            feeds["attention_mask"][n, : len(row)] = 1
+            feeds["token_type_ids"][n, : len(typ)] = typ
+        return feeds, spans
+
+    def _decode(self, mode, tags, label, spans, text, allowed) -> Any:
+        if allowed is not None:
+            # a key with a closed label set is answered by a label, unless the model says nothing fits
+            choice = MODE_LABELS[int(np.argmax(mode))]
+            if choice == "none":
+                return None
+            return self.labels[allowed[int(np.argmax(label[allowed]))]]
+        choice = MODE_LABELS[int(np.argmax(mode[:2]))]  # no label set for this key: none or span
+        if choice == "none":
+            return None
+        found = decode_spans(np.argmax(tags, axis=-1), spans, text)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else found
+
+
+def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: str) -> list[str]:
+    """B/I/O tags -> substrings of `text`.
+
+    A span is a run of B/I tokens; a B glued to the previous token (a sub-word piece) continues the span
+    instead of starting a new one, and an O sub-word piece inside a tagged word is kept, so words stay whole.
+    """
+    found: list[str] = []
+    current: list[int] | None = None
+
+    def flush() -> None:
+        if current is not None:
+            value = text[current[0] : current[1]].strip(" |,;:")
+            if value and value not in found:
+                found.append(value)
+
+    for position, start, end in spans:
+        tag = int(tag_ids[position])
+        glued = current is not None and current[1] == start
+        inside_word = glued and text[start - 1 : start].isalnum() and text[start : start + 1].isalnum()
+        if tag == 1 and not glued:
+            flush()
+            current = [start, end]
+        elif tag in (1, 2) and current is not None:
+            current[1] = end
+        elif tag == 2:
+            current = [start, end]
+        elif inside_word:
+            current[1] = end  # type: ignore[index]
+        else:
+            flush()
+            current = None
+    flush()
+    return found

@@ -1,0 +1,67 @@
+"""The model EXTRACT's frozen mappings and model fallback, with a fake extractor model."""
+
+from __future__ import annotations
+
+from app.engine.values import Item
+from app.extract.model_extractor import ModelExtractor, item_text
+from tests.retrieve.helpers import at, event, stored
+
+
+class FakeModel:
+    """Answers 'cuisine' by a word in the text and anything else by the track name."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, int]] = []
+
+    def extract(self, key, texts, people=None):
+        self.calls.append((key, len(texts)))
+        if key == "cuisine":
+            return ["italian" if "pizza" in t.lower() else None for t in texts]
+        return [t.split("track: ")[1].split(" | ")[0] if "track: " in t else None for t in texts]
+
+    def close(self):
+        pass
+
+
+def songs(n):
+    return [Item.from_event(stored(event(f"s{i}", "music_stream", f"A - T{i}", {"artist": "A", "track": f"T{i}"},
+                                         at(1, 8, i % 60)))) for i in range(n)]
+
+
+def test_plain_keys_use_the_lookup_and_no_model():
+    model = FakeModel()
+    extractor = ModelExtractor(model=model)
+    out = extractor.extract(songs(3), ["artist", "date"], None)
+    assert [(i.get("artist"), i.get("date").isoformat()) for i in out] == [("A", "2024-03-01")] * 3
+    assert extractor.last_modes == {"artist": "lookup", "date": "lookup"}
+    assert model.calls == []
+
+
+def test_model_answers_freeze_a_mapping_after_the_probe():
+    model = FakeModel()
+    extractor = ModelExtractor(model=model)
+    items = songs(120)
+    out = extractor.extract(items, ["tune title"], None)
+    assert extractor.last_modes == {"tune title": "mapped:track"}
+    assert model.calls == [("tune title", 50)]  # only the probe went through the model
+    assert [i.get("tune title") for i in out[:3]] == ["T0", "T1", "T2"]
+    assert out[119].get("tune title") == "T119"
+
+
+def test_inferred_values_come_from_the_model_for_every_item():
+    model = FakeModel()
+    extractor = ModelExtractor(model=model)
+    mails = [
+        Item.from_event(stored(event("m1", "mail", "Dinner", {"subject": "Dinner", "body": "the pizza oven!"}, at(4, 21), None))),
+        Item.from_event(stored(event("m2", "mail", "Invoice", {"subject": "Invoice", "body": "pay by Friday"}, at(4, 22), None))),
+    ]
+    out = extractor.extract(mails, ["cuisine"], [str.upper])
+    assert [i.get("cuisine") for i in out] == ["ITALIAN", None]
+    assert extractor.last_modes == {"cuisine": "model"}
+    assert extractor.last_reasons == {"cuisine": "model; not found in 1"}
+    assert "cuisine" not in mails[0].attrs  # the input items are unchanged
+
+
+def test_item_text_reads_like_the_event():
+    [item] = songs(1)
+    assert item_text(item) == "music stream | Friday 2024-03-01 morning | A - T0 | artist: A | track: T0"

@@ -1,0 +1,96 @@
+"""The RETRIEVE pipeline's decisions, with the real SPLADE index and a fake cross-encoder."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pytest
+
+from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
+from app.store import EventStore
+from tests.retrieve.helpers import import_events, small_life
+
+
+class FakeCrossEncoder:
+    """Patterns: the source names decide (relevant / irrelevant / partly); events: a word decides."""
+
+    def __init__(self, relevant_sources=(), partly_sources=(), keep_word="", relevant_values=()):
+        self.relevant_sources, self.partly_sources = set(relevant_sources), set(partly_sources)
+        self.keep_word, self.relevant_values = keep_word, set(relevant_values)
+        self.pattern_calls: list[str] = []
+        self.event_calls: list[str] = []
+        self.thresholds = {}
+
+    def pattern_probs(self, query, texts):
+        rows = []
+        for text in texts:
+            self.pattern_calls.append(text)
+            source = text.split(" | ")[0].replace(" ", "_")
+            if " | e.g." in text and ": " in text.split(" | ")[1]:  # a key/value pattern
+                value = text.split(" | ")[1].split(": ", 1)[1]
+                rows.append([0.1, 0.1, 0.8] if value in self.relevant_values else [0.8, 0.1, 0.1])
+            elif source in self.relevant_sources:
+                rows.append([0.05, 0.15, 0.8])
+            elif source in self.partly_sources:
+                rows.append([0.2, 0.6, 0.2])
+            else:
+                rows.append([0.9, 0.05, 0.05])
+        return np.array(rows, dtype=np.float32)
+
+    def event_probs(self, query, texts):
+        self.event_calls.extend(texts)
+        return np.array([0.9 if self.keep_word in t.lower() else 0.1 for t in texts], dtype=np.float32)
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def store(tmp_path):
+    with EventStore.open(tmp_path / "events.sqlite") as s:
+        import_events(s, small_life())
+        yield s
+
+
+def titles(store, ids):
+    return sorted(e.title for e in store.get(ids))
+
+
+def test_sources_decide_and_duplicates_merge(store):
+    fake = FakeCrossEncoder(relevant_sources={"workout", "calendar"})
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=2))
+    items = retriever.retrieve("football", store, date(2024, 4, 1))
+    trace = retriever.last_trace
+    assert {"Football with the team", "Soccer, 90 min"} <= set(titles(store, trace.pool))
+    in_sources = [e.id for e in store.get(trace.pool) if e.source in ("workout", "calendar")]
+    assert titles(store, trace.after_events) == titles(store, in_sources)
+    assert len(trace.pool) > len(in_sources)  # other sources were in the pool and got dropped whole
+    assert fake.event_calls == []  # no source was 'partly'
+    # the soccer workout (18:00-19:30) and the calendar entry (18:00-20:00) are one real-world event
+    assert [len(i.ids) for i in items] == [2]
+    merged = next(i for i in items if len(i.ids) == 2)
+    assert merged.get("workout_type") == "soccer" and merged.get("summary") == "Football with the team"
+    retriever.close()
+
+
+def test_partly_sources_go_to_value_patterns_then_events(store):
+    fake = FakeCrossEncoder(partly_sources={"music_stream"}, relevant_values={"Daft Punk"}, keep_word="hello")
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=2, pool_min_score=0.0))
+    items = retriever.retrieve("daft punk songs", store, date(2024, 4, 1))
+    trace = retriever.last_trace
+    kept = titles(store, trace.after_events)
+    assert [t for t in kept if t.startswith("Daft Punk")] == sorted(
+        t for t in titles(store, trace.pool) if t.startswith("Daft Punk"))
+    assert "Adele - Skyfall" not in kept and "Adele - Hello" not in kept  # artist=Adele judged irrelevant
+    assert all(not t.startswith("music stream") or "Adele" not in t for t in fake.event_calls)
+    assert len(items) == len(trace.after_events)
+    retriever.close()
+
+
+def test_verdict_thresholds():
+    retriever = ModelRetriever(cross_encoder=FakeCrossEncoder(), thresholds=RetrieveThresholds(relevant=0.6, irrelevant=0.7))
+    assert retriever.verdict(np.array([0.1, 0.3, 0.6])) == "relevant"
+    assert retriever.verdict(np.array([0.69, 0.3, 0.01])) == "partly"
+    assert retriever.verdict(np.array([0.7, 0.2, 0.1])) == "irrelevant"
+    retriever.close()
