@@ -333,5 +333,5 @@ def _heart_rate(stats: list[dict]) -> dict:
                 "heart_rate_min": _number(s.get("minimum")),
                 "heart_rate_max": _number(s.get("maximum")),
             }
-            return {k: round(v, 1) for k, v in found.items() if v is not None}
+            return {k: v for k, v in found.items() if v is not None}
     return {}
