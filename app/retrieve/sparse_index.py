@@ -59,6 +59,7 @@ class SparseIndex:
         self._conn.executescript(SCHEMA)
         self._lock = threading.RLock()
         self._matrix: _TermMatrix | None = None
+        self._recent: dict[str, tuple[bytes, bytes]] = {}  # text -> packed vector, while indexing
         model_sha = self.encoder.model.config.get("sha256", "")
         if self._meta("model_sha256") not in (None, model_sha):
             self.clear()  # vectors of another model are meaningless for this one
@@ -97,8 +98,14 @@ class SparseIndex:
         written = 0
         for i in range(0, len(events), ENCODE_BATCH):
             chunk = events[i : i + ENCODE_BATCH]
-            vectors = self.encoder.encode([verbalize_event(e) for e in chunk])
-            rows = [(e.id, e.source, *_pack(v)) for e, v in zip(chunk, vectors)]
+            texts = [verbalize_event(e) for e in chunk]
+            # repeated plays of one track read the same: encode each distinct text once
+            unique = [t for t in dict.fromkeys(texts) if t not in self._recent]
+            if unique:
+                if len(self._recent) > 50_000:
+                    self._recent.clear()
+                self._recent.update(zip(unique, (_pack(v) for v in self.encoder.encode(unique))))
+            rows = [(e.id, e.source, *self._recent[t]) for e, t in zip(chunk, texts)]
             with self._lock:
                 self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
                 self._matrix = None

@@ -1,0 +1,127 @@
+"""Dev-split figures for RETRIEVE and EXTRACT, and threshold choice (no torch needed: runs the ONNX artifacts).
+
+    cases = [(query, gold_ids, store), ...]
+    stages = retrieve_stage_metrics(retriever, cases)      # recall/precision after pool, patterns, events, dedupe
+    best = choose_thresholds(retriever, cases, grid)       # max precision with recall >= target
+
+Recall and precision are micro-averaged over all queries (sums of hits over sums of gold / kept events), and
+also macro-averaged (mean per query). After de-duplication an item counts as correct when any of its events
+is gold, and a gold event counts as found when some kept item contains it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import replace
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+STAGES = ("pool", "after_patterns", "after_events", "after_dedupe")
+
+
+class CachedCrossEncoder:
+    """Memoises a cross-encoder's probabilities by (query, text), so threshold sweeps re-run cheaply."""
+
+    def __init__(self, inner: Any):
+        self.inner = inner
+        self._patterns: dict[tuple[str, str], np.ndarray] = {}
+        self._events: dict[tuple[str, str], float] = {}
+
+    @property
+    def thresholds(self) -> dict:
+        return self.inner.thresholds
+
+    def pattern_probs(self, query: str, texts: Sequence[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if (query, t) not in self._patterns]
+        if todo:
+            for t, row in zip(todo, self.inner.pattern_probs(query, todo)):
+                self._patterns[(query, t)] = row
+        return np.array([self._patterns[(query, t)] for t in texts], dtype=np.float32).reshape(len(texts), 3)
+
+    def event_probs(self, query: str, texts: Sequence[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if (query, t) not in self._events]
+        if todo:
+            for t, p in zip(todo, self.inner.event_probs(query, todo)):
+                self._events[(query, t)] = float(p)
+        return np.array([self._events[(query, t)] for t in texts], dtype=np.float32)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else 1.0
+
+
+class _Tally:
+    """Micro sums and per-query (macro) values for one stage."""
+
+    def __init__(self) -> None:
+        self.correct = self.kept = self.found = self.gold = 0
+        self.per_query: list[tuple[float, float]] = []
+
+    def add(self, correct: int, kept: int, found: int, gold: int) -> None:
+        self.correct += correct
+        self.kept += kept
+        self.found += found
+        self.gold += gold
+        self.per_query.append((_ratio(found, gold), _ratio(correct, kept)))
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "recall_micro": round(_ratio(self.found, self.gold), 4),
+            "precision_micro": round(_ratio(self.correct, self.kept), 4),
+            "recall_macro": round(float(np.mean([r for r, _ in self.per_query])), 4) if self.per_query else 1.0,
+            "precision_macro": round(float(np.mean([p for _, p in self.per_query])), 4) if self.per_query else 1.0,
+            "kept": self.kept,
+        }
+
+
+def retrieve_stage_metrics(retriever: Any, cases: Iterable[tuple[str, set[str], Any, Any]]) -> dict[str, Any]:
+    """Run the retriever on each (query, gold ids, store, reference date); figures per stage plus timing."""
+    tallies = {s: _Tally() for s in STAGES}
+    seconds: list[float] = []
+    for query, gold, store, reference in cases:
+        clock = time.perf_counter()
+        retriever.retrieve(query, store, reference)
+        seconds.append(time.perf_counter() - clock)
+        trace = retriever.last_trace
+        for stage in STAGES[:3]:
+            kept = set(getattr(trace, stage))
+            hits = len(kept & gold)
+            tallies[stage].add(hits, len(kept), hits, len(gold))
+        groups = [set(g) for g in trace.groups]
+        correct = sum(1 for g in groups if g & gold)
+        found = len(gold & set().union(*groups)) if groups else 0
+        tallies["after_dedupe"].add(correct, len(groups), found, len(gold))
+    out: dict[str, Any] = {"queries": len(seconds), "seconds_mean": round(float(np.mean(seconds)), 4) if seconds else 0.0}
+    out.update({stage: tallies[stage].figures() for stage in STAGES})
+    return out
+
+
+def choose_thresholds(
+    retriever: Any,
+    cases: Sequence[tuple[str, set[str], Any, Any]],
+    grid: dict[str, Sequence[float]],
+    *,
+    recall_target: float = 0.95,
+) -> tuple[Any, dict[str, Any]]:
+    """Try every combination in `grid` (fields of RetrieveThresholds); keep the one with the best micro
+    precision after de-duplication among those reaching `recall_target` micro recall (else the best recall).
+    The retriever's cross-encoder should be a CachedCrossEncoder."""
+    base = retriever.thresholds
+    names = list(grid)
+    best: tuple[tuple, Any, dict] | None = None
+    for combo in itertools.product(*(grid[n] for n in names)):
+        retriever._thresholds = replace(base, **dict(zip(names, combo)))
+        figures = retrieve_stage_metrics(retriever, cases)
+        final = figures["after_dedupe"]
+        reached = final["recall_micro"] >= recall_target
+        score = (reached, final["precision_micro"] if reached else final["recall_micro"], final["recall_micro"])
+        if best is None or score > best[0]:
+            best = (score, retriever._thresholds, figures)
+    assert best is not None
+    retriever._thresholds = best[1]
+    return best[1], best[2]
