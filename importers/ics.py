@@ -1,8 +1,8 @@
 """Calendars in iCalendar (.ics) files: Google Takeout (`Takeout/Calendar/<name>.ics`), Apple Calendar
 and iCloud exports, Outlook/Exchange, Thunderbird, CalDAV servers (Nextcloud, SabreDAV, DAVx5).
 
-The file is read line by line; folded lines are joined (at the byte level, so a UTF-8 character
-split by the fold survives) and every logical line keeps its line number for error messages. Each
+The file is read line by line (`importers._ics_lines`); folded lines are joined at the byte level,
+so a UTF-8 character split by the fold survives, and each line keeps its number for errors. Each
 VTIMEZONE and VEVENT is parsed on its own with `icalendar`, so one broken component or line costs
 that component or line only (a RecordError names the line) and text after END:VCALENDAR is
 reported, not fatal. To-dos, journals and alarms are not events and are skipped, and so are
@@ -37,10 +37,10 @@ import html
 import os
 import re
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from itertools import islice
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import icalendar
@@ -51,46 +51,16 @@ from icalendar.prop import vBroken
 from icalendar.timezone import tzp
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
-from importers._text import decode_bytes, html_to_text
+from importers._ics_lines import Block, CalendarText, logical_lines, scan
+from importers._text import html_to_text
 from importers.base import Event, InputFile, Record, RecordError, content_key
 
 HORIZON_YEARS = 2
 MAX_OCCURRENCES = 20_000  # per series; a daily event for 50 years is 18,263
 MAX_TEXT_DESCRIPTION_CHARS = 20_000
 
-_NAME = re.compile(r"([A-Za-z0-9-]+)([;:])")
-_DATE_IN_VALUE = re.compile(r"(\d{8})(?:T\d{6}Z?)?")
-_WINDOW_PROPS = frozenset(("DTSTART", "DTEND", "RDATE", "EXDATE", "RECURRENCE-ID", "DTSTAMP", "CREATED", "LAST-MODIFIED"))
-_FIRST_PROPS = frozenset(("DTSTART", "RDATE", "RECURRENCE-ID"))
 _ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]{2,8});")
 _UTC_ZONES = ("UTC", "Etc/UTC", "GMT", "Z")
-
-
-@dataclass
-class _Block:
-    """One component's logical lines, with the line number of each."""
-
-    kind: str
-    line: int
-    lines: list[str] = field(default_factory=list)
-    prop_lines: dict[str, int] = field(default_factory=dict)
-    uid: str = ""
-    recurring: bool = False  # has RRULE or RDATE: a series master
-    override: bool = False  # has RECURRENCE-ID
-
-    def text(self) -> str:
-        return "\r\n".join(self.lines) + "\r\n"
-
-
-@dataclass
-class _Calendar:
-    line: int
-    props: dict[str, str] = field(default_factory=dict)
-    timezones: list[_Block] = field(default_factory=list)
-    events: list[_Block] = field(default_factory=list)
-    skipped: dict[str, int] = field(default_factory=dict)  # VTODO: 2, ...
-    first_date: str = ""  # YYYYMMDD
-    last_date: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,17 +130,13 @@ class IcsImporter:
     def read(self, file: InputFile) -> Iterator[Record]:
         clear_timezone_cache()  # a custom TZID of an earlier file must not leak into this one
         found_calendar = False
-        found_events = 0
         with file.open() as stream:
-            for item in _scan(file.display, _logical_lines(stream)):
+            for item in scan(file.display, logical_lines(stream)):
                 if isinstance(item, RecordError):
                     yield item
                     continue
                 found_calendar = True
-                for record in _CalendarReader(file, item, self._zone(item)).records():
-                    if isinstance(record, Event):
-                        found_events += 1
-                    yield record
+                yield from _CalendarReader(file, item, self._zone(item)).records()
                 if not item.events:
                     skipped = ", ".join(f"{n} {kind}" for kind, n in sorted(item.skipped.items()))
                     yield RecordError(
@@ -181,7 +147,7 @@ class IcsImporter:
         if not found_calendar:
             yield RecordError(file.display, "file", "no BEGIN:VCALENDAR ... END:VCALENDAR found; nothing imported")
 
-    def _zone(self, calendar: _Calendar) -> _Zone:
+    def _zone(self, calendar: CalendarText) -> _Zone:
         declared = calendar.props.get("X-WR-TIMEZONE", "").strip()
         zone = _iana(declared)
         if zone is not None:
@@ -201,164 +167,11 @@ def clear_timezone_cache() -> None:
         cache.clear()
 
 
-# --- reading lines and components ------------------------------------------------------------
-
-
-def _logical_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
-    """(line number, text) of each unfolded content line; folds are joined before decoding."""
-    parts: list[bytes] = []
-    first = 0
-    for number, raw in enumerate(stream, start=1):
-        raw = raw.rstrip(b"\r\n")
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        if raw[:1] in (b" ", b"\t") and parts:
-            parts.append(raw[1:])
-            continue
-        if parts:
-            yield first, decode_bytes(b"".join(parts), "utf-8")
-        parts, first = [raw], number
-    if parts:
-        yield first, decode_bytes(b"".join(parts), "utf-8")
-
-
-def _scan(display: str, lines: Iterator[tuple[int, str]]) -> Iterator[_Calendar | RecordError]:
-    """Group logical lines into calendars and their components; yield errors for lines that fit nowhere."""
-    calendar: _Calendar | None = None
-    block: _Block | None = None
-    depth = 0  # nesting inside `block` (VALARM inside VEVENT, STANDARD inside VTIMEZONE)
-    nested_skip = 0  # depth of a nested component we drop (VALARM)
-    stray: list[int] = []  # lines outside any calendar, reported as one error per run
-
-    def stray_error() -> RecordError:
-        where = f"line {stray[0]}" if len(stray) == 1 else f"lines {stray[0]}-{stray[-1]}"
-        after = "after END:VCALENDAR" if calendar is None and seen_calendar else "outside BEGIN:VCALENDAR"
-        return RecordError(display, where, f"text {after} is not part of any calendar; ignored")
-
-    seen_calendar = False
-    for number, text in lines:
-        if not text.strip():
-            continue
-        match = _NAME.match(text)
-        if match is None or (match.group(2) == ";" and ":" not in text):
-            if calendar is None:
-                stray.append(number)
-            else:
-                yield RecordError(display, f"line {number}", f"not an iCalendar line (NAME:value expected): {text[:60]!r}; ignored")
-            continue
-        name = match.group(1).upper()
-        value = text[match.end():] if match.group(2) == ":" else text.split(":", 1)[1]
-        if name in ("BEGIN", "END"):
-            value = value.strip().upper()
-        if calendar is None:
-            if name == "BEGIN" and value == "VCALENDAR":
-                if stray:
-                    yield stray_error()
-                    stray = []
-                calendar = _Calendar(line=number)
-                seen_calendar = True
-            else:
-                stray.append(number)
-            continue
-        if block is not None:
-            if nested_skip:
-                if name == "BEGIN":
-                    nested_skip += 1
-                elif name == "END":
-                    nested_skip -= 1
-                continue
-            if name == "BEGIN" and (value in ("VCALENDAR", block.kind) and depth == 1):
-                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} (next component at line {number}); skipped")
-                block = None
-            elif name == "BEGIN":
-                if block.kind == "VEVENT" and value == "VALARM":
-                    nested_skip = 1
-                    continue
-                depth += 1
-                block.lines.append(text)
-                continue
-            elif name == "END" and depth > 1:
-                depth -= 1
-                block.lines.append(text)
-                continue
-            elif name == "END" and value == block.kind:
-                block.lines.append(text)
-                _finish(calendar, block)
-                block = None
-                continue
-            elif name == "END" and value == "VCALENDAR":
-                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} before END:VCALENDAR at line {number}; skipped")
-                block = None
-            elif name == "END":
-                yield RecordError(display, f"line {number}", f"END:{value} does not close {block.kind}; ignored")
-                continue
-            else:
-                block.lines.append(text)
-                if depth == 1:
-                    _note_property(calendar, block, name, value, number)
-                continue
-        # directly inside VCALENDAR
-        if name == "BEGIN":
-            if value == "VCALENDAR":
-                yield RecordError(display, f"line {calendar.line}", f"calendar has no END:VCALENDAR (a new one starts at line {number})")
-                yield calendar
-                calendar = _Calendar(line=number)
-                continue
-            block = _Block(kind=value, line=number, lines=[text])
-            depth = 1
-        elif name == "END":
-            if value == "VCALENDAR":
-                yield calendar
-                calendar = None
-            else:
-                yield RecordError(display, f"line {number}", f"END:{value} without BEGIN:{value}; ignored")
-        else:
-            calendar.props.setdefault(name, _unescape(value))
-    if block is not None:
-        yield RecordError(display, f"line {block.line}", f"the file ends inside this {block.kind} (no END:{block.kind}); the file looks truncated; skipped")
-    if calendar is not None:
-        yield RecordError(display, f"line {calendar.line}", "the file ends before END:VCALENDAR; the file looks truncated")
-        yield calendar
-    if stray:
-        yield stray_error()
-
-
-def _finish(calendar: _Calendar, block: _Block) -> None:
-    if block.kind == "VEVENT":
-        calendar.events.append(block)
-    elif block.kind == "VTIMEZONE":
-        calendar.timezones.append(block)
-    else:
-        calendar.skipped[block.kind] = calendar.skipped.get(block.kind, 0) + 1
-
-
-def _note_property(calendar: _Calendar, block: _Block, name: str, value: str, number: int) -> None:
-    block.prop_lines.setdefault(name, number)
-    if block.kind != "VEVENT":
-        return
-    if name == "UID":
-        block.uid = value.strip()
-    elif name in ("RRULE", "RDATE"):
-        block.recurring = True
-    elif name == "RECURRENCE-ID":
-        block.override = True
-    if name in _WINDOW_PROPS:
-        for day in _DATE_IN_VALUE.findall(value):
-            if day > calendar.last_date:
-                calendar.last_date = day
-            if name in _FIRST_PROPS and (not calendar.first_date or day < calendar.first_date):
-                calendar.first_date = day
-
-
-def _unescape(value: str) -> str:
-    return value.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",").replace("\\;", ";").replace("\\\\", "\\")
-
-
 # --- turning components into events ----------------------------------------------------------
 
 
 class _CalendarReader:
-    def __init__(self, file: InputFile, calendar: _Calendar, zone: _Zone):
+    def __init__(self, file: InputFile, calendar: CalendarText, zone: _Zone):
         self.file = file
         self.calendar = calendar
         self.zone = zone
@@ -373,7 +186,7 @@ class _CalendarReader:
     def records(self) -> Iterator[Record]:
         yield from self._timezones()
         masters = {block.uid or f"line {block.line}" for block in self.calendar.events if block.recurring}
-        series: dict[str, list[tuple[_Block, Component]]] = {}
+        series: dict[str, list[tuple[Block, Component]]] = {}
         for block in self.calendar.events:
             component = yield from self._parse(block)
             if component is None:
@@ -409,7 +222,7 @@ class _CalendarReader:
         if not self.zone.from_calendar and len(zones) == 1:
             self.series_zone = _Zone(zones[0], None, from_calendar=False)
 
-    def _parse(self, block: _Block):
+    def _parse(self, block: Block):
         """The icalendar component of `block`, or None; errors of single properties are yielded."""
         try:
             with warnings.catch_warnings():
@@ -430,7 +243,7 @@ class _CalendarReader:
             return None
         return component
 
-    def _single(self, block: _Block, component: Component) -> Iterator[Record]:
+    def _single(self, block: Block, component: Component) -> Iterator[Record]:
         if _cancelled(component):
             return
         try:
@@ -438,7 +251,7 @@ class _CalendarReader:
         except Exception as exc:  # one odd event must not stop the calendar
             yield self.error(block.line, f"event cannot be read: {type(exc).__name__}: {exc}; skipped")
 
-    def _series(self, members: list[tuple[_Block, Component]]) -> Iterator[Record]:
+    def _series(self, members: list[tuple[Block, Component]]) -> Iterator[Record]:
         """Expand one recurring event (its master and RECURRENCE-ID overrides) inside the window."""
         master_block = next((b for b, _ in members if b.recurring), members[0][0])
         group = icalendar.Calendar()
@@ -487,7 +300,7 @@ class _CalendarReader:
         end = datetime.combine(last + relativedelta(years=HORIZON_YEARS, days=1), time())
         return self.zone.localize(start), self.zone.localize(end)
 
-    def _event(self, block: _Block, component: Component, *, recurring: bool, occurrence: bool) -> Event:
+    def _event(self, block: Block, component: Component, *, recurring: bool, occurrence: bool) -> Event:
         raw_start = component["DTSTART"].dt
         all_day = _is_date(component)
         start, tz = self._moment(block, component, "DTSTART")
@@ -540,7 +353,7 @@ class _CalendarReader:
             tz=tz,
         )
 
-    def _moment(self, block: _Block, component: Component, name: str) -> tuple[datetime, str | None]:
+    def _moment(self, block: Block, component: Component, name: str) -> tuple[datetime, str | None]:
         """The aware datetime of a DTSTART/DTEND and the zone label for Event.tz."""
         prop = component[name]
         value = prop.dt
@@ -561,7 +374,7 @@ class _CalendarReader:
         key = getattr(value.tzinfo, "key", None)
         return value, key if isinstance(key, str) and _iana(key) is not None else None
 
-    def _end(self, block: _Block, component: Component, start: datetime, raw_start: Any, all_day: bool) -> datetime:
+    def _end(self, block: Block, component: Component, start: datetime, raw_start: Any, all_day: bool) -> datetime:
         end: datetime | None = None
         if _dt(component.get("DTEND")) is not None:
             end, _ = self._moment(block, component, "DTEND")

@@ -1,0 +1,201 @@
+"""Reading an iCalendar file into calendars and components, line by line, with line numbers.
+
+Folded lines are joined at the byte level (a fold may split a UTF-8 character), each logical line
+keeps the number of its first physical line, and lines are grouped into VCALENDARs holding their
+properties, VTIMEZONE and VEVENT blocks. Nothing is parsed further here (icalendar does that per
+block), so a broken line or component costs that line or component only:
+
+    >>> for item in scan("cal.ics", logical_lines(open("cal.ics", "rb"))):
+    ...     print(item)        # CalendarText(...) or RecordError("cal.ics", "line 36", "text after END:VCALENDAR ...")
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import IO, Iterator
+
+from importers._text import decode_bytes
+from importers.base import RecordError
+
+_NAME = re.compile(r"([A-Za-z0-9-]+)([;:])")
+_DATE_IN_VALUE = re.compile(r"(\d{8})(?:T\d{6}Z?)?")
+_WINDOW_PROPS = frozenset(("DTSTART", "DTEND", "RDATE", "EXDATE", "RECURRENCE-ID", "DTSTAMP", "CREATED", "LAST-MODIFIED"))
+_FIRST_PROPS = frozenset(("DTSTART", "RDATE", "RECURRENCE-ID"))
+
+
+@dataclass
+class Block:
+    """One component's logical lines, with the line number of each."""
+
+    kind: str
+    line: int
+    lines: list[str] = field(default_factory=list)
+    prop_lines: dict[str, int] = field(default_factory=dict)
+    uid: str = ""
+    recurring: bool = False  # has RRULE or RDATE: a series master
+    override: bool = False  # has RECURRENCE-ID
+
+    def text(self) -> str:
+        return "\r\n".join(self.lines) + "\r\n"
+
+
+@dataclass
+class CalendarText:
+    line: int
+    props: dict[str, str] = field(default_factory=dict)
+    timezones: list[Block] = field(default_factory=list)
+    events: list[Block] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # VTODO: 2, ...
+    first_date: str = ""  # YYYYMMDD
+    last_date: str = ""
+
+
+def logical_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each unfolded content line; folds are joined before decoding."""
+    parts: list[bytes] = []
+    first = 0
+    for number, raw in enumerate(stream, start=1):
+        raw = raw.rstrip(b"\r\n")
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if raw[:1] in (b" ", b"\t") and parts:
+            parts.append(raw[1:])
+            continue
+        if parts:
+            yield first, decode_bytes(b"".join(parts), "utf-8")
+        parts, first = [raw], number
+    if parts:
+        yield first, decode_bytes(b"".join(parts), "utf-8")
+
+
+def scan(display: str, lines: Iterator[tuple[int, str]]) -> Iterator[CalendarText | RecordError]:
+    """Group logical lines into calendars and their components; yield errors for lines that fit nowhere."""
+    calendar: CalendarText | None = None
+    block: Block | None = None
+    depth = 0  # nesting inside `block` (VALARM inside VEVENT, STANDARD inside VTIMEZONE)
+    nested_skip = 0  # depth of a nested component we drop (VALARM)
+    stray: list[int] = []  # lines outside any calendar, reported as one error per run
+
+    def stray_error() -> RecordError:
+        where = f"line {stray[0]}" if len(stray) == 1 else f"lines {stray[0]}-{stray[-1]}"
+        after = "after END:VCALENDAR" if calendar is None and seen_calendar else "outside BEGIN:VCALENDAR"
+        return RecordError(display, where, f"text {after} is not part of any calendar; ignored")
+
+    seen_calendar = False
+    for number, text in lines:
+        if not text.strip():
+            continue
+        match = _NAME.match(text)
+        if match is None or (match.group(2) == ";" and ":" not in text):
+            if calendar is None:
+                stray.append(number)
+            else:
+                yield RecordError(display, f"line {number}", f"not an iCalendar line (NAME:value expected): {text[:60]!r}; ignored")
+            continue
+        name = match.group(1).upper()
+        value = text[match.end():] if match.group(2) == ":" else text.split(":", 1)[1]
+        if name in ("BEGIN", "END"):
+            value = value.strip().upper()
+        if calendar is None:
+            if name == "BEGIN" and value == "VCALENDAR":
+                if stray:
+                    yield stray_error()
+                    stray = []
+                calendar = CalendarText(line=number)
+                seen_calendar = True
+            else:
+                stray.append(number)
+            continue
+        if block is not None:
+            if nested_skip:
+                if name == "BEGIN":
+                    nested_skip += 1
+                elif name == "END":
+                    nested_skip -= 1
+                continue
+            if name == "BEGIN" and (value in ("VCALENDAR", block.kind) and depth == 1):
+                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} (next component at line {number}); skipped")
+                block = None
+            elif name == "BEGIN":
+                if block.kind == "VEVENT" and value == "VALARM":
+                    nested_skip = 1
+                    continue
+                depth += 1
+                block.lines.append(text)
+                continue
+            elif name == "END" and depth > 1:
+                depth -= 1
+                block.lines.append(text)
+                continue
+            elif name == "END" and value == block.kind:
+                block.lines.append(text)
+                _finish(calendar, block)
+                block = None
+                continue
+            elif name == "END" and value == "VCALENDAR":
+                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} before END:VCALENDAR at line {number}; skipped")
+                block = None
+            elif name == "END":
+                yield RecordError(display, f"line {number}", f"END:{value} does not close {block.kind}; ignored")
+                continue
+            else:
+                block.lines.append(text)
+                if depth == 1:
+                    _note_property(calendar, block, name, value, number)
+                continue
+        # directly inside VCALENDAR
+        if name == "BEGIN":
+            if value == "VCALENDAR":
+                yield RecordError(display, f"line {calendar.line}", f"calendar has no END:VCALENDAR (a new one starts at line {number})")
+                yield calendar
+                calendar = CalendarText(line=number)
+                continue
+            block = Block(kind=value, line=number, lines=[text])
+            depth = 1
+        elif name == "END":
+            if value == "VCALENDAR":
+                yield calendar
+                calendar = None
+            else:
+                yield RecordError(display, f"line {number}", f"END:{value} without BEGIN:{value}; ignored")
+        else:
+            calendar.props.setdefault(name, _unescape(value))
+    if block is not None:
+        yield RecordError(display, f"line {block.line}", f"the file ends inside this {block.kind} (no END:{block.kind}); the file looks truncated; skipped")
+    if calendar is not None:
+        yield RecordError(display, f"line {calendar.line}", "the file ends before END:VCALENDAR; the file looks truncated")
+        yield calendar
+    if stray:
+        yield stray_error()
+
+
+def _finish(calendar: CalendarText, block: Block) -> None:
+    if block.kind == "VEVENT":
+        calendar.events.append(block)
+    elif block.kind == "VTIMEZONE":
+        calendar.timezones.append(block)
+    else:
+        calendar.skipped[block.kind] = calendar.skipped.get(block.kind, 0) + 1
+
+
+def _note_property(calendar: CalendarText, block: Block, name: str, value: str, number: int) -> None:
+    block.prop_lines.setdefault(name, number)
+    if block.kind != "VEVENT":
+        return
+    if name == "UID":
+        block.uid = value.strip()
+    elif name in ("RRULE", "RDATE"):
+        block.recurring = True
+    elif name == "RECURRENCE-ID":
+        block.override = True
+    if name in _WINDOW_PROPS:
+        for day in _DATE_IN_VALUE.findall(value):
+            if day > calendar.last_date:
+                calendar.last_date = day
+            if name in _FIRST_PROPS and (not calendar.first_date or day < calendar.first_date):
+                calendar.first_date = day
+
+
+def _unescape(value: str) -> str:
+    return value.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",").replace("\\;", ";").replace("\\\\", "\\")
