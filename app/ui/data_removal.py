@@ -38,7 +38,10 @@ def _check_safe(path: Path, install: Path) -> None:
 
 
 def _store_files(store: Path) -> list[Path]:
-    return [Path(f"{store}{suffix}") for suffix in STORE_COMPANIONS]
+    """The store and what lives beside it: SQLite's -wal/-shm, and the search index
+    (`events.splade.sqlite`, named by app.retrieve.sparse_index.index_path) with its own -wal/-shm."""
+    index = store.with_name(store.stem + ".splade.sqlite")
+    return [Path(f"{path}{suffix}") for path in (store, index) for suffix in STORE_COMPANIONS]
 
 
 def deletion_targets(store_path: Path, data_dir: Path) -> list[Path]:

@@ -87,6 +87,7 @@ def open_window(db: str | os.PathLike | None = None, demo: bool = False, *, prob
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from .indexing import search_index_available, sync_search_index
     from .main_window import MainWindow
     from .settings import AppSettings
 
@@ -98,7 +99,8 @@ def open_window(db: str | os.PathLike | None = None, demo: bool = False, *, prob
         settings.welcomed = True  # the demo needs no welcome; a probe must not wait on a dialog
     builder = demo_builder()
     window = MainWindow(settings, resolve_store_path(db, settings.store_path), default_answerer_factory,
-                        demo_path=demo_store_path(), demo_builder=builder)
+                        demo_path=demo_store_path(), demo_builder=builder,
+                        indexer=sync_search_index if search_index_available() else None)
     window.show()
     QTimer.singleShot(0, window.after_shown)
     if demo:

@@ -31,6 +31,7 @@ from .evidence_pane import EvidencePane
 from .examples import example_questions
 from .import_model import ImportFilesModel
 from .import_pane import ImportPane
+from .indexing import Indexer
 from .jobs import AnswerJob, CallJob, ImportJob, Job, JobRunner
 from .presenting import plural, reimport_paths, source_label
 from .question_pane import QuestionPane, SuggestionsPane
@@ -55,10 +56,14 @@ class MainWindow(QMainWindow):
     store_changed = Signal()
 
     def __init__(self, settings: AppSettings, store_path: Path, answerer_factory: AnswererFactory, *,
-                 demo_path: Path | None = None, demo_builder: DemoBuilder | None = None):
+                 demo_path: Path | None = None, demo_builder: DemoBuilder | None = None,
+                 indexer: Indexer | None = None):
         super().__init__()
         self.settings = settings
         self.answerer_factory = answerer_factory
+        self.indexer = indexer
+        self.index_job: Job | None = None
+        self.index_again = False
         self.demo_path = demo_path
         self.demo_builder = demo_builder
         self.own_store_path = Path(store_path)
@@ -286,6 +291,8 @@ class MainWindow(QMainWindow):
         self.last_summary = summary
         self.import_pane.finished(summary)
         self.refresh_sources()
+        if summary.added:
+            self.update_index()
         self.import_finished.emit(summary)
 
     @Slot(str)
@@ -341,6 +348,7 @@ class MainWindow(QMainWindow):
         removed = self.store.remove_source(source)
         self.status_label.setText(f"Removed {plural(removed, 'event')} of {source_label(source)}.")
         self.refresh_sources()
+        self.update_index()
 
     @Slot(str)
     def reimport_source(self, source: str) -> None:
@@ -353,6 +361,28 @@ class MainWindow(QMainWindow):
                                "These files were moved or deleted since they were imported:\n"
                                + "\n".join(str(p) for p in missing))
         self.start_import([p for p in paths if p.exists()])
+
+    def update_index(self) -> Job | None:
+        """Bring the search index up to date in the background; once more afterwards if asked meanwhile."""
+        if self.indexer is None or self.store is None:
+            return None
+        if self.index_job is not None:
+            self.index_again = True
+            return None
+        indexer, path = self.indexer, self.store_path
+        job = CallJob("Indexing", lambda say, cancel: indexer(path, say, cancel))
+        job.message.connect(self.status_label.setText)
+        job.failed.connect(self.status_label.setText)
+        job.finished.connect(self._on_index_finished)
+        self.index_job = job
+        return self.runner.start(job)
+
+    @Slot()
+    def _on_index_finished(self) -> None:
+        self.index_job = None
+        if self.index_again:
+            self.index_again = False
+            self.update_index()
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -445,8 +475,10 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def after_shown(self) -> None:
-        """Runs once the window is up: greet on first run, then load the models in the background."""
+        """Runs once the window is up: load the models and catch up the search index in the background,
+        and greet on first run."""
         self.load_models()
+        self.update_index()
         if not self.settings.welcomed and self.store is not None and self.store.count() == 0:
             self.settings.welcomed = True
             self.show_welcome()
@@ -495,6 +527,7 @@ class MainWindow(QMainWindow):
         if self.open_store(self.demo_path, demo=True):
             self.status_label.setText("Demo persona ready: pick an example question.")
             self.load_models()
+            self.update_index()
 
     @Slot(str)
     def _on_demo_failed(self, text: str) -> None:

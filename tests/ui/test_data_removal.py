@@ -10,7 +10,7 @@ def make_data(data: Path) -> None:
     (data / "models" / "gemma.gguf").write_bytes(b"GGUF")
     (data / "demo").mkdir()
     (data / "demo" / "events.sqlite").write_bytes(b"x")
-    for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite-shm", "settings.json"):
+    for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite-shm", "events.splade.sqlite", "settings.json"):
         (data / name).write_bytes(b"x")
 
 
@@ -20,7 +20,7 @@ def test_deletes_store_and_caches_and_the_emptied_data_dir(tmp_path):
     removed = delete_user_data(data / "events.sqlite", data, install=tmp_path / "install")
     assert not data.exists()
     assert set(removed) == {data / n for n in ("events.sqlite", "events.sqlite-wal", "events.sqlite-shm", "models",
-                                                "demo", "settings.json")} | {data}
+                                                "events.splade.sqlite", "demo", "settings.json")} | {data}
 
 
 def test_a_store_elsewhere_goes_too_and_foreign_files_stay(tmp_path):
@@ -31,8 +31,10 @@ def test_a_store_elsewhere_goes_too_and_foreign_files_stay(tmp_path):
     store.parent.mkdir()
     store.write_bytes(b"x")
     Path(f"{store}-wal").write_bytes(b"x")
+    (store.parent / "mine.splade.sqlite").write_bytes(b"x")
     delete_user_data(store, data, install=tmp_path / "install")
     assert not store.exists() and not Path(f"{store}-wal").exists()
+    assert list(store.parent.iterdir()) == []
     assert sorted(p.name for p in data.iterdir()) == ["my-notes.txt"]
 
 

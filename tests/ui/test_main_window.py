@@ -432,3 +432,25 @@ def test_delete_all_my_data(qtbot, window_factory, private_dirs, tmp_path, monke
     # The next import starts a fresh store.
     import_by_drop(qtbot, window, [export])
     assert source_rows(window) == {"music_stream": "3"}
+
+
+class RecordingIndexer:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, store_path, say, cancel):
+        say("Indexing for search: 3 of 3 new events")
+        with EventStore.open(store_path, read_only=True) as store:
+            self.calls.append(store.count())
+        return 3
+
+
+def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, tmp_path, monkeypatch):
+    indexer = RecordingIndexer()
+    window = window_factory(indexer=indexer)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])  # nothing new: no indexing
+    monkeypatch.setattr(dialogs, "confirm", lambda *a, **k: True)
+    window.remove_source("music_stream")
+    qtbot.waitUntil(lambda: indexer.calls == [3, 0] and window.index_job is None, timeout=TIMEOUT_MS)
