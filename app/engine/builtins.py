@@ -44,6 +44,19 @@ def check_size(value: Any) -> Any:
     return value
 
 
+def charged(frame: Any, value: Any) -> Any:
+    """check_size, and count a built string/list against the evaluation's step budget (memory bound)."""
+    t = type(value)
+    if t is str or t is list or t is tuple or t is set or t is dict or t is frozenset:
+        n = len(value)
+        if n > 64:
+            check_size(value)
+            charge(frame, n // 8)
+    elif t is int:
+        check_size(value)
+    return value
+
+
 def charge(frame: Any, n: int) -> None:
     frame.steps -= n
     if frame.steps < 0:
@@ -136,13 +149,14 @@ def to_time(value: Any) -> time:
 
 
 def to_list(value: Any) -> tuple:
-    """A tuple: lists stay lists, text is split at commas/semicolons, a single value becomes one element."""
+    """A tuple: lists stay lists, text is split at semicolons and line breaks (not commas: "Earth, Wind &
+    Fire" and "Tyler, The Creator" are one artist each), a single value becomes one element."""
     if isinstance(value, (list, tuple)):
         return tuple(value)
     if isinstance(value, (set, frozenset)):
         return tuple(sorted(value, key=repr))
     if isinstance(value, str):
-        return tuple(p.strip() for p in re.split(r"[,;]", value) if p.strip())
+        return tuple(p.strip() for p in re.split(r"[;\n]", value) if p.strip())
     return (value,)
 
 

@@ -60,6 +60,7 @@ class EvalContext:
     now: datetime | None = None
     quds: tuple = ()
     deadline: float | None = None
+    cache: dict = field(default_factory=dict, repr=False)  # values of constant sub-expressions
 
     def __post_init__(self) -> None:
         if isinstance(self.reference_date, datetime):
@@ -168,7 +169,7 @@ def compile_function(value: Lambda | FuncRef | str, arity: int = 1) -> CompiledF
         if p in B.FUNCTIONS or p == "QUD":
             raise ExprError(f"parameter name {p!r} hides a function")
     compiler = _Compiler(params, node)
-    body = compiler.compile(node.body)
+    body = _guarded(compiler.compile, node.body)
     return CompiledFunction(source.strip(), params, body, compiler.n_quds, node.body)
 
 
@@ -178,7 +179,7 @@ def compile_condition(source: str) -> CompiledFunction:
     if isinstance(tree.body, ast.Lambda):
         raise ExprError("a JOIN condition is an expression over i1 and i2, not a lambda")
     compiler = _Compiler(("i1", "i2"), tree.body, allow_qud=False)
-    body = compiler.compile(tree.body)
+    body = _guarded(compiler.compile, tree.body)
     return CompiledFunction(source.strip(), ("i1", "i2"), body, 0, tree.body)
 
 
@@ -198,6 +199,13 @@ def compile_converter(value: FuncRef | Lambda | str) -> CompiledFunction:
     if convert is None:
         raise ExprError(f"unknown type {value.name!r} (allowed: {', '.join(B.CONVERTERS)})")
     return CompiledFunction(value.name, ("value",), lambda fr: None if fr.p0 is None else convert(fr.p0))
+
+
+def _guarded(compile_node: Callable[[ast.AST], Closure], node: ast.AST) -> Closure:
+    try:
+        return compile_node(node)
+    except RecursionError:
+        raise ExprError("expression nested too deeply") from None
 
 
 def _function_ref(name: str, arity: int) -> CompiledFunction:
@@ -254,7 +262,15 @@ class _Compiler:
         handler = getattr(self, f"_{type(node).__name__}", None)
         if handler is None:
             raise ExprError(_REFUSED.get(type(node).__name__, f"{type(node).__name__} is not allowed in an expression"))
-        return handler(node)
+        closure = handler(node)
+        if isinstance(node, _FOLDABLE) and self._constant(node):
+            return _once_per_context(closure)
+        return closure
+
+    def _constant(self, node: ast.AST) -> bool:
+        """True when the value depends on no parameter or loop variable (only on the context)."""
+        bound = set(self.params).union(*self.locals)
+        return not any(isinstance(n, ast.Name) and n.id in bound for n in ast.walk(node))
 
     # literals and names
 
@@ -354,6 +370,9 @@ class _Compiler:
         if op is None:
             raise ExprError(f"the {type(node.op).__name__} operator is not allowed (use + - * / // % **)")
         left, right = self.compile(node.left), self.compile(node.right)
+        if isinstance(node.op, (ast.Add, ast.Mult)):  # may build strings/lists: count them
+            charged = B.charged
+            return lambda fr: charged(fr, op(left(fr), right(fr)))
         return lambda fr: op(left(fr), right(fr))
 
     def _Compare(self, node: ast.Compare) -> Closure:
@@ -438,10 +457,10 @@ class _Compiler:
         def attribute(fr: Frame) -> Any:
             obj = target(fr)
             t = type(obj)
-            if t is Item or t is Group:
+            if t is Item or t is Group or isinstance(obj, (Item, Group)):
                 value = obj.get(name)
                 if value is MISSING:
-                    raise EvalError(f"the {'event' if t is Item else 'group'} has no attribute {name!r}")
+                    raise EvalError(f"the {'group' if isinstance(obj, Group) else 'event'} has no attribute {name!r}")
                 return value
             allowed = B.PROPERTIES.get(t)
             if allowed is not None and name in allowed:
@@ -474,6 +493,8 @@ class _Compiler:
                 return self._function_call(dotted, node)
         if isinstance(node.func, ast.Attribute):
             return self._method_call(node)
+        if isinstance(node.func, ast.Lambda):
+            raise ExprError("nested lambdas are not allowed")
         raise ExprError("only whitelisted functions and methods can be called")
 
     def _function_call(self, name: str, node: ast.Call) -> Closure:
@@ -488,18 +509,18 @@ class _Compiler:
         args = [self.compile(a) for a in node.args]
         keywords = [(k.arg, self.compile(k.value)) for k in node.keywords]
         impl = spec.impl
-        check = B.check_size
+        charged = B.charged
         if spec.context:
             return lambda fr: impl(fr.ctx)
         if not keywords and not spec.frame and len(args) == 1:
             (a,) = args
-            return lambda fr: check(impl(a(fr)))
+            return lambda fr: charged(fr, impl(a(fr)))
         frame = spec.frame
 
         def call(fr: Frame) -> Any:
             values = [a(fr) for a in args]
             kw = {k: v(fr) for k, v in keywords}  # type: ignore[misc]
-            return check(impl(fr, *values, **kw) if frame else impl(*values, **kw))
+            return charged(fr, impl(fr, *values, **kw) if frame else impl(*values, **kw))
         return call
 
     def _method_call(self, node: ast.Call) -> Closure:
@@ -516,14 +537,16 @@ class _Compiler:
             raise ExprError(f".{name}() takes at most 3 arguments")
         target = self.compile(func.value)
         args = [self.compile(a) for a in node.args]
-        check = B.check_size
+        charged = B.charged
 
         def method(fr: Frame) -> Any:
             obj = target(fr)
             impl = impls.get(type(obj))
             if impl is None:
-                raise EvalError(f"{type_name(obj)} has no method {name!r}")
-            return check(impl(obj, *[a(fr) for a in args]))
+                impl = next((impls[base] for base in type(obj).__mro__ if base in impls), None)
+                if impl is None:
+                    raise EvalError(f"{type_name(obj)} has no method {name!r}")
+            return charged(fr, impl(obj, *[a(fr) for a in args]))
         return method
 
     # comprehensions (bounded: at most two `for`, every iteration costs a step)
@@ -572,6 +595,26 @@ class _Compiler:
                         fr.vars[n] = v
             return build(out) if build is not list else out
         return run
+
+
+_FOLDABLE = (
+    ast.Call, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Subscript, ast.Attribute,
+    ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.GeneratorExp,
+)
+
+
+def _once_per_context(closure: Closure) -> Closure:
+    """`date.today() - relativedelta(months=6)` is computed once per question, not once per item."""
+    token = object()
+
+    def cached(fr: Frame) -> Any:
+        cache = fr.ctx.cache
+        try:
+            return cache[token]
+        except KeyError:
+            value = cache[token] = closure(fr)
+            return value
+    return cached
 
 
 def _loop(fr: Frame, loops: list, depth: int, element: Closure, out: list) -> None:
@@ -623,7 +666,8 @@ def _is_qud(node: ast.AST) -> bool:
 
 def _subscript(obj: Any, key: Any) -> Any:
     t = type(obj)
-    if t is Item or t is Group:
+    if t is Item or t is Group or isinstance(obj, (Item, Group)):
+        t = Group if isinstance(obj, Group) else Item
         if isinstance(key, str):
             if key.startswith("_"):
                 raise EvalError(f"attribute names starting with '_' are not allowed: {key!r}")

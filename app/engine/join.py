@@ -130,11 +130,8 @@ def _side_values(rows: Sequence[Any], node: ast.AST, param: str, ctx: EvalContex
           and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
         key = node.slice.value
     if key is not None and not key.startswith("_"):
-        out = []
-        for row in rows:
-            v = row.get(key)
-            out.append(None if v is MISSING else v)
-        return out
+        values = [row.get(key) for row in rows]
+        return [None if v is MISSING else v for v in values]
     fn = compile_expression(node, ("i1", "i2")).bind(ctx)
     out = []
     for row in rows:
@@ -163,6 +160,22 @@ def _kind(v: Any) -> str:
     return "other"
 
 
+_TYPE_KINDS = {int: "num", float: "num", bool: "num", date: "date", time: "time", str: "str", timedelta: "delta"}
+
+
+def kinds_of(values: list[Any]) -> set[str]:
+    """The kinds of the non-None values (one pass over types; datetimes split into aware/naive)."""
+    kinds: set[str] = set()
+    for t in set(map(type, values)):
+        if t is type(None):
+            continue
+        if t is datetime:
+            kinds.update("aware" if aware else "naive" for aware in {v.tzinfo is not None for v in values if type(v) is datetime})
+        else:
+            kinds.add(_TYPE_KINDS.get(t) or next((_kind(v) for v in values if type(v) is t), "other"))
+    return kinds
+
+
 def _parse_all(values: list[Any], target: str) -> list[Any]:
     from app.engine.builtins import to_date, to_datetime, to_time
 
@@ -185,17 +198,14 @@ def coerce_sides(lv: list[Any], rv: list[Any], what: str) -> tuple[list[Any], li
     have no single order; such a conjunct is checked per pair instead. Raises JoinError when the
     sides can never be compared (numbers vs text).
     """
-    lk = {_kind(v) for v in lv if v is not None}
-    rk = {_kind(v) for v in rv if v is not None}
+    lk, rk = kinds_of(lv), kinds_of(rv)
     both = lk | rk
     temporal = both & {"aware", "naive", "date"}
     if "str" in both and (temporal or "time" in both):
         target = "date" if "date" in both else ("time" if "time" in both else "datetime")
         lv, rv = _parse_all(lv, target), _parse_all(rv, target)
-        lk = {_kind(v) for v in lv if v is not None}
-        rk = {_kind(v) for v in rv if v is not None}
+        lk, rk = kinds_of(lv), kinds_of(rv)
         both = lk | rk
-        temporal = both & {"aware", "naive", "date"}
     if "date" in both and both & {"aware", "naive"}:
         lv = [v.date() if isinstance(v, datetime) else v for v in lv]
         rv = [v.date() if isinstance(v, datetime) else v for v in rv]
@@ -316,7 +326,7 @@ def _merge(a: Any, b: Any) -> Item:
 
 
 def _kind_of(values: list[Any]) -> str:
-    return ",".join(sorted({_kind(v) for v in values if v is not None}))
+    return ",".join(sorted(kinds_of(values)))
 
 
 def _apply_filters(rows: Sequence[Any], filters: list[Conjunct], side: str, ctx: EvalContext, warn: Callable[[str], None]) -> list[bool]:
@@ -454,8 +464,8 @@ class _RangeIndex:
             usable.append((r, kind, spreads))
         if usable:
             r0, _, spreads0 = usable[0]
-            for j in rights:
-                spreads_by.setdefault(_spread_class(spreads0[j]), []).append(j)
+            for j, cls_ in zip(rights, _spread_classes([spreads0[j] for j in rights])):
+                spreads_by.setdefault(cls_, []).append(j)
         else:
             spreads_by[0] = list(rights)
         for members in spreads_by.values():
@@ -511,6 +521,13 @@ def _derived(r: _Range, kind: str, lo: Any, hi: Any) -> Callable[[int], tuple[st
         return (kind, value, False)
 
     return bound
+
+
+def _spread_classes(spreads: list[Any]) -> list[int]:
+    if spreads and all(type(x) is timedelta for x in spreads):
+        secs = [x.days * 86400 + x.seconds for x in spreads]
+        return [s.bit_length() if s > 1 else 0 for s in secs]
+    return [_spread_class(x) for x in spreads]
 
 
 def _spread_class(spread: Any) -> int:

@@ -32,7 +32,10 @@ def _start(a: Mapping[str, Any]) -> Any:
 
 def _end(a: Mapping[str, Any]) -> Any:
     v = a.get("end")
-    return v if isinstance(v, datetime) else _start(a)  # a point event ends when it starts
+    if isinstance(v, datetime):
+        return v
+    v = a.get("start")  # a point event ends when it starts
+    return v if isinstance(v, datetime) else MISSING
 
 
 def _on(getter, f):
@@ -41,6 +44,16 @@ def _on(getter, f):
         return MISSING if v is MISSING else f(v)
 
     return derive
+
+
+def _start_date(a: Mapping[str, Any]) -> Any:
+    v = a.get("start")
+    return v.date() if isinstance(v, datetime) else MISSING
+
+
+def _start_time(a: Mapping[str, Any]) -> Any:
+    v = a.get("start")
+    return v.time() if isinstance(v, datetime) else MISSING
 
 
 def _duration(a: Mapping[str, Any]) -> Any:
@@ -64,12 +77,12 @@ DERIVED: dict[str, Any] = {
     "datetime": _start,
     "timestamp": _start,
     "end_datetime": _end,
-    "start_date": _on(_start, datetime.date),
-    "date": _on(_start, datetime.date),
-    "day": _on(_start, datetime.date),
+    "start_date": _start_date,
+    "date": _start_date,
+    "day": _start_date,
     "end_date": _on(_end, datetime.date),
-    "start_time": _on(_start, lambda d: d.time()),
-    "time": _on(_start, lambda d: d.time()),
+    "start_time": _start_time,
+    "time": _start_time,
     "end_time": _on(_end, lambda d: d.time()),
     "year": _on(_start, lambda d: d.year),
     "month": _on(_start, lambda d: d.month),
@@ -107,12 +120,16 @@ class Item:
         return cls(MappingProxyType(attrs), (event.id,))
 
     def get(self, key: str, default: Any = MISSING) -> Any:
-        value = self.attrs.get(key, MISSING)
+        attrs = self.attrs
+        value = attrs.get(key, MISSING)
         if value is MISSING:
             derive = DERIVED.get(key)
-            if derive is not None:
-                value = derive(self.attrs)
-        return default if value is MISSING else value
+            if derive is None:
+                return default
+            value = derive(attrs)
+            if value is MISSING:
+                return default
+        return value
 
     def with_attrs(self, updates: Mapping[str, Any]) -> "Item":
         merged = dict(self.attrs)
@@ -143,12 +160,12 @@ def merge_ids(*id_groups: Iterable[str]) -> tuple[str, ...]:
 
 def merge_items(left: Item, right: Item) -> Item:
     """JOIN's combined item: all keys of both, the left item's value wins where both have a key."""
-    attrs = dict(right.attrs)
-    attrs.update(left.attrs)
-    if left.ids == right.ids:
-        ids = left.ids
+    attrs = {**right.attrs, **left.attrs}
+    a, b = left.ids, right.ids
+    if len(a) == 1 and len(b) == 1:
+        ids = a if a == b else (a + b if a[0] < b[0] else b + a)
     else:
-        ids = tuple(sorted(set(left.ids).union(right.ids)))
+        ids = tuple(sorted(set(a).union(b)))
     return Item(MappingProxyType(attrs), ids)
 
 
