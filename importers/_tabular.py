@@ -59,8 +59,16 @@ class Row:
         return None
 
 
+class BrokenCsv(ValueError):
+    """The CSV cannot be read past `position` (a NUL byte, a field over the size limit, ...)."""
+
+    def __init__(self, position: str, message: str):
+        super().__init__(message)
+        self.position = position
+
+
 def csv_rows(file: InputFile) -> Iterator[Row]:
-    """Data rows of `file` (the first record is the header). Raises csv.Error on broken quoting."""
+    """Data rows of `file` (the first record is the header). Raises BrokenCsv where reading has to stop."""
     with file.open_text(encoding="utf-8-sig", errors="surrogateescape") as text:
         first = text.readline()
         delimiter = max((",", ";", "\t"), key=first.count) if first else ","
@@ -68,7 +76,13 @@ def csv_rows(file: InputFile) -> Iterator[Row]:
         reader = csv.reader(text, delimiter=delimiter)
         number = 0
         last_line = 1
-        for cells in reader:
+        while True:
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise BrokenCsv(f"row {number + 1} at line {last_line + 1}", f"the CSV breaks here ({exc}); the rest of the file was not read") from None
             start_line = last_line + 1
             last_line = reader.line_num + 1  # reader counts from after the header line
             if not cells or (len(cells) == 1 and not cells[0].strip()):

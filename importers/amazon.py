@@ -33,12 +33,11 @@ Dates without a time (legacy reports, digital items) become midnight UTC with ``
 
 from __future__ import annotations
 
-import csv
 import re
 from datetime import datetime, timezone
 from typing import Callable, Iterator
 
-from importers._tabular import Row, csv_rows, header_cells, parse_number, undecodable_message
+from importers._tabular import BrokenCsv, Row, csv_rows, header_cells, parse_number, undecodable_message
 from importers.base import Event, InputFile, Record, RecordError
 
 UTC = timezone.utc
@@ -131,8 +130,8 @@ def _read_lines(file: InputFile, make_event: Callable[[Row, dict], Event]) -> It
                 yield make_event(row, seen)
             except ValueError as exc:
                 yield RecordError(file.display, row.position, str(exc))
-    except csv.Error as exc:
-        yield RecordError(file.display, "file", f"broken CSV quoting ({exc}); rows after this point were not read")
+    except BrokenCsv as exc:
+        yield RecordError(file.display, exc.position, str(exc))
 
 
 def _line_key(seen: dict, order_id: str, item: str) -> str:

@@ -24,12 +24,11 @@ or has three or more parts ("ONE PIECE: Thriller Bark: Episódio 381"); otherwis
 
 from __future__ import annotations
 
-import csv
 import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Iterator
 
-from importers._tabular import Row, csv_rows, header_cells, undecodable_message
+from importers._tabular import BrokenCsv, Row, csv_rows, header_cells, undecodable_message
 from importers.base import Event, InputFile, Record, RecordError
 
 UTC = timezone.utc
@@ -138,8 +137,8 @@ class ViewingActivityImporter:
                     yield _activity_event(row)
                 except ValueError as exc:
                     yield RecordError(file.display, row.position, str(exc))
-        except csv.Error as exc:
-            yield RecordError(file.display, "file", f"broken CSV quoting ({exc}); rows after this point were not read")
+        except BrokenCsv as exc:
+            yield RecordError(file.display, exc.position, str(exc))
 
 
 def _activity_event(row: Row) -> Event:
@@ -226,8 +225,8 @@ class ViewingHistoryImporter:
                     yield _history_event(row, order)
                 except ValueError as exc:
                     yield RecordError(file.display, row.position, str(exc))
-        except csv.Error as exc:
-            yield RecordError(file.display, "file", f"broken CSV quoting ({exc}); rows after this point were not read")
+        except BrokenCsv as exc:
+            yield RecordError(file.display, exc.position, str(exc))
 
 
 def _infer_date_order(file: InputFile) -> str:

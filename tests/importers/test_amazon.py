@@ -175,3 +175,14 @@ def test_repeated_order_lines_and_newer_export_dedupe(tmp_path):
     store, summary = import_into(tmp_path, [old, newer])
     assert [(f.added, f.skipped) for f in summary.files] == [(2, 0), (3, 2)]
     assert store.count("online_purchase") == 5
+
+
+def test_runaway_field_stops_the_file_at_its_row(tmp_path):
+    lines = _lines()
+    lines[1] = lines[1].replace("Filterpapier", "Filterpapier " + "x" * 200_000)  # over csv's field size limit
+    path = csv_file(tmp_path, "Retail.OrderHistory.1.csv", AMAZON_RETAIL_HEADER, lines)
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert (error.file, error.position) == (str(path), "row 2 at line 3")
+    assert "field larger than field limit" in error.message
+    assert store.count() == 1
