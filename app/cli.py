@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from app import __version__
+from app.versions import VersionAction
 from app.paths import db_path
 from app.store import EventStore, StoreError
 
@@ -115,7 +116,7 @@ def cmd_events(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="lifelens", description="Ask questions about your own data exports, offline.")
-    parser.add_argument("--version", action="version", version=f"lifelens {__version__}")
+    parser.add_argument("--version", action=VersionAction)  # app, model and library versions
     parser.add_argument("--db", help="event store file (default: $LIFELENS_DB or the user data directory)")
     sub = parser.add_subparsers(dest="command")
 
@@ -149,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _extra_commands():
     """Each entry adds one sub-command; kept as a list so each feature owns its own module."""
     registrars = []
-    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli"):
+    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ModuleNotFoundError as exc:
