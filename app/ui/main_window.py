@@ -364,7 +364,7 @@ class MainWindow(QMainWindow):
 
     def update_index(self) -> Job | None:
         """Bring the search index up to date in the background; once more afterwards if asked meanwhile."""
-        if self.indexer is None or self.store is None:
+        if self.indexer is None or self.store is None or self.store.count() == 0:
             return None
         if self.index_job is not None:
             self.index_again = True
@@ -477,8 +477,8 @@ class MainWindow(QMainWindow):
     def after_shown(self) -> None:
         """Runs once the window is up: load the models and catch up the search index in the background,
         and greet on first run."""
-        self.load_models()
-        self.update_index()
+        if self.load_models() is None:  # else the index catches up once the models are in
+            self.update_index()
         if not self.settings.welcomed and self.store is not None and self.store.count() == 0:
             self.settings.welcomed = True
             self.show_welcome()
@@ -497,6 +497,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_models_finished(self) -> None:
         self.busy_bar.setVisible(self.answer_job is not None)
+        self.update_index()
 
     @Slot()
     def show_welcome(self) -> None:
@@ -514,10 +515,14 @@ class MainWindow(QMainWindow):
         job = CallJob("Preparing the demo persona", lambda say, cancel: builder(path))
         job.succeeded.connect(self._on_demo_ready)
         job.failed.connect(self._on_demo_failed)
-        job.finished.connect(self._on_models_finished)
+        job.finished.connect(self._on_demo_finished)
         self.status_label.setText("Preparing the demo persona …")
         self.busy_bar.setVisible(True)
         return self.runner.start(job)
+
+    @Slot()
+    def _on_demo_finished(self) -> None:
+        self.busy_bar.setVisible(self.answer_job is not None or self.runner.busy())
 
     @Slot(object)
     def _on_demo_ready(self, result: Any) -> None:
@@ -526,8 +531,8 @@ class MainWindow(QMainWindow):
         assert self.demo_path is not None
         if self.open_store(self.demo_path, demo=True):
             self.status_label.setText("Demo persona ready: pick an example question.")
-            self.load_models()
-            self.update_index()
+            if self.load_models() is None:
+                self.update_index()
 
     @Slot(str)
     def _on_demo_failed(self, text: str) -> None:

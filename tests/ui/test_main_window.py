@@ -448,9 +448,16 @@ class RecordingIndexer:
 def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, tmp_path, monkeypatch):
     indexer = RecordingIndexer()
     window = window_factory(indexer=indexer)
-    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
-    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
-    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])  # nothing new: no indexing
+    podcasts = tmp_path / "export" / "StreamingHistory_podcast_0.json"
+    podcasts.parent.mkdir()
+    podcasts.write_text(json.dumps([{"endTime": "2024-03-01 10:00", "podcastName": "Radiolab",
+                                     "episodeName": "Colors", "msPlayed": 1200000}]))
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3), podcasts])
+    assert source_rows(window) == {"music_stream": "3", "podcast_stream": "1"}
+    qtbot.waitUntil(lambda: indexer.calls == [4] and window.index_job is None, timeout=TIMEOUT_MS)
+    import_by_drop(qtbot, window, [podcasts])  # nothing new: no indexing
     monkeypatch.setattr(dialogs, "confirm", lambda *a, **k: True)
     window.remove_source("music_stream")
-    qtbot.waitUntil(lambda: indexer.calls == [3, 0] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [4, 1] and window.index_job is None, timeout=TIMEOUT_MS)
+    window.remove_source("podcast_stream")  # an empty store has nothing to index
+    assert window.index_job is None and indexer.calls == [4, 1]
