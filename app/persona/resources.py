@@ -1,0 +1,32 @@
+"""Hand-written vocabularies of the persona generator (resources/persona/*.json), loaded once.
+
+    music = load("music")            # {"pop": [{"artist": ..., "albums": {...}}, ...], ...}
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+RESOURCE_DIR = Path(__file__).resolve().parents[2] / "resources" / "persona"
+
+
+@lru_cache(maxsize=None)
+def load(name: str) -> Any:
+    path = RESOURCE_DIR / f"{name}.json"
+    with path.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+@lru_cache(maxsize=None)
+def track_catalog() -> tuple[dict, ...]:
+    """Every track: {"genre", "artist", "album", "track"} in file order."""
+    rows = []
+    for genre, artists in load("music").items():
+        for a in artists:
+            for album, tracks in a["albums"].items():
+                for t in tracks:
+                    rows.append({"genre": genre, "artist": a["artist"], "album": album, "track": t})
+    return tuple(rows)
