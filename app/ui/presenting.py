@@ -252,6 +252,8 @@ def event_document(event: Any) -> tuple[str, list[tuple[str, str]], str]:
     order = _HEADER_ORDER.get(event.source, ())
     keys = [k for k in order if k in data] + sorted(k for k in data if k not in order)
     for key in keys:
+        if data[key] in ("", [], (), {}, None):
+            continue  # an empty Cc or label list says nothing
         fields.append((key.replace("_", " ").capitalize(), _field_text(data[key])))
     if not body and event.text and event.text != event.title:
         body = event.text

@@ -94,7 +94,7 @@ def test_key_fields_per_source():
 
 
 def test_event_document_of_a_mail_has_headers_then_body():
-    mail = event("mail", {"from": "ann@x.org", "from_name": "Ann", "to": ["me@x.org"], "subject": "Pizza?",
+    mail = event("mail", {"from": "ann@x.org", "from_name": "Ann", "to": ["me@x.org"], "cc": [], "subject": "Pizza?",
                           "body": "Luigi's at 8?\n-- Ann", "labels": ["Inbox", "Friends"], "message_id": "<1@x>"},
                  title="Pizza?", tz="Europe/Berlin")
     title, fields, body = event_document(mail)
