@@ -510,6 +510,7 @@ class MainWindow(QMainWindow):
     def start_demo(self) -> Job | None:
         """Build the demo persona's store (once; on a worker thread) and switch to it."""
         if self.demo_builder is None or self.demo_path is None:
+            self.status_label.setText("The demo persona is not part of this build.")
             return None
         builder, path = self.demo_builder, self.demo_path
         job = CallJob("Preparing the demo persona", lambda say, cancel: builder(path))
