@@ -38,6 +38,7 @@ class Mail:
     body: bytes
     has_headers: bool
     headers_ended: bool  # a blank line separated headers and body
+    _content_type: tuple[str, dict[str, str]] | None = None
 
     def raw(self, name: str) -> bytes | None:
         values = self.headers.get(name)
@@ -58,41 +59,40 @@ class Mail:
 
 def parse_message(raw: bytes) -> Mail:
     """Split `raw` into headers and body the way mail readers do (first blank line ends the headers)."""
+    if raw[:1] == b"\n" or raw[:2] == b"\r\n":  # no headers at all
+        return Mail({}, raw[1:] if raw[:1] == b"\n" else raw[2:], has_headers=False, headers_ended=True)
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
+    if ends:
+        cut = min(ends)
+        head, body_start = raw[:cut], cut + (2 if raw[cut + 1 : cut + 2] == b"\n" else 3)
+    else:
+        head, body_start = raw, len(raw)
     headers: dict[str, list[bytes]] = {}
-    pos = 0
-    end = len(raw)
-    current: str | None = None
-    has_headers = False
-    headers_ended = False
-    while pos < end:
-        nl = raw.find(b"\n", pos)
-        line_end = end if nl == -1 else nl
-        line = raw[pos:line_end]
-        next_pos = end if nl == -1 else nl + 1
+    current: list[bytes] | None = None
+    lines = head.split(b"\n")
+    for index, line in enumerate(lines):
         if line.endswith(b"\r"):
             line = line[:-1]
-        if not line:
-            pos = next_pos
-            headers_ended = True
-            break
-        first = line[:1]
-        if first in (b" ", b"\t") and current is not None:
-            values = headers[current]
-            values[-1] = values[-1] + b"\n" + line
-        else:
-            match = _HEADER_NAME.match(line)
-            if match is None:
-                break  # not a header: the body starts here (no blank line in between)
-            current = match.group(1).decode("ascii").lower()
-            headers.setdefault(current, []).append(line[match.end():].lstrip(b" \t"))
-            has_headers = True
-        pos = next_pos
-    return Mail(headers=headers, body=raw[pos:], has_headers=has_headers, headers_ended=headers_ended or pos >= end)
+        if line[:1] in (b" ", b"\t") and current is not None:
+            current[-1] = current[-1] + b"\n" + line
+            continue
+        match = _HEADER_NAME.match(line)
+        if match is None:  # not a header: the body starts here, without a blank line
+            offset = sum(len(part) + 1 for part in lines[:index])
+            return Mail(headers, raw[offset:], has_headers=bool(headers), headers_ended=False)
+        current = headers.setdefault(match.group(1).decode("ascii").lower(), [])
+        current.append(line[match.end():].lstrip(b" \t"))
+    return Mail(headers, raw[body_start:], has_headers=bool(headers), headers_ended=bool(ends))
 
 
 def content_type(mail: Mail) -> tuple[str, dict[str, str]]:
     """('text/plain', {'charset': 'utf-8'}) from Content-Type; text/plain when missing or odd."""
-    raw = mail.raw("content-type")
+    if mail._content_type is None:
+        mail._content_type = _parse_content_type(mail.raw("content-type"))
+    return mail._content_type
+
+
+def _parse_content_type(raw: bytes | None) -> tuple[str, dict[str, str]]:
     if raw is None:
         return "text/plain", {}
     value = decode_bytes(raw).replace("\r", "").replace("\n", "")

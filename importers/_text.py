@@ -81,6 +81,8 @@ def decode_bytes(data: bytes, charset: str | None = None) -> str:
 
 def from_surrogates(text: str) -> str:
     """Recover raw 8-bit bytes that the stdlib parser kept as surrogate escapes, and decode them."""
+    if text.isascii():
+        return text
     try:
         text.encode("utf-8")
         return text
@@ -145,9 +147,13 @@ def header_text(raw: str | None) -> str:
     if not raw:
         return ""
     text = from_surrogates(str(raw))
-    text = _FOLD.sub(" ", text)
-    text = decode_words(text)
-    return _SPACES.sub(" ", text).strip()
+    if "\n" in text or "\r" in text:
+        text = _FOLD.sub(" ", text)
+    if "=?" in text:
+        text = decode_words(text)
+    if "  " in text or "\t" in text or "\n" in text or "\r" in text:
+        text = _SPACES.sub(" ", text)
+    return text.strip()
 
 
 # Double-encoded UTF-8 ("EntÃ£o" for "Então"): UTF-8 bytes decoded as Latin-1/1252 and encoded again.

@@ -64,13 +64,13 @@ _ESCAPED_FROM = re.compile(rb"^>+From ")
 _OBFUSCATED_AT = re.compile(r"([\w.+=-]+) at ([\w-]+(?:\.[\w-]+)+)")
 _LABEL_SPLIT = re.compile(r'\s*,\s*(?=(?:[^"]*"[^"]*")*[^"]*$)')
 
+
 @dataclass
 class _RawMessage:
     number: int
     offset: int
     envelope: bytes
     lines: list[bytes]
-    size: int
     cut: bool  # longer than MAX_MESSAGE_BYTES: the tail was dropped
     last: bool  # ends at the end of the file
 
@@ -116,26 +116,25 @@ def split_messages(stream: IO[bytes]) -> Iterator[_RawMessage]:
     start = 0
     envelope = b""
     lines: list[bytes] = []
-    size = 0
     kept = 0
     cut = False
     started = False
     for line in stream:
+        length = len(line)
         if line.startswith(b"From ") and (not started or _ENVELOPE.match(line.rstrip(b"\r\n"))):
             if started:
-                yield _RawMessage(number, start, envelope, lines, size, cut, last=False)
+                yield _RawMessage(number, start, envelope, lines, cut, last=False)
             number += 1
             started = True
             start = offset
             envelope = line.rstrip(b"\r\n")
-            lines, size, kept, cut = [], 0, 0, False
+            lines, kept, cut = [], 0, False
         elif started:
-            size += len(line)
             if kept < MAX_MESSAGE_BYTES:
                 if line[:1] == b">" and _ESCAPED_FROM.match(line):
                     line = line[1:]  # mboxrd/mboxo quoting of body lines that begin with "From "
                 lines.append(line)
-                kept += len(line)
+                kept += length
             else:
                 cut = True
         elif line.strip():
@@ -144,10 +143,10 @@ def split_messages(stream: IO[bytes]) -> Iterator[_RawMessage]:
             started = True
             start = offset
             envelope = b""
-            lines, size, kept, cut = [line], len(line), len(line), False
-        offset += len(line)
+            lines, kept, cut = [line], length, False
+        offset += length
     if started:
-        yield _RawMessage(number, start, envelope, lines, size, cut, last=True)
+        yield _RawMessage(number, start, envelope, lines, cut, last=True)
 
 
 def message_event(raw: _RawMessage, position: str) -> Event | None:

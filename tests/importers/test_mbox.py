@@ -21,10 +21,6 @@ from tests.importers import fixtures_mail_ics as fx
 
 REAL_EXPORTS = Path(__file__).parents[2] / ".." / "shared" / "real-exports"
 MBOX_DIR = REAL_EXPORTS / "mbox"
-real_exports = [
-    pytest.mark.real_exports,
-    pytest.mark.skipif(not REAL_EXPORTS.is_dir(), reason="../shared/real-exports is not on this machine"),
-]
 
 
 def import_file(tmp_path: Path, path: Path):
@@ -241,6 +237,13 @@ def test_gmail_takeout_message_fields(tmp_path):
     assert store.search("budget") and store.search("Grüße")
 
 
+def test_gmail_labels_with_commas_and_encoded_words(tmp_path):
+    labels = 'Inbox,"Work, 2024",=?UTF-8?Q?Gesch=C3=A4ftlich?=,Opened'
+    path = fx.write_mbox(tmp_path / "labels.mbox", [fx.gmail_message(1, labels=labels)])
+    [event] = read_records(path)
+    assert event.data["labels"] == ["Inbox", "Work, 2024", "Geschäftlich", "Opened"]
+
+
 def test_body_is_capped_in_text_but_kept_in_data(tmp_path):
     path = fx.write_mbox(tmp_path / "long.mbox", [fx.gmail_message(1, body_words=6000, html=False)])
     [event] = read_records(path)
@@ -356,6 +359,7 @@ def test_mboxrd_quoting_and_from_lines_in_bodies(tmp_path):
         ">From a quoted quote."
     )
     assert second.data["message_id"] == "msg2@example.com"
+    assert second.position == f"message 2 at byte {len(message.encode('utf-8'))}"  # offsets count the quoting ">"
 
 
 def test_detection_is_by_content_not_name(tmp_path):
