@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from app.retrieve.verbalize import verbalize_event
+from app.retrieve.verbalize import VERBALIZER_VERSION, verbalize_event
 from models.splade import SparseVector, SpladeEncoder
 
 SCHEMA = """
@@ -60,10 +60,10 @@ class SparseIndex:
         self._lock = threading.RLock()
         self._matrix: _TermMatrix | None = None
         self._recent: dict[str, tuple[bytes, bytes]] = {}  # text -> packed vector, while indexing
-        model_sha = self.encoder.model.config.get("sha256", "")
-        if self._meta("model_sha256") not in (None, model_sha):
-            self.clear()  # vectors of another model are meaningless for this one
-        self._set_meta("model_sha256", model_sha)
+        version = f'{self.encoder.model.config.get("sha256", "")}/{VERBALIZER_VERSION}'
+        if self._meta("version") != version and len(self):
+            self.clear()  # vectors of another model (or of other event texts) are meaningless now
+        self._set_meta("version", version)
 
     @classmethod
     def for_store(cls, store: Any, encoder: SpladeEncoder | None = None) -> "SparseIndex":

@@ -17,7 +17,10 @@ from typing import Any, Mapping
 # Keys that identify records but mean nothing to a reader.
 SKIP_KEYS = frozenset({"uri", "message_id", "uid", "asin", "order_id", "activity_type", "country", "calendar",
                        "reason_start", "reason_end", "shuffle", "skipped", "platform", "profile", "device",
-                       "labels", "all_day", "recurring", "currency"})
+                       "labels", "all_day", "recurring", "currency", "source_name", "unit_price_tax",
+                       "shipment_status", "status", "website", "heart_rate_min", "heart_rate_max"})
+# Bumped whenever the text of an event changes, so indexes built from older texts are rebuilt.
+VERBALIZER_VERSION = "1"
 # Longer texts come last and are cut first.
 LONG_KEYS = ("body", "description", "text")
 MAX_VALUE_CHARS = 300

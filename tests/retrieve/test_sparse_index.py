@@ -53,7 +53,7 @@ def test_queries_rank_matching_events_first(store):
 def test_a_different_model_clears_the_index(store):
     index = SparseIndex.for_store(store)
     index.sync(store)
-    index._set_meta("model_sha256", "another model")
+    index._set_meta("version", "another model/1")
     index.close()
     again = SparseIndex.for_store(store)
     assert len(again) == 0
