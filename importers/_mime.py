@@ -217,10 +217,10 @@ def _is_attachment(mail: Mail) -> bool:
     return disposition is not None and disposition.split(b";", 1)[0].strip().lower() == b"attachment"
 
 
-def _children(mail: Mail, params: dict[str, str], body: Body) -> list[Mail]:
+def _children(mail: Mail, params: dict[str, str], body: Body) -> list[Mail] | None:
     boundary = params.get("boundary")
     if not boundary:
-        return []
+        return None
     parts, closed = split_multipart(mail.body, boundary)
     if not closed:
         body.open_multipart = True
@@ -230,8 +230,10 @@ def _children(mail: Mail, params: dict[str, str], body: Body) -> list[Mail]:
 def _collect(mail: Mail, texts: list[str] | None, body: Body, depth: int) -> None:
     """Append the text of `mail` to `texts` (None: collect attachment names only, decode nothing)."""
     kind, params = content_type(mail)
-    if kind.startswith("multipart/") and depth < MAX_DEPTH:
-        children = _children(mail, params, body)
+    children = _children(mail, params, body) if kind.startswith("multipart/") and depth < MAX_DEPTH else None
+    if children is None and kind.startswith("multipart/"):
+        kind = "text/plain"  # no boundary (or nested too deep): show the raw text rather than nothing
+    if children is not None:
         if texts is not None and kind == "multipart/alternative":
             _collect_alternative(children, texts, body, depth + 1)
         else:

@@ -149,9 +149,9 @@ class IcsImporter:
 
     def _zone(self, calendar: CalendarText) -> _Zone:
         declared = calendar.props.get("X-WR-TIMEZONE", "").strip()
-        zone = _iana(declared)
+        zone = _named_zone(declared) if declared else None
         if zone is not None:
-            return _Zone(zone, declared, from_calendar=True)
+            return _Zone(zone, zone.key, from_calendar=True)
         if self.default_zone:
             zone = _iana(self.default_zone)
             if zone is not None:
@@ -316,8 +316,8 @@ class _CalendarReader:
         description = _description(component)
         organizer = _person(component.get("ORGANIZER"))
         attendees = [p for p in (_person(a) for a in _as_list(component.get("ATTENDEE"))) if p]
-        if not uid:
-            uid = "no-uid:" + content_key(summary, location, _occurrence_id(raw_start) if not recurring else block.line)
+        if not uid:  # a series is told apart by its content, a single event also by its start
+            uid = "no-uid:" + content_key(summary, location, description, None if recurring else _occurrence_id(raw_start))
 
         data: dict[str, Any] = {}
         if summary:

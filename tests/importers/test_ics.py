@@ -375,6 +375,13 @@ def test_endless_series_is_bounded_and_cancelled_occurrences_skipped(tmp_path):
     assert events[0].id == event_id("calendar", "w@test|20240101T090000Z")  # UID + slot in UTC
 
 
+def test_broken_rrule_keeps_the_first_date(tmp_path):
+    path = fx.write_ics(tmp_path / "r.ics", fx.vevent("r@test", "20240610T090000", "Piano lesson", "RRULE:FREQ=WEEKLY;COUNT=many", end="20240610T100000"))
+    _, summary, [lesson] = import_one(tmp_path, path)
+    assert lesson.start == dt("2024-06-10T09:00:00+02:00")
+    assert [(e.position, e.message.split(":")[0]) for e in summary.errors] == [("line 12", "RRULE value cannot be read")]
+
+
 def test_all_day_without_dtend_and_with_duration(tmp_path, person_zone):
     one = "BEGIN:VEVENT\r\nUID:d1@test\r\nDTSTART;VALUE=DATE:20240229\r\nSUMMARY:Leap day\r\nEND:VEVENT\r\n"
     three = "BEGIN:VEVENT\r\nUID:d3@test\r\nDTSTART;VALUE=DATE:20240301\r\nDURATION:P3D\r\nSUMMARY:Trip\r\nEND:VEVENT\r\n"
