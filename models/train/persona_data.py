@@ -1,0 +1,223 @@
+"""Labelled cases from the persona generator (app/persona): TRAIN personas for training, DEV for thresholds.
+
+Each persona is generated, imported into its own event store and SPLADE-indexed once, under the training
+cache (`~/.cache/lifelens-train/personas/<id>/events.sqlite`). Then:
+
+- RETRIEVE cases: template queries over the canonical timeline ("football games", "dinners with Anna",
+  "Italian food", "songs by Adele", ...) whose gold is every store event observing a matching canonical
+  event (`app.persona.storeids.StoreIdMapper`), plus, where the question bank exists, the RETRIEVE leaves of
+  its gold trees with their gold event ids;
+- EXTRACT cases: store events of sampled canonical events, asked for the canonical attributes (cuisine,
+  participants, genre, product, ...), plus keys the event cannot answer (gold None).
+
+Nothing here reads a TEST persona: the recipes pass TRAIN and DEV ids explicitly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from models.train.base_weights import cache_dir
+from models.train.examples import ExtractCase, RetrieveCase
+
+EXPORT_DIRS = ("Spotify Extended Streaming History", "netflix", "amazon", "apple_health_export", "Takeout")
+
+# Keys the extractor learns, and the keys among them answered by a closed set of labels.
+EXTRACT_KEYS = ("participants", "cuisine", "place", "activity", "dish", "host", "workout_type", "artist", "track",
+                "album", "genre", "product", "category", "doctor_type", "doctor", "series", "show", "person",
+                "holiday", "place_type", "city")
+LABEL_KEYS = ("cuisine", "activity", "genre", "category", "doctor_type", "workout_type", "holiday", "place_type")
+
+
+@dataclass
+class PersonaStore:
+    persona_id: str
+    store: Any            # app.store.EventStore
+    timeline: Any         # app.persona.timeline.Timeline
+    mapper: Any           # app.persona.storeids.StoreIdMapper
+    index: Any            # app.retrieve.sparse_index.SparseIndex
+    reference_date: date
+
+    @property
+    def people(self) -> list[str]:
+        p = self.timeline.p
+        people = [p.me, p.mother, p.father, *p.siblings, *p.friends, *p.colleagues, *p.kids]
+        if getattr(p, "partner", None):
+            people.append(p.partner)
+        return [x.full_name for x in people if x is not None]
+
+
+def persona_store(persona_id: str, log: Callable[[str], None] = print) -> PersonaStore:
+    """Generate, import and index a persona once; later calls reuse the store and the index."""
+    from app.importing import import_paths
+    from app.persona.generate import generate_persona, timeline_for
+    from app.persona.storeids import StoreIdMapper
+    from app.retrieve.sparse_index import SparseIndex
+    from app.store import EventStore
+
+    folder = cache_dir() / "personas" / persona_id
+    db = folder / "events.sqlite"
+    done = folder / "imported.ok"
+    if not done.exists():
+        log(f"{persona_id}: generating and importing")
+        for stale in folder.glob("events*.sqlite*"):
+            stale.unlink()
+        generate_persona(persona_id, folder)
+        with EventStore.open(db) as store:
+            import_paths(store, [folder / d for d in EXPORT_DIRS if (folder / d).exists()])
+        done.write_text("ok\n")
+    store = EventStore.open(db)
+    index = SparseIndex.for_store(store)
+    added = index.sync(store)
+    if added:
+        log(f"{persona_id}: indexed {added} events")
+    timeline = timeline_for(persona_id)
+    return PersonaStore(persona_id, store, timeline, StoreIdMapper(store, timeline), index, timeline.p.reference_date)
+
+
+# --- RETRIEVE ----------------------------------------------------------------------------------------
+
+def _top(values: Iterable[Any], n: int, rng: random.Random) -> list[Any]:
+    counts = Counter(v for v in values if isinstance(v, str) and v)
+    frequent = [v for v, _ in counts.most_common(3 * n)]
+    rng.shuffle(frequent)
+    return frequent[:n]
+
+
+def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[str]]]:
+    """(query, canonical ids) pairs from the timeline: whole sources, values, people, inferred attributes."""
+    by_kind: dict[str, list[Any]] = {}
+    for event in timeline.events:
+        by_kind.setdefault(event.kind, []).append(event)
+    out: list[tuple[str, list[str]]] = []
+
+    def add(query: str, events: Iterable[Any]) -> None:
+        ids = [e.id for e in events if e.obs]
+        if ids:
+            out.append((query, ids))
+
+    music = by_kind.get("music_stream", [])
+    add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"]), music)
+    for artist in _top((e.attrs.get("artist") for e in music), 4, rng):
+        add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"]), (e for e in music if e.attrs.get("artist") == artist))
+    for album in _top((e.attrs.get("album") for e in music), 2, rng):
+        add(f"songs from the album {album}", (e for e in music if e.attrs.get("album") == album))
+    podcasts = by_kind.get("podcast_stream", [])
+    add(rng.choice(["podcasts", "podcast episodes I listened to"]), podcasts)
+    for show in _top((e.attrs.get("show") for e in podcasts), 2, rng):
+        add(f"episodes of the podcast {show}", (e for e in podcasts if e.attrs.get("show") == show))
+    add(rng.choice(["audiobooks", "audiobook chapters I listened to"]), by_kind.get("audiobook_stream", []))
+    tv = by_kind.get("tvseries_stream", [])
+    add(rng.choice(["TV series I watched", "episodes of TV shows", "series on Netflix"]), tv)
+    for series in _top((e.attrs.get("series") for e in tv), 2, rng):
+        add(f"episodes of {series}", (e for e in tv if e.attrs.get("series") == series))
+    add(rng.choice(["movies I watched", "films", "movies on Netflix"]), by_kind.get("movie_stream", []))
+    purchases = by_kind.get("online_purchase", [])
+    add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"]), purchases)
+    for category in _top((e.attrs.get("category") for e in purchases), 3, rng):
+        add(f"{category.lower()} products I bought", (e for e in purchases if e.attrs.get("category") == category))
+    workouts = by_kind.get("workout", [])
+    add(rng.choice(["workouts", "my workouts", "sport sessions"]), workouts)
+    for kind in _top((e.attrs.get("workout_type") for e in workouts), 3, rng):
+        words = {"soccer": "football games", "running": "runs", "strength training": "gym sessions"}.get(kind, f"{kind} workouts")
+        add(words, (e for e in workouts if e.attrs.get("workout_type") == kind))
+    social = by_kind.get("meeting", []) + by_kind.get("party", [])
+    add(rng.choice(["meetings with friends", "times I met friends"]), by_kind.get("meeting", []))
+    for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
+        add(f"{activity.replace('_', ' ')}s with friends", (e for e in social if e.attrs.get("activity") == activity))
+    for cuisine in _top((e.attrs.get("cuisine") for e in social), 3, rng):
+        add(rng.choice([f"{cuisine} food", f"eating {cuisine} food", f"{cuisine} restaurants"]),
+            (e for e in social if e.attrs.get("cuisine") == cuisine))
+    names = _top((n for e in social for n in e.attrs.get("participants") or []), 3, rng)
+    for name in names:
+        first = name.split()[0]
+        add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"]),
+            (e for e in social if name in (e.attrs.get("participants") or [])))
+    doctor = by_kind.get("doctor", [])
+    add(rng.choice(["doctor appointments", "visits to the doctor"]), doctor)
+    for kind in _top((e.attrs.get("doctor_type") for e in doctor), 2, rng):
+        add(f"appointments at the {kind}", (e for e in doctor if e.attrs.get("doctor_type") == kind))
+    add(rng.choice(["trips", "holidays abroad", "travels"]), by_kind.get("trip", []) + by_kind.get("travel_leg", []))
+    add(rng.choice(["flights", "train rides"]), by_kind.get("travel_leg", []))
+    add(rng.choice(["birthdays", "birthdays of my family and friends"]), by_kind.get("birthday", []))
+    add("birthday parties", (e for e in by_kind.get("party", []) if e.attrs.get("occasion") == "birthday"))
+    add(rng.choice(["work meetings", "meetings at work"]), by_kind.get("work_meeting", []))
+    add(rng.choice(["calls with my parents", "phone calls"]), by_kind.get("call", []))
+    add(rng.choice(["newsletters", "newsletter mails"]), by_kind.get("newsletter", []))
+    for holiday in _top((e.attrs.get("holiday") for e in by_kind.get("holiday", [])), 2, rng):
+        add(holiday.replace("_", " "), (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday))
+    return out
+
+
+def retrieve_cases(ps: PersonaStore, *, seed: int = 13, min_score: float = 0.1, max_queries: int | None = None) -> list[RetrieveCase]:
+    rng = random.Random(f"{seed}-{ps.persona_id}")
+    queries = template_queries(ps.timeline, rng)
+    queries.extend(question_bank_leaves(ps))
+    if max_queries is not None and len(queries) > max_queries:
+        queries = rng.sample(queries, max_queries)
+    cases = []
+    for query, canonical_ids in queries:
+        gold = ps.mapper.store_ids(canonical_ids)
+        if not gold:
+            continue
+        pool_ids = [i for i, _ in ps.index.query(query, min_score=min_score)]
+        pool = ps.store.get(pool_ids)
+        missing = ps.store.get(sorted(gold - set(pool_ids)))
+        cases.append(RetrieveCase(query, set(gold), pool, missing))
+    return cases
+
+
+def question_bank_leaves(ps: PersonaStore) -> list[tuple[str, list[str]]]:
+    """RETRIEVE leaves of the persona's gold trees with their gold canonical ids, when the bank provides them."""
+    try:
+        from app.persona import questions  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    leaves = getattr(questions, "retrieve_leaves", None)
+    if leaves is None:
+        return []
+    return [(q, list(ids)) for q, ids in leaves(ps.persona_id)]
+
+
+# --- EXTRACT -----------------------------------------------------------------------------------------
+
+def label_sets(personas: Iterable[PersonaStore]) -> dict[str, list[str]]:
+    """Closed label sets per key, lower-cased, from the canonical events of the given personas."""
+    values: dict[str, set[str]] = {k: set() for k in LABEL_KEYS}
+    for ps in personas:
+        for event in ps.timeline.events:
+            for key in LABEL_KEYS:
+                v = event.attrs.get(key)
+                if isinstance(v, str) and v:
+                    values[key].add(v.lower())
+    return {k: sorted(v) for k, v in values.items() if v}
+
+
+def extract_cases(ps: PersonaStore, *, per_kind: int = 60, seed: int = 13) -> list[ExtractCase]:
+    """Per canonical kind, up to `per_kind` events; every observation in the store, asked every known key
+    of the canonical event, and one key it does not have (gold None)."""
+    rng = random.Random(f"{seed}-{ps.persona_id}-extract")
+    people = ps.people
+    by_kind: dict[str, list[Any]] = {}
+    for event in ps.timeline.events:
+        if event.obs:
+            by_kind.setdefault(event.kind, []).append(event)
+    cases: list[ExtractCase] = []
+    for kind, events in sorted(by_kind.items()):
+        for canon in rng.sample(events, min(per_kind, len(events))):
+            ids = ps.mapper.store_ids([canon.id])
+            if not ids:
+                continue
+            keys = [k for k in EXTRACT_KEYS if canon.attrs.get(k) not in (None, "", [])]
+            absent = [k for k in EXTRACT_KEYS if k not in canon.attrs]
+            for stored in ps.store.get(ids):
+                for key in keys:
+                    cases.append(ExtractCase(stored, key, canon.attrs[key], people))
+                if absent:
+                    cases.append(ExtractCase(stored, rng.choice(absent), None, people))
+    return cases

@@ -1,0 +1,287 @@
+"""The cross-encoder and extractor recipes: data from TRAIN personas, thresholds and figures on DEV.
+
+    python -m models.train cross_encoder --size small   --out models/artifacts/cross_encoder-small
+    python -m models.train cross_encoder --size default --out models/artifacts/cross_encoder-default
+    python -m models.train extractor     --size small   --out models/artifacts/extractor-small
+    python -m models.train extractor     --size default --out models/artifacts/extractor-default
+
+Each run writes the int8 ONNX artifact (model.onnx, tokenizer.json, config.json with the chosen thresholds,
+label sets and dev figures) and a model card `models/cards/<artifact>.md`. Runs are bounded by `--budget-s`
+(wall time of the training loop) and plan their size first: examples x tokens x parameters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+SIZES = {
+    # base weights, trainable top layers (None = all), learning rate, max tokens, examples by default
+    "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000},
+    "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000},
+}
+# Persona split used when app.persona does not publish one. TEST personas are never generated here.
+FALLBACK_TRAIN = ("p01", "p02")
+FALLBACK_DEV = ("p03",)
+CARDS = Path(__file__).resolve().parents[1] / "cards"
+
+
+def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    try:
+        from app.persona import splits  # type: ignore[attr-defined]
+    except ImportError:
+        return FALLBACK_TRAIN, FALLBACK_DEV
+    return tuple(splits.TRAIN), tuple(splits.DEV)
+
+
+def register(sub: Any) -> None:
+    for name, run in (("cross_encoder", run_cross_encoder), ("extractor", run_extractor)):
+        p = sub.add_parser(name, help=f"train, export and evaluate the {name.replace('_', '-')}")
+        p.add_argument("--size", choices=sorted(SIZES), default="default")
+        p.add_argument("--out", required=True)
+        p.add_argument("--train", nargs="*", help="TRAIN persona ids (default: the generator's split)")
+        p.add_argument("--dev", nargs="*", help="DEV persona ids (default: the generator's split)")
+        p.add_argument("--examples", type=int, help="training examples (default per size)")
+        p.add_argument("--epochs", type=float, default=1.0)
+        p.add_argument("--budget-s", type=float, default=1200.0)
+        p.add_argument("--log", help="also append progress to this file")
+        p.set_defaults(run=run)
+
+
+def _logger(path: str | None) -> Callable[[str], None]:
+    def log(message: str) -> None:
+        line = f"{datetime.now().strftime('%H:%M:%S')} {message}"
+        print(line, flush=True)
+        if path:
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+
+    return log
+
+
+def _setup(args: argparse.Namespace):
+    from models.train.persona_data import persona_store
+
+    log = _logger(args.log)
+    train_ids, dev_ids = persona_split()
+    train_ids = tuple(args.train or train_ids)
+    dev_ids = tuple(args.dev or dev_ids)
+    log(f"personas: train {train_ids}, dev {dev_ids}")
+    train = [persona_store(p, log) for p in train_ids]
+    dev = [persona_store(p, log) for p in dev_ids]
+    return log, train, dev
+
+
+# --- cross-encoder -----------------------------------------------------------------------------------
+
+def run_cross_encoder(args: argparse.Namespace) -> None:
+    from models.cross_encoder import CrossEncoder
+    from models.export import export_artifact
+    from models.train.base_weights import BASES, fetch
+    from models.train.evaluate import CachedCrossEncoder, choose_thresholds
+    from models.train.examples import cross_encoder_examples
+    from models.train.nets import CrossEncoderNet
+    from models.train.persona_data import retrieve_cases
+    from models.train.trainer import TrainConfig, train_cross_encoder
+    from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
+
+    spec = SIZES[args.size]
+    log, train, dev = _setup(args)
+    started = time.perf_counter()
+    cases = [c for ps in train for c in retrieve_cases(ps)]
+    examples = cross_encoder_examples(cases)
+    wanted = args.examples or spec["examples"]
+    examples = _balanced(examples, wanted)
+    log(f"{len(cases)} train queries -> {len(examples)} examples "
+        f"({sum(e.head == 'pattern' for e in examples)} pattern, {sum(e.head == 'event' for e in examples)} event)")
+    base = fetch(spec["base"])
+    config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
+                         trainable_layers=spec["layers"])
+    clock = time.perf_counter()
+    net = train_cross_encoder(base, examples, config, log)
+    train_seconds = time.perf_counter() - clock
+    out = Path(args.out)
+    export_artifact(net, out, tokenizer_json=base / "tokenizer.json", outputs=CrossEncoderNet.OUTPUTS,
+                    config={"kind": "cross_encoder", "size": args.size, "max_length": spec["max_length"]})
+    log(f"exported {out}")
+    # thresholds on DEV, with the int8 model that ships
+    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date) for ps in dev for c in retrieve_cases(ps)]
+    retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out)), thresholds=RetrieveThresholds())
+    grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
+    chosen, figures = choose_thresholds(retriever, dev_cases, grid)
+    retriever.close()
+    log(f"dev: thresholds {chosen}; figures {json.dumps(figures)}")
+    cfg_path = out / "config.json"
+    cfg = json.loads(cfg_path.read_text())
+    cfg["thresholds"] = {k: getattr(chosen, k) for k in ("pool_min_score", "relevant", "irrelevant", "keep", "min_count")}
+    cfg["dev"] = figures
+    cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
+    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
+          time.perf_counter() - started, {"dev retrieve figures (micro/macro, per stage)": figures,
+                                          "thresholds": cfg["thresholds"]})
+
+
+def _balanced(examples: list, wanted: int) -> list:
+    """At most `wanted` examples, keeping half pattern and half event examples where both have enough."""
+    rng = random.Random(13)
+    patterns = [e for e in examples if e.head == "pattern"]
+    events = [e for e in examples if e.head == "event"]
+    take_p = min(len(patterns), max(wanted // 2, wanted - len(events)))
+    take_e = min(len(events), wanted - take_p)
+    chosen = rng.sample(patterns, take_p) + rng.sample(events, take_e)
+    rng.shuffle(chosen)
+    return chosen
+
+
+# --- extractor ---------------------------------------------------------------------------------------
+
+def run_extractor(args: argparse.Namespace) -> None:
+    from models.export import export_artifact
+    from models.extractor import Extractor
+    from models.train.base_weights import BASES, fetch
+    from models.train.examples import extractor_examples
+    from models.train.nets import ExtractorNet
+    from models.train.persona_data import extract_cases, label_sets
+    from models.train.trainer import TrainConfig, train_extractor
+
+    spec = SIZES[args.size]
+    log, train, dev = _setup(args)
+    started = time.perf_counter()
+    key_labels = label_sets(train)
+    labels = sorted({v for values in key_labels.values() for v in values})
+    cases = [c for ps in train for c in extract_cases(ps)]
+    examples, counts = extractor_examples(cases, labels, key_labels)
+    wanted = args.examples or spec["examples"]
+    rng = random.Random(13)
+    if len(examples) > wanted:
+        examples = rng.sample(examples, wanted)
+    log(f"{len(cases)} train cases {counts} -> {len(examples)} examples, {len(labels)} labels")
+    base = fetch(spec["base"])
+    config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
+                         trainable_layers=spec["layers"])
+    clock = time.perf_counter()
+    net = train_extractor(base, examples, len(labels), config, log)
+    train_seconds = time.perf_counter() - clock
+    out = Path(args.out)
+    export_artifact(net, out, tokenizer_json=base / "tokenizer.json", outputs=ExtractorNet.OUTPUTS,
+                    token_outputs=("tag_logits",),
+                    config={"kind": "extractor", "size": args.size, "max_length": 128, "labels": labels,
+                            "key_labels": key_labels})
+    log(f"exported {out}")
+    dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
+    figures = extract_accuracy(Extractor(out), dev_cases, key_labels)
+    log(f"dev: {json.dumps(figures)}")
+    cfg_path = out / "config.json"
+    cfg = json.loads(cfg_path.read_text())
+    cfg["dev"] = figures
+    cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
+    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
+          time.perf_counter() - started, {"dev extract accuracy": figures, "example kinds": counts})
+
+
+def extract_accuracy(model: Any, cases: list, key_labels: dict[str, list[str]]) -> dict[str, Any]:
+    """Accuracy of the full EXTRACT (ModelExtractor: look-up shortcut, then the model) per kind of key.
+
+    existing: the gold value is written in the event (or is a look-up away); inferred: a closed-set value
+    that the event's text does not contain; none: the event has no value (must answer None)."""
+    from app.engine.values import Item
+    from app.extract.model_extractor import ModelExtractor
+    from models.train.examples import classify_case, find_spans
+
+    extractor = ModelExtractor(model=model)
+    tallies: dict[str, list[int]] = {"existing": [0, 0], "inferred": [0, 0], "none": [0, 0]}
+    per_key: dict[str, list[int]] = {}
+    by_key: dict[str, list] = {}
+    for case in cases:
+        by_key.setdefault(case.key, []).append(case)
+    for key, group in sorted(by_key.items()):
+        extractor.people = list(group[0].people)
+        items = [Item.from_event(c.event) for c in group]
+        values, _ = extractor.values(items, key)
+        for case, value in zip(group, values):
+            segment, kind = classify_case(case, key_labels)
+            if kind == "skip":
+                continue
+            if kind == "label":
+                kind = "existing" if find_spans(segment.split(" | people: ")[0], case.value) else "inferred"
+            elif kind == "span":
+                kind = "existing"
+            ok = _same(value, case.value)
+            tallies[kind][0] += ok
+            tallies[kind][1] += 1
+            per_key.setdefault(key, [0, 0])
+            per_key[key][0] += ok
+            per_key[key][1] += 1
+    return {
+        **{k: {"accuracy": round(a / n, 4) if n else None, "n": n} for k, (a, n) in tallies.items()},
+        "per_key": {k: round(a / n, 3) for k, (a, n) in sorted(per_key.items())},
+    }
+
+
+def _same(predicted: Any, gold: Any) -> bool:
+    from app.engine.values import MISSING
+    from app.retrieve.verbalize import format_value
+
+    if gold is None:
+        return predicted is None or predicted is MISSING
+    if predicted is None or predicted is MISSING:
+        return False
+
+    def norm(v: Any) -> set[str]:
+        items = v if isinstance(v, (list, tuple)) else [v]
+        return {format_value(x).strip().lower().split(" <")[0] for x in items}
+
+    return norm(predicted) == norm(gold)
+
+
+def _layers_text(layers: int | None) -> str:
+    return "all (word embeddings frozen)" if layers is None else f"top {layers} (embeddings and lower layers frozen)"
+
+
+# --- model card --------------------------------------------------------------------------------------
+
+def _card(out: Path, args, spec, base, train, dev, n_cases, n_examples, train_seconds, total_seconds, figures) -> None:
+    from models.runtime import sha256_file
+
+    name = out.name
+    size_mb = (out / "model.onnx").stat().st_size / 1e6
+    lines = [
+        f"# {name}",
+        "",
+        "| | |",
+        "| --- | --- |",
+        f"| artifact | `models/artifacts/{name}/` (`model.onnx`, `tokenizer.json`, `config.json`) |",
+        f"| model.onnx sha256 | `{sha256_file(out / 'model.onnx')}` |",
+        f"| size | {size_mb:.1f} MB (int8, dynamic quantization of MatMul/Gemm/Gather weights) |",
+        f"| base weights | `{base.package}=={base.version}` ({base.member_prefix}), {base.license} |",
+        f"| trained layers | {_layers_text(spec['layers'])} |",
+        f"| data | TRAIN personas {', '.join(p.persona_id for p in train)}: {n_cases} cases -> {n_examples} examples; DEV personas {', '.join(p.persona_id for p in dev)} |",
+        f"| steps | {args.epochs} epoch(s), batch 16, lr {spec['lr']}, max {spec['max_length'] if 'cross' in name else 128} tokens, AdamW, linear decay, budget {args.budget_s:.0f} s |",
+        f"| wall time here | training {train_seconds / 60:.1f} min, whole recipe {total_seconds / 60:.1f} min (2 shared CPU cores) |",
+        f"| made | {datetime.now(timezone.utc).strftime('%Y-%m-%d')} |",
+        "",
+        "## Reproduce",
+        "",
+        "```sh",
+        ".venv/bin/pip install -e '.[train]'",
+        f".venv/bin/python -m models.train {args.run.__name__.replace('run_', '')} --size {args.size} --out models/artifacts/{name}"
+        + (f" --examples {args.examples}" if args.examples else "") + f" --budget-s {args.budget_s:.0f}",
+        "```",
+        "",
+        "Training on CPU is deterministic for a given thread count, but a wall-time budget that cuts a run short",
+        "makes the bytes depend on the machine's speed; the recorded sha256 is of the committed file.",
+        "",
+        "## Dev figures",
+        "",
+        "```json",
+        json.dumps(figures, indent=1),
+        "```",
+        "",
+    ]
+    CARDS.mkdir(parents=True, exist_ok=True)
+    (CARDS / f"{name}.md").write_text("\n".join(lines), encoding="utf-8")

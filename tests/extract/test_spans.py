@@ -1,0 +1,74 @@
+"""Span decoding of the extractor: B/I/O tags over real word pieces back to exact substrings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.extractor import Extractor, decode_spans, extractor_input
+from models.runtime import artifact_dir
+
+TEXT = "mail | Dinner at Luigi's | body: Theresa and Anna loved the pizza oven at Trattoria Roma | people: Theresa Fischer, Anna Becker"
+
+
+@pytest.fixture(scope="module")
+def encoded():
+    extractor = Extractor(artifact_dir("splade-tiny"))  # only its tokenizer is used here
+    feeds, spans = extractor._encode("participants", [TEXT])
+    return feeds, spans[0]
+
+
+def tags_for(spans, text, ranges):
+    """B/I tags for tokens inside the given character ranges (the first token of a range is B)."""
+    width = max(p for p, _, _ in spans) + 2
+    tags = np.zeros(width, dtype=np.int64)
+    for start, end in ranges:
+        inside = [p for p, s, e in spans if s < end and e > start]
+        tags[inside[0]] = 1
+        tags[inside[1:]] = 2
+    return tags
+
+
+def find(sub, nth=0):
+    start = -1
+    for _ in range(nth + 1):
+        start = TEXT.index(sub, start + 1)
+    return start, start + len(sub)
+
+
+def test_spans_come_back_as_exact_substrings(encoded):
+    _, spans = encoded
+    ranges = [find("Theresa Fischer"), find("Anna Becker")]
+    assert decode_spans(tags_for(spans, TEXT, ranges), spans, TEXT) == ["Theresa Fischer", "Anna Becker"]
+
+
+def test_word_pieces_stay_whole(encoded):
+    _, spans = encoded
+    # "Trattoria" is split into word pieces; tagging only its first piece still gives the whole word
+    start, end = find("Trattoria")
+    pieces = [p for p, s, e in spans if s >= start and e <= end]
+    assert len(pieces) > 1
+    tags = np.zeros(max(p for p, _, _ in spans) + 2, dtype=np.int64)
+    tags[pieces[0]] = 1
+    assert decode_spans(tags, spans, TEXT) == ["Trattoria"]
+    assert decode_spans(tags_for(spans, TEXT, [find("pizza oven")]), spans, TEXT) == ["pizza oven"]
+    # a B on a later piece of the same word continues the span instead of starting another
+    tags[pieces[1]] = 1
+    assert decode_spans(tags, spans, TEXT) == ["Trattoria"]
+
+
+def test_an_i_without_b_still_starts_a_span(encoded):
+    _, spans = encoded
+    tags = tags_for(spans, TEXT, [find("Anna", 0)])
+    tags[tags == 1] = 2
+    assert decode_spans(tags, spans, TEXT) == ["Anna"]
+
+
+def test_key_and_text_segments(encoded):
+    feeds, spans = encoded
+    ids = feeds["input_ids"][0]
+    types = feeds["token_type_ids"][0]
+    first_text = spans[0][0]
+    assert types[:first_text].tolist() == [0] * first_text and types[first_text] == 1
+    assert int(ids[0]) == 101 and int(ids[first_text - 1]) == 102  # [CLS] key [SEP] text [SEP]
+    assert extractor_input("x", ["A B"]) == "x | people: A B" and extractor_input("x", []) == "x"
