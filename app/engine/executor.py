@@ -202,6 +202,22 @@ class _Run:
         return args
 
 
+def _unrun(p: PlannedNode) -> tuple[NodeReport, str | None]:
+    """Reports for a tree that will not run: invalid nodes say why, the others say they did not run."""
+    children = [_unrun(c) for c in p.children]
+    node = p.node
+    first = None
+    if p.problems:
+        error = "invalid step: " + "; ".join(p.problems)
+        first = f"{node.call.operator} (“{node.question}”) failed: {error} [step: {node.step}]"
+    else:
+        error = "not run: the tree has invalid steps"
+    for _, child_first in children:
+        first = first or child_first
+    report = NodeReport(node.call.operator, node.question, node.step, None, 0.0, error, tuple(r for r, _ in children))
+    return report, first
+
+
 def _qud_value(result: Any) -> Any:
     """What `QUD("...")` (or `QUD("...").result`) means inside a lambda: the scalar, or the list of rows."""
     return result.value if isinstance(result, Scalar) else result
@@ -224,6 +240,10 @@ def execute(
     started = _clock.perf_counter()
     planned = plan(tree)
     planned_at = _clock.perf_counter()
+    if not planned.valid:
+        report, error = _unrun(planned)
+        timings = {"plan": planned_at - started, "execute": 0.0, "total": _clock.perf_counter() - started}
+        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error)
     run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
                _cancel_check(cancel), time_limit)
     try:

@@ -178,14 +178,14 @@ def compile_condition(source: str) -> CompiledFunction:
     tree = _parse(source, "condition")
     if isinstance(tree.body, ast.Lambda):
         raise ExprError("a JOIN condition is an expression over i1 and i2, not a lambda")
-    compiler = _Compiler(("i1", "i2"), tree.body, allow_qud=False)
+    compiler = _Compiler(("i1", "i2"), tree.body, allow_qud=False, sql_nulls=True)
     body = _guarded(compiler.compile, tree.body)
     return CompiledFunction(source.strip(), ("i1", "i2"), body, 0, tree.body)
 
 
 def compile_expression(node: ast.AST, params: tuple[str, ...], source: str = "") -> CompiledFunction:
-    """Compile part of an already checked tree (the JOIN planner compiles each side of a comparison)."""
-    compiler = _Compiler(params, node, allow_qud=False)
+    """Compile part of an already checked JOIN condition (the planner compiles sides and residuals)."""
+    compiler = _Compiler(params, node, allow_qud=False, sql_nulls=True)
     return CompiledFunction(source, params, compiler.compile(node), 0, node)
 
 
@@ -247,8 +247,9 @@ _CLASS_NAMES = {"date", "datetime", "time", "timedelta", "relativedelta"}
 
 
 class _Compiler:
-    def __init__(self, params: tuple[str, ...], root: ast.AST, allow_qud: bool = True):
+    def __init__(self, params: tuple[str, ...], root: ast.AST, allow_qud: bool = True, sql_nulls: bool = False):
         self.params = {name: i for i, name in enumerate(params)}
+        self.sql_nulls = sql_nulls  # JOIN conditions: a missing value is never equal (or unequal) to anything
         self.locals: list[set[str]] = []
         self.allow_qud = allow_qud
         quds = sorted(
@@ -394,6 +395,9 @@ class _Compiler:
 
     def _comparison(self, op: ast.cmpop, node: ast.Compare, i: int) -> Callable[[Any, Any], bool]:
         symbol = _COMPARE_SYMBOLS.get(type(op))
+        if symbol in ("==", "!=") and self.sql_nulls:
+            test = COMPARATORS[symbol]
+            return lambda a, b: a is not None and b is not None and test(a, b)
         if symbol:
             return COMPARATORS[symbol]
         if isinstance(op, ast.In):

@@ -19,7 +19,9 @@ Candidates are always verified against every conjunct, so the index only prunes 
 the result: the output equals the nested loop's, in (l1 order, l2 order). Values are brought into one
 comparable form per conjunct by the rules of `app.engine.compare` (aware vs naive, date vs datetime,
 ISO text vs dates). Items without a value for a join attribute (None or missing) match nothing, as in
-SQL; they are counted in the warnings. Merged items hold all keys of both sides (l1's value wins where
+SQL; they are counted in the warnings. In the parts checked per pair, `==` and `!=` with a missing
+value are false (so `i1.k == i2.k or ...` never pairs two events that both lack k), and ordering a
+missing value fails that pair, counted in the warnings. Merged items hold all keys of both sides (l1's value wins where
 both have a key) and the ids of both.
 """
 
