@@ -1,0 +1,57 @@
+"""Choosing the operator models, and the run-time path's imports (no torch)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.engine.extract import KeyAliasExtractor
+from app.engine.retrieve import KeywordRetriever
+from app.extract import make_extractor, people_of
+from app.retrieve import make_retriever, operator_size
+from app.store import EventStore
+from tests.retrieve.helpers import at, event, import_events
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sizes_and_the_lexical_baselines(monkeypatch):
+    assert isinstance(make_retriever("lexical"), KeywordRetriever)
+    assert isinstance(make_extractor("lexical"), KeyAliasExtractor)
+    monkeypatch.setenv("LIFELENS_OPERATOR_MODELS", "small")
+    assert operator_size() == "small"
+    assert operator_size("default") == "default"
+    with pytest.raises(ValueError, match="unknown operator model size 'huge'"):
+        operator_size("huge")
+
+
+def test_people_of_a_store(tmp_path):
+    me = "Charlotte Hoffmann <charlotte@x.org>"
+    senders = ["Anna Becker", "Anna Becker", "Tom Lee", "Tom Lee", "Ben Ode"]
+    mails = [
+        event(f"m{i}", "mail", "Hi", {"from_name": name, "to": [me]}, at(1, 9, i), None) for i, name in enumerate(senders)
+    ] + [
+        event("m9", "mail", "Re: Hi", {"from_name": "Charlotte Hoffmann", "to": ["Anna Becker <anna@x.org>"]}, at(1, 10), None),
+        event("c1", "calendar", "Coffee", {"attendees": ["Anna Becker", "bob@z.org"]}, at(2, 9), 30),
+    ]
+    with EventStore.open(tmp_path / "e.sqlite") as store:
+        import_events(store, mails)
+        # the owner, on every mail, is left out; addresses without a name are not people
+        assert people_of(store) == ["Anna Becker", "Tom Lee", "Ben Ode"]
+
+
+def test_runtime_path_imports_no_torch():
+    code = (
+        "import sys; sys.modules['torch'] = None; sys.modules['transformers'] = None\n"
+        "import app.retrieve.pipeline, app.extract.model_extractor, app.retrieve.sparse_index\n"
+        "import models.cross_encoder, models.extractor, models.splade\n"
+        "from app.retrieve import make_retriever\n"
+        "from app.extract import make_extractor\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
