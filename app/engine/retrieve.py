@@ -47,6 +47,7 @@ class Retriever(Protocol):
 SOURCE_WORDS: dict[str, tuple[str, ...]] = {
     "music": ("music_stream",), "song": ("music_stream",), "songs": ("music_stream",),
     "track": ("music_stream",), "tracks": ("music_stream",), "album": ("music_stream",), "albums": ("music_stream",),
+    "artist": ("music_stream",), "artists": ("music_stream",),
     "spotify": ("music_stream", "podcast_stream", "audiobook_stream"),
     "podcast": ("podcast_stream",), "podcasts": ("podcast_stream",),
     "audiobook": ("audiobook_stream",), "audiobooks": ("audiobook_stream",),
