@@ -45,9 +45,9 @@ def _package():
     return package
 
 
-def default_model_path() -> Path:
+def default_model_path(directory: Path | None = None) -> Path:
     """Where the embedded default model lives once assembled (it may not exist yet)."""
-    return models_dir() / _package().MODEL_NAME
+    return (Path(directory) if directory is not None else models_dir()) / _package().MODEL_NAME
 
 
 def _stamp_path(model: Path) -> Path:
@@ -80,8 +80,10 @@ def sha256_file(path: Path, progress: Callable[[int, int], None] | None = None) 
     return digest.hexdigest()
 
 
-def ensure_default_model(*, verify: bool = False, progress: Callable[[int, int], None] | None = None) -> Path:
-    """Assemble the default GGUF into the data directory if needed and return its path.
+def ensure_default_model(
+    *, verify: bool = False, progress: Callable[[int, int], None] | None = None, directory: Path | None = None
+) -> Path:
+    """Assemble the default GGUF into the data directory (or `directory`) if needed and return its path.
 
     The chunks are concatenated into a temporary file, hashed on the way, and renamed into place only when
     the sha256 matches, so an interrupted first start never leaves a broken model behind. With
@@ -89,7 +91,7 @@ def ensure_default_model(*, verify: bool = False, progress: Callable[[int, int],
     """
     package = _package()
     expected = package.EXPECTED_SHA256
-    target = default_model_path()
+    target = default_model_path(directory)
     if target.exists():
         if not verify and _stamp_matches(target, expected):
             return target

@@ -1,0 +1,284 @@
+"""Recursive question decomposition (ReQAP Section 3.1) and the one-shot variant of the ablation.
+
+Each call of the model sees one sub-question with the step above it and writes ONE operator call under the
+step grammar; every `QUD("...")` in that call is decomposed the same way, depth first, until each branch
+ends in RETRIEVE. A step that fails validation (syntax, arity, the attribute-derivation rule, depth, a
+repeated sub-question) is tried again at a higher temperature; when a sub-question cannot be decomposed
+the step above it is tried again, within a budget of model calls. A question that cannot be decomposed
+raises `DecompositionError` with what was tried.
+
+    tree = decompose("How far did I run in 2023?", date(2024, 5, 1), llm)
+    tree.render()
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from datetime import date
+from typing import Callable
+
+from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
+from app.engine.tree import Node
+from app.qud.grammar import step_grammar, tree_grammar
+from app.qud.prompt import expand_call, step_prompt, tree_prompt
+from app.qud.select import ExampleSelector, default_selector
+from app.qud.validate import Needs, child_needs, step_problems, tree_problems
+from app.qud.vocabulary import attribute_names
+
+
+@dataclass(frozen=True)
+class QudConfig:
+    max_depth: int = 8                     # levels in a tree, the root included
+    temperatures: tuple[float, ...] = (0.0, 0.7, 1.0)   # one attempt per entry for each sub-question
+    max_calls: int = 40                    # model calls per question, retries and backtracking included
+    max_tokens: int = 120                  # per step
+    examples: int = 8                      # in-context step examples per step
+    one_shot_max_tokens: int = 600
+    style: str = "above"                   # prompt layout, see app.qud.prompt.step_prompt
+    stable_examples: bool = True           # keep the previous step's examples in place when still relevant
+
+
+@dataclass
+class StepRecord:
+    """One model call: what was asked, what came back, and why it was rejected (if it was)."""
+
+    question: str
+    depth: int
+    attempt: int
+    temperature: float
+    output: str
+    problems: list[str]
+    prompt_tokens: int
+    evaluated_tokens: int
+    generated_tokens: int
+    seconds: float
+
+
+@dataclass
+class Trace:
+    steps: list[StepRecord] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def calls(self) -> int:
+        return len(self.steps)
+
+    @property
+    def rejected(self) -> int:
+        return sum(1 for s in self.steps if s.problems)
+
+
+class DecompositionError(Exception):
+    """The question could not be turned into a valid tree; the message says where and why."""
+
+    def __init__(self, message: str, trace: Trace | None = None):
+        super().__init__(message)
+        self.trace = trace
+
+
+class Cancelled(Exception):
+    pass
+
+
+class _Budget(Exception):
+    pass
+
+
+class _Decomposer:
+    def __init__(self, question, llm, selector, config, progress, cancel):
+        self.root = question
+        self.llm = llm
+        self.selector = selector
+        self.config = config
+        self.progress = progress
+        self.cancel = cancel
+        self.trace = Trace()
+        self.allowed = frozenset(attribute_names())
+        self.previous = None  # the examples of the last prompt: its prefix is in the KV cache
+
+    def solve(
+        self, question: str, above: tuple[tuple[str, str], ...], needs: Needs, above_needs: tuple[str, ...] = ()
+    ) -> Node:
+        """A valid subtree for `question`, or _Failed with the reasons."""
+        reasons: list[str] = []
+        for attempt, temperature in enumerate(self.config.temperatures):
+            if self.cancel is not None and self.cancel():
+                raise Cancelled()
+            if self.trace.calls >= self.config.max_calls:
+                raise _Budget()
+            call, problems = self._step(question, above, needs, above_needs, attempt, temperature)
+            if problems:
+                reasons.append("; ".join(problems))
+                continue
+            step = format_call(call)
+            children: list[Node] = []
+            try:
+                for qud, child_need in zip(call.quds(), child_needs(call, needs)):
+                    children.append(self.solve(
+                        qud.question, above + ((question, step),), child_need, above_needs + (needs.text(),)
+                    ))
+            except _Failed as failed:
+                reasons.append(f"sub-question {failed.question!r} failed: {failed.reasons[-1] if failed.reasons else '?'}")
+                continue
+            return Node(question, call, tuple(children))
+        raise _Failed(question, reasons)
+
+    def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float):
+        depth = len(above)
+        path = [q for q, _ in above]
+        previous = self.previous if self.config.stable_examples else None
+        examples = self.selector.select(question, path, previous=previous, needs=needs.text())
+        self.previous = examples
+        prompt = step_prompt(
+            self.root, question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs
+        )
+        if depth + 1 >= self.config.max_depth:
+            exclude = tuple(op for op in _ALL_OPERATORS if op != "RETRIEVE")  # the last level can only retrieve
+        else:
+            exclude = ("RETRIEVE",) if needs else ()
+        grammar = step_grammar(exclude) if len(exclude) < len(_ALL_OPERATORS) else None
+        out = self.llm.complete(
+            prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
+            seed=attempt, stop=["\n"],
+        )
+        text = out.text.strip()
+        call: Call | None = None
+        try:
+            call = expand_call(parse_call(text))
+            problems = step_problems(
+                call, question, needs, path=path, depth=depth, max_depth=self.config.max_depth,
+                allowed_attributes=self.allowed,
+            )
+        except StepSyntaxError as exc:
+            problems = [f"syntax: {exc}"]
+        self.trace.steps.append(StepRecord(
+            question, depth, attempt, temperature, text, problems, out.prompt_tokens, out.evaluated_tokens,
+            out.generated_tokens, out.seconds,
+        ))
+        if self.progress is not None:
+            self.progress(question, depth, text, problems)
+        return call, problems
+
+
+class _Failed(Exception):
+    def __init__(self, question: str, reasons: list[str]):
+        super().__init__(question)
+        self.question = question
+        self.reasons = reasons
+
+
+from app.engine.signatures import SIGNATURES as _SIGNATURES  # noqa: E402
+
+_ALL_OPERATORS = tuple(_SIGNATURES)
+
+
+def decompose(
+    question: str,
+    reference_date: date,
+    llm,
+    *,
+    selector: ExampleSelector | None = None,
+    config: QudConfig | None = None,
+    progress: Callable[[str, int, str, list[str]], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    trace: Trace | None = None,
+    style: str | None = None,
+) -> Node:
+    """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
+
+    `reference_date` is "today": steps write relative dates as `date.today()`, which the engine evaluates
+    at the reference date, so the tree itself stays valid for any day. `trace` (optional) receives every
+    model call.
+    """
+    question = " ".join(question.split())
+    if not question:
+        raise DecompositionError("the question is empty")
+    config = config or QudConfig()
+    if style is not None:
+        config = replace(config, style=style)
+    worker = _Decomposer(question, llm, selector or default_selector(), config, progress, cancel)
+    if trace is not None:
+        worker.trace = trace
+    started = time.perf_counter()
+    try:
+        tree = worker.solve(question, (), Needs())
+    except _Failed as failed:
+        worker.trace.seconds = time.perf_counter() - started
+        last = failed.reasons[-1] if failed.reasons else "no attempt"
+        raise DecompositionError(
+            f"could not decompose {question!r} into a valid operator tree after {worker.trace.calls} model calls; "
+            f"last problem: {last}",
+            worker.trace,
+        ) from None
+    except _Budget:
+        worker.trace.seconds = time.perf_counter() - started
+        raise DecompositionError(
+            f"could not decompose {question!r}: gave up after {worker.trace.calls} model calls "
+            f"(limit {config.max_calls}) with invalid steps",
+            worker.trace,
+        ) from None
+    worker.trace.seconds = time.perf_counter() - started
+    problems = tree_problems(tree, max_depth=config.max_depth)
+    if problems:
+        raise DecompositionError(f"the tree for {question!r} is not valid: {problems[0]}", worker.trace)
+    return tree
+
+
+# --- one shot: the whole tree in one generation --------------------------------------------------
+
+
+def decompose_one_shot(
+    question: str,
+    reference_date: date,
+    llm,
+    *,
+    selector: ExampleSelector | None = None,
+    config: QudConfig | None = None,
+    trace: Trace | None = None,
+) -> Node:
+    """The whole tree in one generation (steps in depth-first order), for the paper's ablation.
+
+    The model writes the root step, then "Input: QUD(...)" / "Output: STEP" pairs and END. The steps are
+    attached to the open sub-questions in depth-first order. Raises DecompositionError when the result
+    does not parse, is incomplete or fails validation; there are no retries.
+    """
+    question = " ".join(question.split())
+    config = config or QudConfig()
+    selector = selector or default_selector()
+    examples = selector.select_examples(question, config.examples)
+    prompt = tree_prompt(question, examples)
+    started = time.perf_counter()
+    out = llm.complete(prompt, grammar=tree_grammar(), max_tokens=config.one_shot_max_tokens, stop=["END\n"])
+    if trace is not None:
+        trace.steps.append(StepRecord(question, 0, 0, 0.0, out.text, [], out.prompt_tokens, out.evaluated_tokens,
+                                      out.generated_tokens, out.seconds))
+        trace.seconds = time.perf_counter() - started
+    calls: list[str] = []
+    for line in out.text.strip().split("\n"):
+        line = line.strip()
+        if not line or line.startswith("Input:") or line == "END":
+            continue
+        calls.append(line.removeprefix("Output:").strip())
+    try:
+        tree, used = _assemble(question, calls, 0)
+    except (StepSyntaxError, IndexError) as exc:
+        raise DecompositionError(f"one-shot output for {question!r} is not a complete tree: {exc}", trace) from None
+    if used != len(calls):
+        raise DecompositionError(f"one-shot output for {question!r} has {len(calls) - used} steps too many", trace)
+    problems = tree_problems(tree, max_depth=config.max_depth)
+    if problems:
+        raise DecompositionError(f"the one-shot tree for {question!r} is not valid: {problems[0]}", trace)
+    return tree
+
+
+def _assemble(question: str, calls: list[str], index: int) -> tuple[Node, int]:
+    if index >= len(calls):
+        raise IndexError(f"no step for sub-question {question!r}")
+    call = expand_call(parse_call(calls[index]))
+    index += 1
+    children = []
+    for qud in call.quds():
+        child, index = _assemble(qud.question, calls, index)
+        children.append(child)
+    return Node(question, call, tuple(children)), index

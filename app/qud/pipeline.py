@@ -1,0 +1,112 @@
+"""Question -> operator tree -> answer: the one entry point the CLI, the bench and the UI share.
+
+    from app.qud.pipeline import ask
+    answer = ask("How much did I spend on Amazon in 2023?", store, date.today())
+    answer.text, answer.value, answer.tree, answer.evidence_ids
+    answer.timings      # {"qud": 1.8, "qud_load": 1.1, "plan": ..., "execute": ..., "total": ...}
+
+Without `llm`, the configured QUD model (models.default_qud.qud_model_path: --qud-model, $LIFELENS_QUD_MODEL,
+settings.json, else the embedded Gemma 3 270M) is loaded once per process. A question that cannot be
+decomposed gives an Answer with `error` set and no tree; nothing raises for bad questions.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from datetime import date
+from typing import Any, Callable
+
+from app.answer import Answer
+from app.engine.tree import Node
+from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
+from app.qud.decompose import decompose as _decompose
+from app.qud.decompose import decompose_one_shot as _decompose_one_shot
+
+__all__ = ["ask", "decompose", "decompose_one_shot", "default_llm", "DecompositionError"]
+
+
+def default_llm(model_path: str | None = None):
+    """The process-wide QUD model (loaded lazily, once): `model_path` or the configured one."""
+    from models.default_qud import qud_model_path
+    from models.llm import shared_model
+
+    return shared_model(qud_model_path(model_path))
+
+
+def _cancel_check(cancel: Any) -> Callable[[], bool] | None:
+    if cancel is None:
+        return None
+    if hasattr(cancel, "cancelled"):
+        return lambda: bool(cancel.cancelled)
+    if hasattr(cancel, "is_set"):
+        return cancel.is_set
+    if callable(cancel):
+        return cancel
+    raise TypeError("cancel must be a callable, a threading.Event or an object with .cancelled")
+
+
+def decompose(question: str, reference_date: date, llm=None, **kwargs) -> Node:
+    """The operator tree for `question` (recursive decomposition). Raises DecompositionError."""
+    return _decompose(question, reference_date, llm if llm is not None else default_llm(), **kwargs)
+
+
+def decompose_one_shot(question: str, reference_date: date, llm=None, **kwargs) -> Node:
+    """The whole tree in one generation (the paper's ablation). Raises DecompositionError."""
+    return _decompose_one_shot(question, reference_date, llm if llm is not None else default_llm(), **kwargs)
+
+
+def ask(
+    question: str,
+    store,
+    reference_date: date,
+    *,
+    llm=None,
+    progress: Callable[[str], None] | None = None,
+    cancel: Any = None,
+    config: QudConfig | None = None,
+    trace: Trace | None = None,
+) -> Answer:
+    """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
+
+    progress: receives short messages ("Understanding the question …", each step written, "Running …").
+    cancel:   a callable, a threading.Event or an object with `.cancelled`; checked between model calls and
+              by the engine.
+    """
+    from app.engine import execute
+
+    started = time.perf_counter()
+    say = progress or (lambda message: None)
+    check = _cancel_check(cancel)
+    timings: dict[str, float] = {}
+    if llm is None:
+        llm = default_llm()
+    if hasattr(llm, "loaded") and not llm.loaded:
+        say("Loading the question model …")
+        load_started = time.perf_counter()
+        llm.load()
+        timings["qud_load"] = time.perf_counter() - load_started
+
+    say("Understanding the question …")
+
+    def on_step(sub_question: str, depth: int, step: str, problems: list[str]) -> None:
+        say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
+
+    trace = trace if trace is not None else Trace()
+    qud_started = time.perf_counter()
+    try:
+        tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check, trace=trace)
+    except DecompositionError as exc:
+        timings["qud"] = time.perf_counter() - qud_started
+        timings["total"] = time.perf_counter() - started
+        return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc))
+    except Cancelled:
+        timings["qud"] = time.perf_counter() - qud_started
+        timings["total"] = time.perf_counter() - started
+        return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled")
+    timings["qud"] = time.perf_counter() - qud_started
+    say("Running the operator tree …")
+    answer = execute(tree, store, reference_date, cancel=cancel)
+    merged = {**answer.timings, **timings}
+    merged["total"] = time.perf_counter() - started
+    return replace(answer, timings=merged)

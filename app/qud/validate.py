@@ -1,0 +1,251 @@
+"""Checks on QUD steps and trees beyond the syntax: the paper's attribute-derivation rule, depth, repeats.
+
+The derivation rule (ReQAP, Figure 4): an attribute an operator uses must be derivable, that is a fixed
+column (`vocabulary.FIXED_COLUMNS`) or produced below it by EXTRACT, MAP, GROUP_BY or UNNEST. Top-down,
+while the tree is being written, each step gets the attributes its result must carry (`Needs`): a
+RETRIEVE that is asked for `total` is wrong at once and is retried. Bottom-up, a finished tree is checked
+again with `tree_problems`.
+
+    needs = child_needs(parent_call, Needs({"total"}))   # one Needs per QUD("...") of the parent
+    problems = step_problems(call, question, needs, path=[...], depth=2, max_depth=8)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from app.engine.syntax import Call, FuncRef, Lambda, validate_call
+from app.engine.tree import Node
+from app.qud.vocabulary import FIXED_COLUMNS
+
+AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
+
+
+@dataclass(frozen=True)
+class Needs:
+    """Attributes a step's result must carry: on its rows, and on the members of its groups."""
+
+    rows: frozenset[str] = field(default_factory=frozenset)
+    members: frozenset[str] = field(default_factory=frozenset)
+
+    def __bool__(self) -> bool:
+        return bool(self.rows or self.members)
+
+    def text(self) -> str:
+        names = sorted(self.rows | self.members)
+        return ", ".join(names)
+
+
+def _non_fixed(names) -> frozenset[str]:
+    return frozenset(n for n in names if n not in FIXED_COLUMNS)
+
+
+# --- what a step reads and writes -------------------------------------------------------------
+
+
+def lambda_refs(value) -> tuple[set[str], set[str]]:
+    """Attribute names a lambda reads: (on its own argument, on other names such as group members).
+
+    `lambda attr: attr["year"] == 2023` -> ({"year"}, set());
+    `lambda group: sum(i["ms_played"] for i in group)` -> (set(), {"ms_played"}).
+    """
+    if not isinstance(value, Lambda):
+        return set(), set()
+    try:
+        tree = ast.parse(value.source, mode="eval")
+    except SyntaxError:
+        return set(), set()
+    fn = tree.body
+    params = {a.arg for a in fn.args.args} if isinstance(fn, ast.Lambda) else set()
+    own, other = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            key = node.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                (own if node.value.id in params else other).add(key.value)
+    return own, other
+
+
+_SIDE_REF = re.compile(r"\b(i[12])\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*[\"']([^\"']+)[\"']\s*\])")
+
+
+def condition_refs(condition: str) -> tuple[set[str], set[str]]:
+    """Attribute names a JOIN condition reads from i1 and from i2."""
+    left, right = set(), set()
+    for side, dotted, keyed in _SIDE_REF.findall(condition or ""):
+        (left if side == "i1" else right).add(dotted or keyed)
+    return left, right
+
+
+def produced_and_used(call: Call) -> tuple[set[str], list[tuple[str, str]]]:
+    """(attributes the step adds, [(attribute, where it is read: row|member|l1|l2)])."""
+    op = call.operator
+    produced: set[str] = set()
+    used: list[tuple[str, str]] = []
+
+    def names(key: str) -> list[str]:
+        value = call.get(key)
+        if isinstance(value, str):
+            return [value]
+        return [v for v in value if isinstance(v, str)] if isinstance(value, tuple) else []
+
+    if op in ("EXTRACT", "GROUP_BY"):
+        produced.update(names("attr_names"))
+        if op == "GROUP_BY":
+            used.extend((n, "row") for n in names("attr_names"))
+    elif op == "MAP":
+        produced.add(call.get("res_name") or "map_result")
+        own, other = lambda_refs(call.get("fct"))
+        used.extend((n, "row") for n in sorted(own))
+        used.extend((n, "member") for n in sorted(other))
+    elif op in ("FILTER", "APPLY"):
+        own, other = lambda_refs(call.get("filter" if op == "FILTER" else "fct"))
+        used.extend((n, "row") for n in sorted(own))
+        # APPLY's argument is the list itself; names read from its elements are the rows' attributes.
+        used.extend((n, "member" if op == "FILTER" else "row") for n in sorted(other))
+    elif op == "UNNEST":
+        produced.update(names("unnested_attr_name"))
+        used.extend((n, "row") for n in names("nested_attr_name"))
+    elif op in ("ARGMIN", "ARGMAX"):
+        used.extend((n, "row") for n in names("arg_attr_name") + names("val_attr_name"))
+    elif op in AGGREGATES:
+        used.extend((n, "row") for n in names("attr_name"))
+    elif op == "JOIN":
+        left, right = condition_refs(call.get("condition") or "")
+        used.extend((n, "l1") for n in sorted(left))
+        used.extend((n, "l2") for n in sorted(right))
+    return produced, used
+
+
+# --- top-down: what each sub-question must deliver -----------------------------------------------
+
+
+def child_needs(call: Call, needs: Needs) -> list[Needs]:
+    """For each QUD("...") of the step, in order, the attributes its result must carry."""
+    op = call.operator
+    produced, used = produced_and_used(call)
+    rows_used = {n for n, where in used if where == "row"}
+    members_used = {n for n, where in used if where == "member"}
+    n_children = len(call.quds())
+    if op == "JOIN":
+        left = {n for n, where in used if where == "l1"}
+        right = {n for n, where in used if where == "l2"}
+        # Attributes wanted above the join are usually the left list's (songs while running: the songs').
+        left |= set(needs.rows)
+        return [Needs(_non_fixed(left)), Needs(_non_fixed(right))][:n_children]
+    if op == "GROUP_BY":
+        child = Needs(_non_fixed(set(produced) | set(needs.members)))
+    elif op in ("APPLY", *AGGREGATES, "ARGMIN", "ARGMAX"):
+        child = Needs(_non_fixed(rows_used))
+    elif op == "UNNEST":
+        child = Needs(_non_fixed((set(needs.rows) - produced) | rows_used), needs.members)
+    else:  # EXTRACT, FILTER, MAP, RETRIEVE
+        child = Needs(_non_fixed((set(needs.rows) - produced) | rows_used), _non_fixed(set(needs.members) | members_used))
+    return [child] * n_children
+
+
+# --- one step ---------------------------------------------------------------------------------------
+
+
+def normalize_question(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def step_problems(
+    call: Call,
+    question: str,
+    needs: Needs,
+    *,
+    path: list[str] | tuple[str, ...] = (),
+    depth: int = 0,
+    max_depth: int = 8,
+    allowed_attributes: frozenset[str] | None = None,
+) -> list[str]:
+    """Why a step written for `question` cannot stand (empty when it can).
+
+    path: the questions above this one (root first); a sub-question may not repeat any of them or this one.
+    """
+    problems = list(validate_call(call))
+    op = call.operator
+    quds = [q.question for q in call.quds()]
+    if op != "RETRIEVE" and not quds:
+        problems.append(f"{op} needs a sub-question QUD(\"...\") as its input")
+    if quds and depth + 1 >= max_depth:
+        problems.append(f"depth limit: a step at depth {depth + 1} would exceed the limit of {max_depth} levels")
+    seen = {normalize_question(q) for q in (*path, question)}
+    for sub in quds:
+        if not sub.strip():
+            problems.append("empty sub-question")
+        elif normalize_question(sub) in seen:
+            problems.append(f"sub-question {sub!r} repeats a question above it")
+    if len(quds) == 2 and normalize_question(quds[0]) == normalize_question(quds[1]):
+        problems.append(f"both sub-questions are the same: {quds[0]!r}")
+    produced, used = produced_and_used(call)
+    if op == "RETRIEVE":
+        missing = sorted(_non_fixed(needs.rows | needs.members))
+        if missing:
+            problems.append(f"RETRIEVE gives only fixed columns, but {', '.join(missing)} is needed above (EXTRACT it)")
+    if op == "GROUP_BY":
+        lost = sorted(set(needs.rows) - produced)
+        if lost:
+            problems.append(f"GROUP_BY keeps only its keys {sorted(produced)}, but {', '.join(lost)} is needed above")
+    if op in ("APPLY", *AGGREGATES) and needs.rows:
+        problems.append(f"{op} gives one value, but attributes {needs.text()} are needed above")
+    if allowed_attributes is not None:
+        unknown = sorted({n for n, _ in used} - allowed_attributes)
+        if unknown:
+            problems.append(f"unknown attribute(s) {', '.join(unknown)}")
+    return problems
+
+
+# --- bottom-up: a finished tree -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Available:
+    rows: frozenset[str]
+    members: frozenset[str] = frozenset()
+
+
+def tree_problems(tree: Node, *, max_depth: int = 8) -> list[str]:
+    """Everything wrong with a finished tree: the engine's own checks, derivation, depth, repeats."""
+    problems = list(tree.problems())
+    if problems:
+        return problems
+
+    def visit(node: Node, path: tuple[str, ...], where: str) -> _Available:
+        if len(path) >= max_depth:
+            problems.append(f"{where}: deeper than {max_depth} levels")
+        seen = {normalize_question(q) for q in path}
+        if normalize_question(node.question) in seen:
+            problems.append(f"{where}: sub-question {node.question!r} repeats a question above it")
+        below = [visit(c, path + (node.question,), f"{where}.children[{i}]") for i, c in enumerate(node.children)]
+        produced, used = produced_and_used(node.call)
+        op = node.operator
+        first = below[0] if below else _Available(FIXED_COLUMNS)
+        for name, side in used:
+            if side == "l2" and len(below) > 1:
+                pool = below[1].rows
+            elif side == "member":
+                pool = first.members or first.rows
+            else:
+                pool = first.rows
+            if name not in pool and name not in FIXED_COLUMNS:
+                problems.append(
+                    f"{where} ({op}): attribute {name!r} is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST "
+                    f"below produces it"
+                )
+        if op == "RETRIEVE":
+            return _Available(FIXED_COLUMNS)
+        if op == "GROUP_BY":
+            return _Available(frozenset(produced), first.rows)
+        if op == "JOIN":
+            return _Available(frozenset().union(*(b.rows for b in below)))
+        if op in ("APPLY", *AGGREGATES):
+            return _Available(frozenset())
+        return _Available(first.rows | produced, first.members)
+
+    visit(tree, (), "root")
+    return problems

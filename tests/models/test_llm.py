@@ -1,0 +1,176 @@
+"""models.llm (GGUF through llama.cpp) and models.default_qud (the embedded Gemma 3 270M)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from models import default_qud
+from models.default_qud import (
+    ModelUnavailable,
+    configured_model_path,
+    ensure_default_model,
+    qud_model_path,
+)
+from models.llm import FakeLLM, GGUFModel, GrammarError, LLMError, shared_model
+
+YES_NO = 'root ::= " " ("yes" | "no") "\\n"\n'
+
+
+# --- the scripted fake ------------------------------------------------------------------------
+
+
+def test_fake_llm_answers_in_order_and_records_calls():
+    fake = FakeLLM(["A(1)", "B(2)"])
+    assert fake.complete("p1", grammar="g", temperature=0.5).text == "A(1)"
+    assert fake.complete("p2").text == "B(2)"
+    assert fake.calls == [("p1", "g", 0.5), ("p2", None, 0.0)]
+    with pytest.raises(AssertionError, match="exhausted"):
+        fake.complete("p3")
+    fake.close()
+    assert fake.closed
+
+
+def test_fake_llm_with_a_function_of_the_prompt():
+    fake = FakeLLM(lambda prompt: prompt.upper())
+    assert fake.complete("abc").text == "ABC"
+
+
+# --- the embedded default model ---------------------------------------------------------------
+
+
+def test_default_model_is_assembled_once_and_checked(tmp_path, monkeypatch):
+    package = default_qud._package()
+    path = ensure_default_model(directory=tmp_path)
+    try:
+        assert path == tmp_path / "gemma-3-270m-q4_k_m.gguf"
+        assert path.stat().st_size == 253113024
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == package.EXPECTED_SHA256
+        stamp = json.loads((tmp_path / "gemma-3-270m-q4_k_m.gguf.sha256").read_text())
+        assert stamp["sha256"] == package.EXPECTED_SHA256 and stamp["size"] == 253113024
+        assert not list(tmp_path.glob("*.partial"))
+
+        # Later starts trust the stamp: no 250 MB hash.
+        def no_hashing(*args, **kwargs):
+            raise AssertionError("hashed again")
+
+        monkeypatch.setattr(default_qud, "sha256_file", no_hashing)
+        assert ensure_default_model(directory=tmp_path) == path
+        with pytest.raises(AssertionError, match="hashed again"):
+            ensure_default_model(directory=tmp_path, verify=True)
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def test_a_corrupt_default_model_is_rebuilt(tmp_path):
+    package = default_qud._package()
+    target = tmp_path / "gemma-3-270m-q4_k_m.gguf"
+    target.write_bytes(b"GGUF but truncated")
+    try:
+        path = ensure_default_model(directory=tmp_path)
+        assert path == target
+        assert path.stat().st_size == 253113024
+        assert default_qud.sha256_file(path) == package.EXPECTED_SHA256
+    finally:
+        target.unlink(missing_ok=True)
+
+
+def test_model_choice_order_option_env_settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("LIFELENS_QUD_MODEL", raising=False)
+    assert configured_model_path() is None
+    (tmp_path / "settings.json").write_text(json.dumps({"qud_model": str(tmp_path / "from-settings.gguf")}))
+    assert configured_model_path() == tmp_path / "from-settings.gguf"
+    monkeypatch.setenv("LIFELENS_QUD_MODEL", str(tmp_path / "from-env.gguf"))
+    assert configured_model_path() == tmp_path / "from-env.gguf"
+    assert configured_model_path(tmp_path / "option.gguf") == tmp_path / "option.gguf"
+
+
+def test_unreadable_settings_and_missing_model_say_which_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("LIFELENS_QUD_MODEL", raising=False)
+    (tmp_path / "settings.json").write_text("{not json")
+    with pytest.raises(ModelUnavailable, match="settings.json"):
+        configured_model_path()
+    with pytest.raises(ModelUnavailable, match="nowhere.gguf: QUD model file not found"):
+        qud_model_path(tmp_path / "nowhere.gguf")
+
+
+# --- the real model (loaded once per session) ---------------------------------------------------
+
+
+def test_default_model_loads_once_per_process(default_llm, default_gguf):
+    assert default_llm.loaded
+    assert default_llm.load_seconds is not None and default_llm.load_seconds < 30
+    assert shared_model(default_gguf) is default_llm
+
+
+def test_greedy_completion_is_deterministic(default_llm):
+    prompt = "The capital of France is"
+    first = default_llm.complete(prompt, max_tokens=8)
+    second = default_llm.complete(prompt, max_tokens=8)
+    assert first.text == second.text
+    assert first.generated_tokens == 8 and first.finish_reason == "length"
+
+
+def test_grammar_constrains_the_output(default_llm):
+    out = default_llm.complete("Is the sky green? Answer:", grammar=YES_NO, max_tokens=10, stop=["\n"])
+    assert out.text in (" yes", " no")
+    assert out.finish_reason == "stop"
+
+
+def test_speculative_drafts_do_not_change_greedy_output(default_llm):
+    prompt = (
+        'Input: QUD("my runs")\nOutput: RETRIEVE(query="I went running")\n'
+        'Input: QUD("my walks")\nOutput: RETRIEVE(query="I went for a walk")\n'
+        'Input: QUD("my swims")\nOutput:'
+    )
+    grammar = 'root ::= " RETRIEVE(query=\\"" [a-zA-Z ]+ "\\")\\n"\n'
+    plain = default_llm.complete(prompt, grammar=grammar, max_tokens=30, stop=["\n"], speculate=False)
+    drafted = default_llm.complete(prompt, grammar=grammar, max_tokens=30, stop=["\n"], speculate=True)
+    assert drafted.text == plain.text
+    assert plain.text.startswith(' RETRIEVE(query="')
+
+
+def test_kv_cache_reuses_the_shared_prefix(default_llm):
+    prefix = "Lifelens turns questions into operator trees. " * 20
+    default_llm.complete(prefix + "First question?", max_tokens=1)
+    out = default_llm.complete(prefix + "Second question?", max_tokens=1)
+    assert out.prompt_tokens > 150
+    assert out.evaluated_tokens < 10
+
+
+def test_grammar_check_accepts_and_rejects_with_the_place(default_llm):
+    assert default_llm.grammar_accepts(YES_NO, " yes\n") == (True, "")
+    ok, reason = default_llm.grammar_accepts(YES_NO, " maybe\n")
+    assert not ok and reason.startswith("rejected at byte 0")
+    ok, reason = default_llm.grammar_accepts(YES_NO, " yes")
+    assert not ok and reason.startswith("incomplete")
+
+
+def test_a_broken_grammar_is_an_error(default_llm):
+    with pytest.raises(GrammarError, match="cannot parse"):
+        default_llm.grammar('root ::= "a" undefined-rule\n')
+
+
+def test_a_file_that_is_not_gguf_is_a_clear_error(tmp_path):
+    bad = tmp_path / "notes.gguf"
+    bad.write_bytes(b"hello, this is not a model")
+    with pytest.raises(LLMError, match="notes.gguf: llama.cpp cannot load"):
+        GGUFModel(bad).load()
+    with pytest.raises(FileNotFoundError, match="missing.gguf"):
+        GGUFModel(tmp_path / "missing.gguf").load()
+
+
+def test_close_frees_and_next_call_loads_again(default_gguf):
+    model = GGUFModel(default_gguf, n_ctx=512)
+    assert not model.loaded  # lazy
+    out = model.complete("Hello", max_tokens=2)
+    assert model.loaded and out.generated_tokens == 2
+    model.close()
+    assert not model.loaded
+    model.close()  # twice is fine
+    assert model.complete("Hello", max_tokens=2).text == out.text
+    model.close()

@@ -1,0 +1,79 @@
+"""The step grammar, checked by llama.cpp's own GBNF sampler over the real model's vocabulary."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.syntax import parse_call, validate_call
+from app.qud.examples import load_examples, step_examples
+from app.qud.grammar import step_grammar, tree_grammar
+from app.qud.prompt import compact_step, tree_block
+from app.qud.vocabulary import attribute_names
+
+
+def test_grammar_accepts_every_step_of_every_example(default_llm):
+    grammar = step_grammar()
+    checked = 0
+    for example in load_examples():
+        for step in step_examples(example):
+            text = compact_step(step.step)
+            ok, reason = default_llm.grammar_accepts(grammar, f" {text}\n")
+            assert ok, f"{example.question}: {text}: {reason}"
+            assert validate_call(parse_call(text)) == []
+            checked += 1
+    assert checked == 242
+
+
+def test_tree_grammar_accepts_whole_examples(default_llm):
+    grammar = tree_grammar()
+    checked = 0
+    for example in load_examples():
+        block = tree_block(example)
+        continuation = block.split("Output:", 1)[1]  # what the model writes after the first "Output:"
+        if continuation.count("Output:") + 1 > 12:
+            continue
+        ok, reason = default_llm.grammar_accepts(grammar, continuation)
+        assert ok, f"{example.question}: {reason}"
+        checked += 1
+    assert checked == 59
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ' FOO(l=QUD("my runs"))\n',                                                    # unknown operator
+        ' SUM(attr_name="total", l=QUD("my purchases"))\n',                            # arguments out of order
+        ' SUM(l=QUD("my purchases"), attr_name="totl")\n',                             # unknown attribute
+        ' SUM(l=QUD("my purchases"), attr_name="total")',                              # no newline: incomplete
+        ' RETRIEVE(query="a "quoted" word")\n',                                        # quote inside a string
+        ' EXTRACT(l=QUD("my runs"), attr_names=[])\n',                                 # empty attribute list
+        ' EXTRACT(l=QUD("my runs"), attr_names=["distance_km"], attr_types=[eval])\n',  # attr_types are added later
+        ' APPLY(l=QUD("my runs"), fct=print)\n',                                       # function not allowed
+        ' FILTER(l=QUD("my runs"), filter=lambda attr: __import__("os"))\n',           # no arbitrary code
+        ' FILTER(l=QUD("my runs"), filter=lambda x: x["year"] == 2023)\n',             # the lambda's argument is attr
+        ' JOIN(l1=QUD("songs"), l2=QUD("runs"), condition="i1.start_date == i3.start_date")\n',
+        ' RETRIEVE(query="I went running") RETRIEVE(query="again")\n',               # one call per step
+        ' MAP(l=QUD("songs grouped by artist"), fct=len)\n',                          # res_name is required here
+    ],
+)
+def test_grammar_rejects_malformed_steps(default_llm, text):
+    ok, reason = default_llm.grammar_accepts(step_grammar(), text)
+    assert not ok, text
+    assert reason.startswith(("rejected at byte", "incomplete"))
+
+
+def test_a_step_that_must_deliver_attributes_cannot_retrieve(default_llm):
+    text = ' RETRIEVE(query="I went running")\n'
+    assert default_llm.grammar_accepts(step_grammar(), text) == (True, "")
+    ok, reason = default_llm.grammar_accepts(step_grammar(("RETRIEVE",)), text)
+    assert not ok and reason.startswith("rejected at byte 0")  # " RET" is one token
+
+
+def test_attribute_names_cover_keys_and_examples():
+    names = set(attribute_names())
+    assert {"total", "artist", "ms_played", "workout_type", "attendees", "labels"} <= names  # source keys
+    assert {"start_datetime", "start_date", "weekday", "year", "hour", "title"} <= names     # fixed columns
+    assert {"count", "hours", "ms_total", "recipient", "attendee"} <= names                 # result names
+    assert "totl" not in names
+    lengths = [len(n) for n in attribute_names()]
+    assert lengths == sorted(lengths, reverse=True)
