@@ -42,6 +42,7 @@ class Player:
         self.platform_phone = p.phone
         self.ip_home = f"198.51.100.{stable_hash(p.id, 'ip') % 250 + 1}"
         cat = track_catalog()
+        self.catalog = cat
         self.by_artist: dict[str, list[dict]] = {}
         for row in cat:
             if row["genre"] in p.prefs.genres:
@@ -106,6 +107,8 @@ class Player:
         while cursor < stop - timedelta(seconds=20):
             if album_run:
                 pick = album_run.pop(0)
+            elif rng.random() < 0.08:  # something outside the usual genres (a friend's tip, a playlist)
+                pick = rng.choice(self.catalog)
             else:
                 artist = rng.choices(self.artists, self.weights)[0]
                 pick = rng.choice(self.by_artist[artist])

@@ -156,4 +156,28 @@ def build_timeline(persona: Persona) -> Timeline:
     activity.add_purchases(tl)
     verbalise.add_observations(tl)
     tl.events.sort(key=lambda e: (e.start.astimezone(UTC), e.id))
+    _renumber(tl)
     return tl
+
+
+def _renumber(tl: Timeline) -> None:
+    """Ids in time order per kind ("p13-music_stream-00001" is the first play), so that the events of a
+    period form a range and gold evidence can be written compactly (`app.persona.questions.compact_ids`)."""
+    counters: Counter = Counter()
+    mapping: dict[str, str] = {}
+    for ev in tl.events:
+        counters[ev.kind] += 1
+        mapping[ev.id] = f"{tl.p.id}-{ev.kind}-{counters[ev.kind]:05d}"
+    obs_map: dict[str, str] = {}
+    for ev in tl.events:
+        ev.id = mapping[ev.id]
+        for key, value in ev.attrs.items():
+            if isinstance(value, str) and value in mapping:
+                ev.attrs[key] = mapping[value]
+        for n, o in enumerate(ev.obs, 1):
+            obs_map[o.id] = f"{ev.id}/{n}"
+            o.id = obs_map[o.id]
+    for ev in tl.events:
+        for o in ev.obs:
+            if "same_as" in o.data:
+                o.data["same_as"] = obs_map[o.data["same_as"]]

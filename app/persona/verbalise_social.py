@@ -62,12 +62,15 @@ def meeting(w: Writer, ev: Canon) -> None:
         if location and a.get("place_type") == "restaurant" and rng.random() < 0.35:
             info = w.tl.home_info(ev.day)
             location = f"{location}, {rng.choice(info['streets'])} {rng.randint(1, 120)}, {w.tl.city_on(ev.day)}"
-        if rng.random() < 0.25:
-            location = ""  # people leave it out
         desc_bank = "meal" if activity in MEAL or activity == "home_dinner" else "other"
         description = fill(rng.choice(w.ws["calendar_description"][desc_bank]), slots)
+        place = a.get("place", "")
+        told = place and place in summary or any(x and x in description for x in (slots.get("cue"), slots.get("dish")))
+        if told and rng.random() < 0.35:
+            location = ""  # people leave it out when the title or note says enough
         attendees = []
-        if rng.random() < 0.3:
+        names_shown = all(w.call_name(n) in summary or (family and "parents" in summary) for n in a["participants"])
+        if rng.random() < 0.3 or not names_shown:
             attendees = [addr for n in a["participants"] if (addr := w.addr(n))]
         w.calendar(ev, summary, location=location, description=description, attendees=attendees,
                    organizer=w.me if attendees else None)
