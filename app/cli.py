@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _extra_commands():
     """Each entry adds one sub-command; kept as a list so each feature owns its own module."""
     registrars = []
-    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest"):
+    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest", "app.persona.cli"):
         try:
             module = __import__(module_name, fromlist=["register"])
         except ModuleNotFoundError as exc:
