@@ -41,7 +41,9 @@ class RetrieveThresholds:
     relevant: float = 0.5            # P(relevant) at which a pattern keeps all its events
     irrelevant: float = 0.5          # P(irrelevant) at which a pattern drops all its events
     keep: float = 0.5                # P(keep) at which the event cross-encoder keeps an event
-    min_count: int = 5               # pattern mining: events a key/value pair needs in one source
+    min_count: int = 3               # pattern mining: events a key/value pair needs in one source
+    max_patterns: int = 100          # pattern mining: key/value patterns per source, most frequent first
+    max_event_ce: int = 3000         # events the event cross-encoder reads per query; the rest follow their source
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -146,10 +148,11 @@ class ModelRetriever:
         """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
         t = self.thresholds
         clock = time.perf_counter()
-        patterns = mine_patterns(events, min_count=t.min_count)
+        patterns = mine_patterns(events, min_count=t.min_count, max_per_source=t.max_patterns)
         by_id = {e.id: e for e in events}
         source_patterns = [p for p in patterns if p.is_source]
         verdicts = self._judge(query, source_patterns, trace)
+        self._source_rows = [(p, v, row) for p, v, row in zip(source_patterns, verdicts, self._last_probs)]
         open_sources = {p.source for p, v in zip(source_patterns, verdicts) if v == "partly"}
         kept: set[str] = set()
         for pattern, verdict in zip(source_patterns, verdicts):
@@ -175,6 +178,14 @@ class ModelRetriever:
         open_ids = {e.id for e in undecided}
         trace.after_patterns = [e.id for e in events if e.id in kept or e.id in open_ids]
         clock = time.perf_counter()
+        if len(undecided) > t.max_event_ce:
+            # too many to read one by one in time: the overflow follows its source pattern's leaning
+            leaning = {p.source: row for p, _, row in self._source_rows}
+            overflow = undecided[t.max_event_ce :]
+            undecided = undecided[: t.max_event_ce]
+            kept.update(e.id for e in overflow if leaning[e.source][2] >= leaning[e.source][0])
+            self.last_problems.append(
+                f"{len(overflow)} candidate events were judged by their source only (more than {t.max_event_ce})")
         if undecided:
             probs = self.cross_encoder.event_probs(query, [verbalize_event(e, with_time=True) for e in undecided])
             trace.event_ce_calls = len(undecided)
@@ -185,8 +196,10 @@ class ModelRetriever:
 
     def _judge(self, query: str, patterns: Sequence[Pattern], trace: RetrieveTrace) -> list[str]:
         if not patterns:
+            self._last_probs = np.zeros((0, 3), dtype=np.float32)
             return []
         probs = self.cross_encoder.pattern_probs(query, [p.text() for p in patterns])
+        self._last_probs = probs
         verdicts = [self.verdict(row) for row in probs]
         trace.patterns.extend((p, v, float(np.max(row))) for p, v, row in zip(patterns, verdicts, probs))
         return verdicts

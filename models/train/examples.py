@@ -42,21 +42,38 @@ class ExtractCase:
 
 
 def cross_encoder_examples(
-    cases: Sequence[RetrieveCase], *, events_per_case: int = 12, min_count: int = 5, seed: int = 13
+    cases: Sequence[RetrieveCase], *, events_per_case: int = 12, min_count: int = 3, max_patterns: int = 100,
+    seed: int = 13,
 ) -> list[PairExample]:
     rng = random.Random(seed)
     examples: list[PairExample] = []
     for case in cases:
-        patterns = mine_patterns(case.pool, min_count=min_count)
+        patterns = mine_patterns(case.pool, min_count=min_count, max_per_source=max_patterns)
         for pattern, label in zip(patterns, pattern_labels(patterns, case.gold)):
             examples.append(PairExample(case.query, pattern.text(), "pattern", PATTERN_LABELS.index(label)))
         positives = [e for e in case.pool if e.id in case.gold] + list(case.extra_gold)
         negatives = [e for e in case.pool if e.id not in case.gold]
-        for events, label in ((positives, 1), (negatives, 0)):
-            for event in rng.sample(events, min(events_per_case, len(events))):
-                examples.append(PairExample(case.query, verbalize_event(event, with_time=True), "event", label))
+        chosen = rng.sample(positives, min(events_per_case, len(positives))) + _per_source(negatives, events_per_case, rng)
+        for event in chosen:
+            label = 1 if event.id in case.gold else 0
+            examples.append(PairExample(case.query, verbalize_event(event, with_time=True), "event", label))
     rng.shuffle(examples)
     return examples
+
+
+def _per_source(events: Sequence[Any], count: int, rng: random.Random) -> list[Any]:
+    """Up to `count` events spread over their sources (a pool of 40,000 songs and 30 mails gives both)."""
+    by_source: dict[str, list[Any]] = {}
+    for event in events:
+        by_source.setdefault(event.source, []).append(event)
+    for members in by_source.values():
+        rng.shuffle(members)
+    chosen: list[Any] = []
+    while len(chosen) < count and any(by_source.values()):
+        for members in by_source.values():
+            if members and len(chosen) < count:
+                chosen.append(members.pop())
+    return chosen
 
 
 def find_spans(segment: str, value: Any) -> list[tuple[int, int]]:

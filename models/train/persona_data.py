@@ -10,7 +10,8 @@ cache (`~/.cache/lifelens-train/personas/<id>/events.sqlite`). Then:
 - EXTRACT cases: store events of sampled canonical events, asked for the canonical attributes (cuisine,
   participants, genre, product, ...), plus keys the event cannot answer (gold None).
 
-Nothing here reads a TEST persona: the recipes pass TRAIN and DEV ids explicitly.
+Nothing here reads a TEST persona: the recipes pass TRAIN and DEV ids (app.persona.splits), and
+`persona_store` refuses a TEST id.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
     from app.retrieve.sparse_index import SparseIndex
     from app.store import EventStore
 
+    from app.persona.splits import persona_split
+
+    if persona_split(persona_id) == "test":
+        raise ValueError(f"{persona_id} is a TEST persona: nothing trains or tunes on it")
     folder = cache_dir() / "personas" / persona_id
     db = folder / "events.sqlite"
     done = folder / "imported.ok"
@@ -129,7 +134,9 @@ def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[
     social = by_kind.get("meeting", []) + by_kind.get("party", [])
     add(rng.choice(["meetings with friends", "times I met friends"]), by_kind.get("meeting", []))
     for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
-        add(f"{activity.replace('_', ' ')}s with friends", (e for e in social if e.attrs.get("activity") == activity))
+        words = activity.replace("_", " ")
+        words += "es" if words.endswith(("ch", "sh", "s")) else "s"
+        add(f"{words} with friends", (e for e in social if e.attrs.get("activity") == activity))
     for cuisine in _top((e.attrs.get("cuisine") for e in social), 3, rng):
         add(rng.choice([f"{cuisine} food", f"eating {cuisine} food", f"{cuisine} restaurants"]),
             (e for e in social if e.attrs.get("cuisine") == cuisine))
@@ -154,10 +161,15 @@ def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[
     return out
 
 
-def retrieve_cases(ps: PersonaStore, *, seed: int = 13, min_score: float = 0.1, max_queries: int | None = None) -> list[RetrieveCase]:
+def retrieve_cases(
+    ps: PersonaStore, *, seed: int = 13, min_score: float = 0.1, max_queries: int | None = None,
+    templates: bool = True, bank: bool = True,
+) -> list[RetrieveCase]:
+    """Cases from template queries and/or the question bank's RETRIEVE leaves (gold: store ids)."""
     rng = random.Random(f"{seed}-{ps.persona_id}")
-    queries = template_queries(ps.timeline, rng)
-    queries.extend(question_bank_leaves(ps))
+    queries = template_queries(ps.timeline, rng) if templates else []
+    if bank:
+        queries.extend(question_bank_leaves(ps))
     if max_queries is not None and len(queries) > max_queries:
         queries = rng.sample(queries, max_queries)
     cases = []
@@ -173,15 +185,17 @@ def retrieve_cases(ps: PersonaStore, *, seed: int = 13, min_score: float = 0.1, 
 
 
 def question_bank_leaves(ps: PersonaStore) -> list[tuple[str, list[str]]]:
-    """RETRIEVE leaves of the persona's gold trees with their gold canonical ids, when the bank provides them."""
+    """RETRIEVE queries of the persona's gold trees (templates of the persona's own split) with their
+    relevant canonical ids; one entry per distinct query."""
     try:
-        from app.persona import questions  # type: ignore[attr-defined]
+        from app.persona.questions import expand_ids, questions_for
     except ImportError:
         return []
-    leaves = getattr(questions, "retrieve_leaves", None)
-    if leaves is None:
-        return []
-    return [(q, list(ids)) for q, ids in leaves(ps.persona_id)]
+    merged: dict[str, set[str]] = {}
+    for record in questions_for(ps.persona_id):
+        for query, compact in (record.get("retrieve") or {}).items():
+            merged.setdefault(query, set()).update(expand_ids(compact))
+    return [(q, sorted(ids)) for q, ids in sorted(merged.items())]
 
 
 # --- EXTRACT -----------------------------------------------------------------------------------------

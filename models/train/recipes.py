@@ -25,18 +25,17 @@ SIZES = {
     "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000},
     "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000},
 }
-# Persona split used when app.persona does not publish one. TEST personas are never generated here.
-FALLBACK_TRAIN = ("p01", "p02")
-FALLBACK_DEV = ("p03",)
+# How many of the generator's TRAIN / DEV personas a recipe uses by default (each costs ~5 CPU minutes to
+# generate, import and index once). TEST personas are never generated here.
+TRAIN_PERSONAS = 2
+DEV_PERSONAS = 1
 CARDS = Path(__file__).resolve().parents[1] / "cards"
 
 
 def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    try:
-        from app.persona import splits  # type: ignore[attr-defined]
-    except ImportError:
-        return FALLBACK_TRAIN, FALLBACK_DEV
-    return tuple(splits.TRAIN), tuple(splits.DEV)
+    from app.persona.splits import PERSONAS
+
+    return tuple(PERSONAS["train"][:TRAIN_PERSONAS]), tuple(PERSONAS["dev"][:DEV_PERSONAS])
 
 
 def register(sub: Any) -> None:
@@ -110,7 +109,7 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
                     config={"kind": "cross_encoder", "size": args.size, "max_length": spec["max_length"]})
     log(f"exported {out}")
     # thresholds on DEV, with the int8 model that ships
-    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date) for ps in dev for c in retrieve_cases(ps)]
+    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date) for ps in dev for c in retrieve_cases(ps, templates=False)]
     retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out)), thresholds=RetrieveThresholds())
     grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
     chosen, figures = choose_thresholds(retriever, dev_cases, grid)
@@ -127,13 +126,19 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
 
 
 def _balanced(examples: list, wanted: int) -> list:
-    """At most `wanted` examples, keeping half pattern and half event examples where both have enough."""
+    """At most `wanted` examples, as even as possible over (head, label): irrelevant patterns outnumber the
+    others 20 to 1 in the raw data."""
     rng = random.Random(13)
-    patterns = [e for e in examples if e.head == "pattern"]
-    events = [e for e in examples if e.head == "event"]
-    take_p = min(len(patterns), max(wanted // 2, wanted - len(events)))
-    take_e = min(len(events), wanted - take_p)
-    chosen = rng.sample(patterns, take_p) + rng.sample(events, take_e)
+    groups: dict[tuple[str, int], list] = {}
+    for e in examples:
+        groups.setdefault((e.head, e.label), []).append(e)
+    for members in groups.values():
+        rng.shuffle(members)
+    chosen: list = []
+    while len(chosen) < wanted and any(groups.values()):
+        for members in groups.values():
+            if members and len(chosen) < wanted:
+                chosen.append(members.pop())
     rng.shuffle(chosen)
     return chosen
 
