@@ -88,9 +88,15 @@ class ExampleSelector:
         return [(float(v) * (1.5 if bool(s.needs) == bool(needs) else 1.0), s) for v, s in zip(values, pool)]
 
     def ranked(
-        self, question: str, above: Sequence[str] = (), limit: int | None = None, needs: str = ""
+        self,
+        question: str,
+        above: Sequence[str] = (),
+        limit: int | None = None,
+        needs: str = "",
+        per_example: int | None = None,
     ) -> list[StepExample]:
         """Step examples best first: no duplicate (question, step), at most `per_example` from one example."""
+        per_example = self.per_example if per_example is None else per_example
         scored = sorted(
             self.scores(question, above, root=not above, needs=needs),
             key=lambda pair: (-pair[0], pair[1].example.line, pair[1].depth),
@@ -100,7 +106,7 @@ class ExampleSelector:
         shown: set[tuple[str, str]] = set()
         for _, step in scored:
             line = step.example.line
-            if per.get(line, 0) >= self.per_example or (step.question, step.step) in shown:
+            if per.get(line, 0) >= per_example or (step.question, step.step) in shown:
                 continue
             shown.add((step.question, step.step))
             chosen.append(step)
@@ -130,7 +136,8 @@ class ExampleSelector:
         best = top[0]
         if not previous:
             return list(reversed(top))
-        relevant = {_key(c) for c in candidates}
+        # "Still relevant": among this step's best 2k by score alone (the per-example cap is for fresh picks).
+        relevant = {_key(c) for c in self.ranked(question, above, limit=2 * self.k, needs=needs, per_example=self.k)}
         keep: list[StepExample] = []
         for step in previous:
             if _key(step) not in relevant or _key(step) == _key(best) or len(keep) >= self.k - 1:

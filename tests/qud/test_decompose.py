@@ -1,0 +1,184 @@
+"""Recursive decomposition with a scripted model: tree building, retries, limits, the one-shot variant."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
+from app.qud.grammar import step_grammar, tree_grammar
+from models.llm import FakeLLM
+
+TODAY = date(2024, 5, 1)
+_INPUT = re.compile(r'Input: QUD\("([^"]*)"\)(?:\nNeeds: [^\n]*)?\nOutput:$')
+
+
+def by_input(script: dict[str, list[str]]) -> FakeLLM:
+    """A fake model that answers the prompt's current input from `script` (one entry per call, in order)."""
+
+    def answer(prompt: str) -> str:
+        question = _INPUT.search(prompt).group(1)
+        outputs = script[question]
+        return outputs.pop(0) if len(outputs) > 1 else outputs[0]
+
+    return FakeLLM(answer)
+
+
+HIKE = {
+    "How far was my longest hike?": [' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")'],
+    "my hikes with distance": [' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])'],
+    "my hikes": [' RETRIEVE(query="I went hiking")'],
+}
+
+
+def test_builds_the_tree_step_by_step():
+    llm = by_input({k: list(v) for k, v in HIKE.items()})
+    trace = Trace()
+    tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
+    assert tree.to_json() == {
+        "question": "How far was my longest hike?",
+        "step": 'MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
+        "children": [{
+            "question": "my hikes with distance",
+            "step": 'EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"], attr_types=[float])',
+            "children": [{"question": "my hikes", "step": 'RETRIEVE(query="I went hiking")', "children": []}],
+        }],
+    }
+    assert [(c[1], c[2]) for c in llm.calls] == [
+        (step_grammar(), 0.0), (step_grammar(("RETRIEVE",)), 0.0), (step_grammar(), 0.0)]
+    assert trace.calls == 3 and trace.rejected == 0
+    assert [s.depth for s in trace.steps] == [0, 1, 2]
+
+
+def test_prompt_has_eight_examples_the_path_and_needs():
+    llm = by_input({k: list(v) for k, v in HIKE.items()})
+    decompose("How far was my longest hike?", TODAY, llm)
+    prompt = llm.calls[1][0]
+    assert prompt.count("\nOutput: ") == 8  # eight examples, each with its step
+    assert prompt.endswith(
+        'Above: MAX(l=QUD("my hikes with distance"), attr_name="distance_km")\n'
+        'Input: QUD("my hikes with distance")\nNeeds: distance_km\nOutput:'
+    )
+    root_prompt = llm.calls[0][0]
+    assert root_prompt.endswith('\n\nInput: QUD("How far was my longest hike?")\nOutput:')
+    # the most similar example is the last one before the question
+    last_example = root_prompt.split("\n\n")[-2]
+    assert last_example.startswith('Input: QUD("How far was my longest run?")')
+
+
+def test_an_invalid_step_is_retried_at_a_higher_temperature():
+    script = {k: list(v) for k, v in HIKE.items()}
+    script["my hikes with distance"] = [
+        ' RETRIEVE(query="I went hiking")',                             # cannot carry distance_km
+        ' EXTRACT(l=QUD("my hikes", attr_names=["distance_km"])',      # does not parse
+        ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
+    ]
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
+    assert [n.operator for n in tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert [c[2] for c in llm.calls] == [0.0, 0.0, 0.7, 1.0, 0.0]
+    assert trace.rejected == 2
+    assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
+    assert trace.steps[2].problems[0].startswith("syntax: not an operator call")
+
+
+def test_a_failing_sub_question_sends_the_step_above_back():
+    script = {
+        "How often did I hike?": [
+            ' APPLY(l=QUD("my hikes with count"), fct=len)',
+            ' APPLY(l=QUD("my hikes"), fct=len)',
+        ],
+        "my hikes with count": [' APPLY(l=QUD("How often did I hike?"), fct=len)'],  # repeats the question above
+        "my hikes": [' RETRIEVE(query="I went hiking")'],
+    }
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose("How often did I hike?", TODAY, llm, trace=trace)
+    assert tree.step == 'APPLY(l=QUD("my hikes"), fct=len)'
+    assert [s.question for s in trace.steps] == [
+        "How often did I hike?", "my hikes with count", "my hikes with count", "my hikes with count",
+        "How often did I hike?", "my hikes"]
+    assert trace.steps[1].problems == ["sub-question 'How often did I hike?' repeats a question above it"]
+
+
+def test_a_repeated_sub_question_ends_with_a_clear_message():
+    llm = by_input({
+        "How often did I run?": [' APPLY(l=QUD("my runs"), fct=len)'],
+        "my runs": [' FILTER(l=QUD("my runs"), filter=lambda attr: attr["year"] == 2023)'],
+    })
+    with pytest.raises(DecompositionError) as info:
+        decompose("How often did I run?", TODAY, llm)
+    message = str(info.value)
+    assert message.startswith("could not decompose 'How often did I run?' into a valid operator tree after 12 model calls")
+    assert "sub-question 'my runs' repeats a question above it" in message
+    assert info.value.trace.calls == 12
+
+
+def test_the_depth_limit_stops_with_a_clear_message():
+    def deeper(prompt: str) -> str:
+        question = _INPUT.search(prompt).group(1)
+        level = int(question.split()[-1]) if question.startswith("level") else 0
+        return f' FILTER(l=QUD("level {level + 1}"), filter=lambda attr: attr["year"] > 2000)'
+
+    llm = FakeLLM(deeper)
+    with pytest.raises(DecompositionError) as info:
+        decompose("How often?", TODAY, llm, config=QudConfig(max_depth=3, temperatures=(0.0,)))
+    assert "depth limit: a step at depth 3 would exceed the limit of 3 levels" in str(info.value)
+    # at the last level only RETRIEVE is offered to the model
+    last_grammar = llm.calls[-1][1]
+    assert "step ::= retrieve\n" in last_grammar
+
+
+def test_the_call_budget_ends_the_search():
+    llm = FakeLLM(lambda prompt: " nonsense")
+    with pytest.raises(DecompositionError, match=r"gave up after 5 model calls \(limit 5\)"):
+        decompose("How often did I run?", TODAY, llm, config=QudConfig(max_calls=5, temperatures=(0.0,) * 10))
+
+
+def test_cancel_stops_between_model_calls():
+    llm = by_input({k: list(v) for k, v in HIKE.items()})
+    asked = []
+
+    def cancel() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    with pytest.raises(Cancelled):
+        decompose("How far was my longest hike?", TODAY, llm, cancel=cancel)
+    assert len(llm.calls) == 1
+
+
+def test_empty_question():
+    with pytest.raises(DecompositionError, match="the question is empty"):
+        decompose("   ", TODAY, FakeLLM([]))
+
+
+def test_one_shot_builds_the_whole_tree_from_one_generation():
+    text = (
+        ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")\n'
+        'Input: QUD("my hikes with distance")\nOutput: EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])\n'
+        'Input: QUD("my hikes")\nOutput: RETRIEVE(query="I went hiking")\n'
+    )
+    llm = FakeLLM([text])
+    tree = decompose_one_shot("How far was my longest hike?", TODAY, llm)
+    assert tree.render() == (
+        'MAX(l=QUD("my hikes with distance"), attr_name="distance_km")\n'
+        '  EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"], attr_types=[float])\n'
+        '    RETRIEVE(query="I went hiking")'
+    )
+    prompt, grammar, _ = llm.calls[0]
+    assert grammar == tree_grammar()
+    assert prompt.count("\nEND\n") == 8
+    assert prompt.endswith('Question: How far was my longest hike?\nInput: QUD("How far was my longest hike?")\nOutput:')
+
+
+def test_one_shot_incomplete_or_invalid_trees_are_errors():
+    incomplete = ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")\n'
+    with pytest.raises(DecompositionError, match="not a complete tree: no step for sub-question 'my hikes with distance'"):
+        decompose_one_shot("How far was my longest hike?", TODAY, FakeLLM([incomplete]))
+    underived = ' MAX(l=QUD("my hikes"), attr_name="distance_km")\nInput: QUD("my hikes")\nOutput: RETRIEVE(query="hikes")\n'
+    with pytest.raises(DecompositionError, match="attribute 'distance_km' is not derivable"):
+        decompose_one_shot("How far was my longest hike?", TODAY, FakeLLM([underived]))

@@ -1,0 +1,136 @@
+"""ask(): question -> tree -> answer on a real event store; and the `lifelens ask` command."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from app.cli import main
+from app.qud import pipeline
+from app.qud.pipeline import ask
+from app.store import EventStore
+from importers.base import Event, content_key
+from models.llm import FakeLLM
+
+BERLIN = ZoneInfo("Europe/Berlin")
+TODAY = date(2024, 5, 1)
+
+HIKE_STEPS = [
+    ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
+    ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
+    ' RETRIEVE(query="I went hiking")',
+]
+
+
+def workout(day: int, kind: str, km: float) -> Event:
+    start = datetime(2024, 4, day, 9, 0, tzinfo=BERLIN)
+    return Event(
+        source="workout", type="apple_health", start=start, end=start + timedelta(hours=2),
+        title=f"{kind.title()} workout", text=f"{kind} workout {km} km",
+        data={"workout_type": kind, "duration_s": 7200.0, "distance_km": km},
+        position=f"workout {day}", key=content_key("w", start.isoformat()), tz="Europe/Berlin",
+    )
+
+
+@pytest.fixture
+def store_path(tmp_path):
+    path = tmp_path / "events.sqlite"
+    store = EventStore.open(path)
+    run = store.begin_run(["test"])
+    with store.file_import(run, "test-events", "test") as writer:
+        for event in (workout(3, "hiking", 8.5), workout(10, "hiking", 12.25), workout(17, "hiking", 5.0),
+                      workout(20, "running", 21.1)):
+            writer.add(event)
+    store.finish_run(run)
+    store.close()
+    return path
+
+
+def hike_id(store: EventStore, km: float) -> str:
+    return next(e.id for e in store.events() if e.data.get("distance_km") == km)
+
+
+def test_ask_decomposes_runs_and_times_the_qud(store_path):
+    messages: list[str] = []
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(list(HIKE_STEPS)), progress=messages.append)
+        longest = hike_id(store, 12.25)
+    assert answer.error is None
+    assert answer.value == 12.25
+    assert longest in answer.evidence_ids
+    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert answer.tree.children[0].children[0].size == 3  # the three hikes, not the run
+    assert {"qud", "plan", "execute", "total"} <= set(answer.timings)
+    assert 0 <= answer.timings["qud"] <= answer.timings["total"]
+    assert messages[0] == "Understanding the question …"
+    assert messages[1] == 'MAX(l=QUD("my hikes with distance"), attr_name="distance_km")'
+    assert messages[-1] == "Running the operator tree …"
+
+
+def test_a_question_that_cannot_be_decomposed_gives_a_message_not_a_crash(store_path):
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("Blue ideas sleep furiously?", store, TODAY, llm=FakeLLM(lambda prompt: " gibberish"))
+    assert answer.value is None and answer.tree is None and answer.evidence_ids == ()
+    assert answer.text.startswith("I could not understand the question: could not decompose 'Blue ideas sleep furiously?'")
+    assert answer.error.startswith("could not decompose")
+    assert answer.error.endswith("after 3 model calls; last problem: syntax: a step must be one operator call like "
+                                 "FILTER(l=QUD(\"...\"), filter=...)")
+    assert answer.timings["qud"] >= 0
+
+
+def test_ask_can_be_cancelled(store_path):
+    event = threading.Event()
+    event.set()
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(list(HIKE_STEPS)), cancel=event)
+    assert answer.error == "cancelled"
+    assert answer.text == "The question was cancelled."
+
+
+def test_lifelens_ask_json_has_the_documented_keys(store_path, monkeypatch, capsys):
+    monkeypatch.setattr(pipeline, "default_llm", lambda model_path=None: FakeLLM(list(HIKE_STEPS)))
+    code = main(["--db", str(store_path), "ask", "How far was my longest hike?", "--reference-date", "2024-05-01", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {"answer", "answer_text", "tree", "evidence", "timings", "operator_tree", "error"} <= set(out)
+    assert out["answer"] == 12.25
+    assert out["error"] is None
+    with EventStore.open(store_path, read_only=True) as store:
+        longest = store.get([hike_id(store, 12.25)])[0]
+    assert {"id": longest.id, "source": "workout", "start": "2024-04-10T09:00:00+02:00",
+            "title": "Hiking workout"} in out["evidence"]
+    assert all(set(row) == {"id", "source", "start", "title"} for row in out["evidence"])
+    assert out["timings"]["qud"] >= 0
+    assert out["tree"]["operator"] == "MAX" and out["tree"]["children"][0]["operator"] == "EXTRACT"
+    assert out["operator_tree"]["children"][0]["children"][0] == {
+        "question": "my hikes", "step": 'RETRIEVE(query="I went hiking")', "children": []}
+    assert out["qud"] == {"model": "fake", "calls": 3, "rejected_steps": 0}
+
+
+def test_lifelens_ask_prints_answer_tree_evidence_and_timings(store_path, monkeypatch, capsys):
+    monkeypatch.setattr(pipeline, "default_llm", lambda model_path=None: FakeLLM(list(HIKE_STEPS)))
+    code = main(["ask", "How far was my longest hike?", "--db", str(store_path), "--reference-date", "2024-05-01"])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Question: How far was my longest hike?"
+    assert lines[1].startswith("Answer:   ")
+    assert "Value:    12.25" in lines
+    assert any(line.lstrip().startswith("MAX ") and "1 row" in line for line in lines)
+    assert any(line.lstrip().startswith("RETRIEVE ") and "3 rows" in line for line in lines)
+    assert any("2024-04-10T09:00  workout" in line and "Hiking workout" in line for line in lines)
+    assert lines[-1].startswith("Timings:  ") and "qud " in lines[-1]
+
+
+def test_lifelens_ask_rejects_a_bad_reference_date(store_path, capsys):
+    assert main(["ask", "x?", "--db", str(store_path), "--reference-date", "May 1st"]) == 2
+    assert "--reference-date 'May 1st' is not a date (YYYY-MM-DD)" in capsys.readouterr().err
+
+
+def test_lifelens_ask_with_a_missing_model_file(store_path, tmp_path, capsys):
+    assert main(["ask", "x?", "--db", str(store_path), "--qud-model", str(tmp_path / "none.gguf")]) == 2
+    assert "none.gguf: QUD model file not found" in capsys.readouterr().err

@@ -1,0 +1,161 @@
+"""The derivation rule (ReQAP Figure 4), depth and repeat checks on steps and trees."""
+
+from __future__ import annotations
+
+from app.engine.syntax import parse_call
+from app.engine.tree import Node
+from app.qud.validate import (
+    Needs,
+    child_needs,
+    condition_refs,
+    lambda_refs,
+    produced_and_used,
+    step_problems,
+    tree_problems,
+)
+from app.qud.vocabulary import attribute_names
+
+
+def tree(obj) -> Node:
+    return Node.from_json(obj)
+
+
+def leaf(question, query):
+    return {"question": question, "step": f'RETRIEVE(query="{query}")', "children": []}
+
+
+def test_lambda_and_condition_references():
+    call = parse_call('MAP(l=QUD("g"), fct=lambda group: sum(i["ms_played"] for i in group), res_name="ms")')
+    assert lambda_refs(call.get("fct")) == (set(), {"ms_played"})
+    call = parse_call('FILTER(l=QUD("x"), filter=lambda attr: attr["year"] == 2023 and "a" in attr["title"].lower())')
+    assert lambda_refs(call.get("filter")) == ({"year", "title"}, set())
+    assert condition_refs("i1.start_datetime >= i2.start_datetime and i1['artist'] == i2.end_date") == (
+        {"start_datetime", "artist"}, {"start_datetime", "end_date"})
+
+
+def test_produced_and_used_per_operator():
+    assert produced_and_used(parse_call('EXTRACT(l=QUD("x"), attr_names=["total", "product"])')) == ({"total", "product"}, [])
+    assert produced_and_used(parse_call('GROUP_BY(l=QUD("x"), attr_names=["artist"])')) == ({"artist"}, [("artist", "row")])
+    assert produced_and_used(parse_call('UNNEST(l=QUD("x"), nested_attr_name="to", unnested_attr_name="recipient")')) == (
+        {"recipient"}, [("to", "row")])
+    assert produced_and_used(parse_call('ARGMAX(l=QUD("x"), arg_attr_name="count", val_attr_name="artist")')) == (
+        set(), [("count", "row"), ("artist", "row")])
+    assert produced_and_used(parse_call('MAP(l=QUD("x"), fct=len, res_name="count")')) == ({"count"}, [])
+
+
+SUM_OVER_RETRIEVE = {
+    "question": "How much did I spend?",
+    "step": 'SUM(l=QUD("my purchases"), attr_name="total")',
+    "children": [leaf("my purchases", "I bought something")],
+}
+
+
+def test_an_attribute_nobody_produces_is_not_derivable():
+    problems = tree_problems(tree(SUM_OVER_RETRIEVE))
+    assert problems == [
+        "root (SUM): attribute 'total' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
+    ]
+
+
+def test_extract_below_makes_it_derivable_and_fixed_columns_need_nothing():
+    fixed = tree({
+        "question": "When did I last buy something?",
+        "step": 'MAX(l=QUD("my purchases"), attr_name="start_date")',
+        "children": [leaf("my purchases", "I bought something")],
+    })
+    assert tree_problems(fixed) == []
+    extracted = tree({
+        "question": "How much did I spend?",
+        "step": 'SUM(l=QUD("my purchases with total"), attr_name="total")',
+        "children": [{
+            "question": "my purchases with total",
+            "step": 'EXTRACT(l=QUD("my purchases"), attr_names=["total"], attr_types=[float])',
+            "children": [leaf("my purchases", "I bought something")],
+        }],
+    })
+    assert tree_problems(extracted) == []
+
+
+def test_group_by_keeps_only_its_keys():
+    bad = tree({
+        "question": "Which artist?",
+        "step": 'ARGMAX(l=QUD("songs per artist"), arg_attr_name="ms_played", val_attr_name="artist")',
+        "children": [{
+            "question": "songs per artist",
+            "step": 'GROUP_BY(l=QUD("songs with artist and ms"), attr_names=["artist"])',
+            "children": [{
+                "question": "songs with artist and ms",
+                "step": 'EXTRACT(l=QUD("songs"), attr_names=["artist", "ms_played"])',
+                "children": [leaf("songs", "I listened to a song")],
+            }],
+        }],
+    })
+    assert tree_problems(bad) == [
+        "root (ARGMAX): attribute 'ms_played' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
+    ]
+    assert step_problems(parse_call('GROUP_BY(l=QUD("songs with artist"), attr_names=["artist"])'),
+                         "songs per artist", Needs(frozenset({"ms_played"}))) == [
+        "GROUP_BY keeps only its keys ['artist'], but ms_played is needed above"]
+
+
+def test_join_sides_are_checked_separately():
+    bad = tree({
+        "question": "Songs while running?",
+        "step": 'JOIN(l1=QUD("songs"), l2=QUD("runs with distance"), condition="i1.distance_km == i2.distance_km")',
+        "children": [
+            leaf("songs", "I listened to a song"),
+            {"question": "runs with distance", "step": 'EXTRACT(l=QUD("runs"), attr_names=["distance_km"])',
+             "children": [leaf("runs", "I went running")]},
+        ],
+    })
+    assert tree_problems(bad) == [
+        "root (JOIN): attribute 'distance_km' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
+    ]
+
+
+def test_needs_flow_down_the_tree():
+    sum_call = parse_call('SUM(l=QUD("x"), attr_name="total")')
+    assert child_needs(sum_call, Needs()) == [Needs(frozenset({"total"}))]
+    filter_call = parse_call('FILTER(l=QUD("x"), filter=lambda attr: attr["year"] == 2023 and attr["category"] == "Books")')
+    assert child_needs(filter_call, Needs(frozenset({"total"}))) == [Needs(frozenset({"total", "category"}))]
+    extract = parse_call('EXTRACT(l=QUD("x"), attr_names=["total"])')
+    assert child_needs(extract, Needs(frozenset({"total", "category"}))) == [Needs(frozenset({"category"}))]
+    map_group = parse_call('MAP(l=QUD("g"), fct=lambda group: sum(i["ms_played"] for i in group), res_name="ms_total")')
+    assert child_needs(map_group, Needs(frozenset({"ms_total", "artist"}))) == [
+        Needs(frozenset({"artist"}), frozenset({"ms_played"}))]
+    group = parse_call('GROUP_BY(l=QUD("s"), attr_names=["artist"])')
+    assert child_needs(group, Needs(frozenset({"artist"}), frozenset({"ms_played"}))) == [
+        Needs(frozenset({"artist", "ms_played"}))]
+    join = parse_call('JOIN(l1=QUD("a"), l2=QUD("b"), condition="i1.start_date == i2.day_name")')
+    assert child_needs(join, Needs(frozenset({"artist"}))) == [Needs(frozenset({"artist"})), Needs(frozenset({"day_name"}))]
+
+
+def test_step_problems_retrieve_with_needs_depth_and_repeats():
+    retrieve = parse_call('RETRIEVE(query="I bought something")')
+    assert step_problems(retrieve, "my purchases", Needs()) == []
+    assert step_problems(retrieve, "my purchases with total", Needs(frozenset({"total"}))) == [
+        "RETRIEVE gives only fixed columns, but total is needed above (EXTRACT it)"]
+    apply = parse_call('APPLY(l=QUD("my runs"), fct=len)')
+    assert step_problems(apply, "How often did I run?", Needs(), depth=7, max_depth=8) == [
+        "depth limit: a step at depth 8 would exceed the limit of 8 levels"]
+    assert step_problems(apply, "How often did I run?", Needs(), path=["My runs?"]) == [
+        "sub-question 'my runs' repeats a question above it"]
+    same = parse_call('FILTER(l=QUD("my runs"), filter=lambda attr: attr["year"] == 2023)')
+    assert step_problems(same, "My runs", Needs()) == ["sub-question 'my runs' repeats a question above it"]
+    no_input = parse_call('APPLY(l="my runs", fct=len)')
+    assert "APPLY needs a sub-question QUD(\"...\") as its input" in step_problems(no_input, "q", Needs())
+    unknown = parse_call('SUM(l=QUD("x"), attr_name="totl")')
+    assert step_problems(unknown, "q", Needs(), allowed_attributes=frozenset(attribute_names())) == [
+        "unknown attribute(s) totl"]
+
+
+def test_tree_depth_and_repeated_question_on_a_path():
+    deep = leaf("q8", "x")
+    for level in range(7, -1, -1):
+        deep = {"question": f"q{level}", "step": f'FILTER(l=QUD("q{level + 1}"), filter=lambda attr: attr["year"] > 0)',
+                "children": [deep]}
+    assert tree_problems(tree(deep), max_depth=8) == ["root.children[0].children[0].children[0].children[0]"
+                                                      ".children[0].children[0].children[0].children[0]: deeper than 8 levels"]
+    repeated = {"question": "my runs", "step": 'FILTER(l=QUD("My runs!"), filter=lambda attr: attr["year"] > 0)',
+                "children": [leaf("My runs!", "I went running")]}
+    assert tree_problems(tree(repeated)) == ["root.children[0]: sub-question 'My runs!' repeats a question above it"]
