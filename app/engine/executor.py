@@ -168,6 +168,7 @@ class _Run:
             question=node.question,
             warnings=warnings,
             cancel=self.cancel,
+            deadline=self.deadline,
         )
         return ctx
 

@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 from app.engine.compare import EvalError
 from app.engine.expr import CompiledFunction, EvalContext, compile_expression
-from app.engine.values import MISSING, Item, merge_items
+from app.engine.values import DERIVED, MISSING, Item, merge_items
 
 MAX_NESTED = 4_000_000     # pairs a nested loop may test
 MAX_PAIRS = 2_000_000      # pairs a join may return
@@ -132,8 +132,7 @@ def _side_values(rows: Sequence[Any], node: ast.AST, param: str, ctx: EvalContex
           and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
         key = node.slice.value
     if key is not None and not key.startswith("_"):
-        values = [row.get(key) for row in rows]
-        return [None if v is MISSING else v for v in values]
+        return _column(rows, key)
     fn = compile_expression(node, ("i1", "i2")).bind(ctx)
     out = []
     for row in rows:
@@ -144,6 +143,16 @@ def _side_values(rows: Sequence[Any], node: ast.AST, param: str, ctx: EvalContex
             if len(failures) < 3:
                 failures.append(str(exc))
     return out
+
+
+def _column(rows: Sequence[Any], key: str) -> list[Any]:
+    """row.get(key) for every row, in bulk (derived keys like start_datetime computed only where absent)."""
+    attrs = [row.attrs for row in rows]
+    values = [a.get(key, MISSING) for a in attrs]
+    derive = DERIVED.get(key)
+    if derive is not None and any(v is MISSING for v in values):
+        values = [derive(a) if v is MISSING else v for a, v in zip(attrs, values)]
+    return [None if v is MISSING else v for v in values]
 
 
 def _kind(v: Any) -> str:
@@ -193,10 +202,10 @@ def _parse_all(values: list[Any], target: str) -> list[Any]:
     return out
 
 
-def coerce_sides(lv: list[Any], rv: list[Any], what: str) -> tuple[list[Any], list[Any], bool]:
+def coerce_sides(lv: list[Any], rv: list[Any], what: str) -> tuple[list[Any], list[Any], bool, str, str]:
     """Bring both sides of one conjunct into one comparable domain (rules of app.engine.compare).
 
-    Returns (left, right, indexable). Not indexable: a side mixes aware and naive datetimes, which
+    Returns (left, right, indexable, left kinds, right kinds). Not indexable: a side mixes aware and naive datetimes, which
     have no single order; such a conjunct is checked per pair instead. Raises JoinError when the
     sides can never be compared (numbers vs text).
     """
@@ -211,19 +220,19 @@ def coerce_sides(lv: list[Any], rv: list[Any], what: str) -> tuple[list[Any], li
     if "date" in both and both & {"aware", "naive"}:
         lv = [v.date() if isinstance(v, datetime) else v for v in lv]
         rv = [v.date() if isinstance(v, datetime) else v for v in rv]
-        return lv, rv, True
+        return lv, rv, True, "date", "date"
     if {"aware", "naive"} <= both:
         if {"aware", "naive"} <= lk or {"aware", "naive"} <= rk:
-            return lv, rv, False
+            return lv, rv, False, "", ""
         wall = lambda vs: [v.replace(tzinfo=None) if isinstance(v, datetime) else v for v in vs]  # noqa: E731
-        return (wall(lv) if "aware" in lk else lv), (wall(rv) if "aware" in rk else rv), True
+        return (wall(lv) if "aware" in lk else lv), (wall(rv) if "aware" in rk else rv), True, "naive", "naive"
     if "time" in both:
         strip = lambda vs: [v.replace(tzinfo=None) if isinstance(v, time) else v for v in vs]  # noqa: E731
-        return strip(lv), strip(rv), True
+        return strip(lv), strip(rv), True, "time", "time"
     families = {_family(k) for k in lk | rk}
     if len(families) > 1:
         raise JoinError(f"the condition compares {' with '.join(sorted(families))} values in `{what}`")
-    return lv, rv, True
+    return lv, rv, True, ",".join(sorted(lk)), ",".join(sorted(rk))
 
 
 def _family(kind: str) -> str:
@@ -250,7 +259,12 @@ def join(
     condition: CompiledFunction,
     ctx: EvalContext,
     warn: Callable[[str], None],
+    check: Callable[[], None] | None = None,
 ) -> tuple[Item, ...]:
+    """The pairs of `left` x `right` satisfying `condition`, merged, in (left, right) order.
+
+    `warn` receives the notes for the node's warnings; `check` (if given) is called every 65,536
+    candidate pairs and may raise to stop (cancel, time limit)."""
     analysis = analyse(condition.tree)  # type: ignore[arg-type]
     failures: list[str] = []
     left_ok = _apply_filters(left, analysis.filters, "i1", ctx, warn)
@@ -264,7 +278,7 @@ def join(
         what = ast.unparse(conj.node)
         lv = _side_values(left, conj.left, "i1", ctx, failures)  # type: ignore[arg-type]
         rv = _side_values(right, conj.right, "i2", ctx, failures)  # type: ignore[arg-type]
-        lv, rv, indexable = coerce_sides(lv, rv, what)
+        lv, rv, indexable, lkind, rkind = coerce_sides(lv, rv, what)
         if not indexable:
             residual.append(conj.node)
             continue
@@ -274,8 +288,8 @@ def join(
             keys_l.append(lv)
             keys_r.append(rv)
         else:
-            atom_l = ast.dump(conj.left) + _kind_of(lv)  # type: ignore[arg-type]
-            atom_r = ast.dump(conj.right) + _kind_of(rv)  # type: ignore[arg-type]
+            atom_l = ast.dump(conj.left) + lkind  # type: ignore[arg-type]
+            atom_r = ast.dump(conj.right) + rkind  # type: ignore[arg-type]
             ranges.append((lv, rv, conj.op, atom_l, atom_r))
     if failures:
         warn(f"JOIN: some join values could not be computed ({'; '.join(failures)}); those items match nothing")
@@ -303,7 +317,9 @@ def join(
     out: list[tuple[int, int]] = []
     errors = 0
     first_error = ""
-    for i, j in pairs:
+    for n, (i, j) in enumerate(pairs):
+        if check is not None and not n & 0xFFFF:
+            check()
         if check_pair is not None:
             try:
                 if not check_pair(left[i], right[j]):
@@ -325,10 +341,6 @@ def _merge(a: Any, b: Any) -> Item:
     if not isinstance(a, Item) or not isinstance(b, Item):
         raise JoinError("JOIN needs events on both sides, not groups")
     return merge_items(a, b)
-
-
-def _kind_of(values: list[Any]) -> str:
-    return ",".join(sorted(kinds_of(values)))
 
 
 def _apply_filters(rows: Sequence[Any], filters: list[Conjunct], side: str, ctx: EvalContext, warn: Callable[[str], None]) -> list[bool]:

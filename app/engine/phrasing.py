@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import math
-from datetime import date, datetime, time, timedelta
+from datetime import date, time, timedelta
 from typing import Any
 
 from app.engine.syntax import Call, FuncRef

@@ -132,7 +132,7 @@ class Item:
         return value
 
     def with_attrs(self, updates: Mapping[str, Any]) -> "Item":
-        merged = dict(self.attrs)
+        merged = self.attrs.copy()
         merged.update(updates)
         return Item(MappingProxyType(merged), self.ids)
 
@@ -160,7 +160,8 @@ def merge_ids(*id_groups: Iterable[str]) -> tuple[str, ...]:
 
 def merge_items(left: Item, right: Item) -> Item:
     """JOIN's combined item: all keys of both, the left item's value wins where both have a key."""
-    attrs = {**right.attrs, **left.attrs}
+    attrs = right.attrs.copy()  # dict copies in C; much faster than unpacking the read-only views
+    attrs.update(left.attrs.copy())
     a, b = left.ids, right.ids
     if len(a) == 1 and len(b) == 1:
         ids = a if a == b else (a + b if a[0] < b[0] else b + a)

@@ -16,6 +16,7 @@ this package checks that the two agree.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -23,7 +24,7 @@ from typing import Any, Callable
 
 from app.engine.expr import EvalContext
 from app.engine.signatures import SIGNATURES
-from app.engine.values import Group, Item, Scalar
+from app.engine.values import Item, Scalar
 
 Operator = Callable[["OpContext", dict[str, Any]], Any]
 REGISTRY: dict[str, Operator] = {}
@@ -47,14 +48,18 @@ class OpContext:
     question: str = ""
     warnings: list[str] = field(default_factory=list)
     cancel: Callable[[], bool] | None = None
+    deadline: float | None = None  # time.monotonic() after which the question stops
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
 
     def check_cancel(self) -> None:
+        """Called between chunks of work: stops on cancel, or when the question's time is up."""
         if self.cancel is not None and self.cancel():
             raise Cancelled("cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OperatorError("time limit reached")
 
 
 def operator(name: str) -> Callable[[Operator], Operator]:
@@ -77,10 +82,10 @@ def rows_of(result: Any, op: str, what: str = "l") -> tuple:
 
 
 def items_of(result: Any, op: str, what: str = "l") -> tuple:
-    rows = rows_of(result, op, what)
-    if rows and not isinstance(rows[0], Item):
+    found = rows_of(result, op, what)
+    if found and not isinstance(found[0], Item):
         raise OperatorError(f"{op} needs events for {what!r}, got groups (GROUP_BY result)")
-    return rows
+    return found
 
 
 class Failures:

@@ -171,6 +171,6 @@ def join_rows(ctx: OpContext, args: dict[str, Any]) -> tuple:
     right = items_of(args["l2"], "JOIN", "l2")
     ctx.check_cancel()
     try:
-        return join_module.join(left, right, args["condition"], ctx.eval, ctx.warn)
+        return join_module.join(left, right, args["condition"], ctx.eval, ctx.warn, ctx.check_cancel)
     except join_module.JoinError as exc:
         raise OperatorError(str(exc)) from None
