@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -150,14 +151,36 @@ def pairs_of(value: Any) -> list[tuple[str, float]] | None:
     return pairs  # type: ignore[return-value]
 
 
+_ORDERED_KEY = re.compile(r"^\d{4}(-\d{2}){0,2}$|^-?\d+(\.\d+)?$")  # years, months, days, numbers
+
+
+def _complete_preview(report: Any) -> list | None:
+    """The node's whole result when the preview holds all of it (a chart of the first 50 of 120 would lie)."""
+    preview = list(report.preview)
+    return preview if report.size is None or report.size <= len(preview) else None
+
+
 def chart_series(answer: Any) -> list[tuple[str, float]] | None:
-    """What to draw as bars: the answer's value, else the root node's preview, when either is (key, number) pairs."""
+    """What to draw as bars: the answer's value, else the root node's (whole) result, when either is (key,
+    number) pairs; for an ARGMAX/ARGMIN root, the groups it chose from. Time-like keys keep their order,
+    other keys are sorted by value, largest first.
+
+    >>> chart_series(Answer(..., value=[["Air", 3], ["Can", 9]], evidence_ids=("a",)))
+    [('Can', 9.0), ('Air', 3.0)]
+    """
     if not answer.evidence_ids:
         return None
     series = pairs_of(answer.value)
-    if series is None and answer.tree is not None:
-        series = pairs_of(list(answer.tree.preview))
-    return series
+    root = answer.tree
+    if series is None and root is not None:
+        series = pairs_of(_complete_preview(root))
+        if series is None and root.operator in ("ARGMAX", "ARGMIN") and len(root.children) == 1:
+            series = pairs_of(_complete_preview(root.children[0]))
+    if series is None:
+        return None
+    if all(_ORDERED_KEY.match(key) for key, _ in series):
+        return sorted(series, key=lambda kv: kv[0])
+    return sorted(series, key=lambda kv: -kv[1])
 
 
 # --- operator tree --------------------------------------------------------------------------------

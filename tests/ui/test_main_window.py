@@ -119,7 +119,7 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
     assert sorted(answer.evidence_ids) == sorted(window.event_model.event_at(r).id for r in range(10))
 
 
-def test_an_argmax_answer_has_its_own_evidence_and_no_chart(qtbot, window_factory, tmp_path):
+def test_an_argmax_answer_has_its_own_evidence_and_charts_the_groups(qtbot, window_factory, tmp_path):
     from .fakes import PER_ARTIST_TREE
 
     window = window_factory()
@@ -130,7 +130,7 @@ def test_an_argmax_answer_has_its_own_evidence_and_no_chart(qtbot, window_factor
     answer = ask(qtbot, window, "Which artist did I listen to most?")
     assert (answer.value, window.answer_pane.headline.text()) == ("Daft Punk", "Daft Punk (count: 4).")
     assert window.answer_pane.evidence.text().startswith("Based on 4 events.")
-    assert not window.answer_pane.chart_area.isVisible()
+    assert window.answer_pane.chart.series() == [("Daft Punk", 4.0), ("Air", 3.0), ("Phoenix", 3.0)]
     assert {window.event_model.event_at(r).data["artist"] for r in range(window.event_model.rowCount())} == {"Daft Punk"}
     assert window.event_model.rowCount() == 4
 

@@ -55,6 +55,28 @@ def test_pairs_of_accepts_pairs_mappings_and_two_field_dicts():
         assert pairs_of(value) is None, value
 
 
+def test_chart_series_orders_time_keys_by_time_and_others_by_value():
+    months = answer(value=[["2024-02", 5], ["2024-01", 2], ["2023-12", 9]], text="x", evidence_ids=("a",))
+    assert chart_series(months) == [("2023-12", 9.0), ("2024-01", 2.0), ("2024-02", 5.0)]
+    artists = answer(value={"Air": 3, "Can": 9, "Abba": 3}, text="x", evidence_ids=("a",))
+    assert chart_series(artists) == [("Can", 9.0), ("Air", 3.0), ("Abba", 3.0)]
+
+
+def test_chart_series_of_an_argmax_shows_the_groups_when_all_are_in_the_preview():
+    groups = tuple({"artist": a, "count": n, "size": n, "ids": ["x"]} for a, n in (("Air", 3), ("Can", 5)))
+    counts = NodeReport("MAP", "counts", "MAP(...)", 2, 0.1, None, preview=groups)
+    top = NodeReport("ARGMAX", "q", "ARGMAX(...)", 1, 0.1, None, children=(counts,),
+                     preview=({"value": "Can", "unit": None, "ids": ["x"], "arg_attr_name": "count", "arg_value": 5,
+                               "val_attr_name": "artist", "ties": 1},))
+    assert chart_series(answer(value="Can", text="Can.", tree=top, evidence_ids=("x",))) == [("Can", 5.0), ("Air", 3.0)]
+    # 120 groups with 2 in the preview: a chart of those two would mislead.
+    partial = NodeReport("ARGMAX", "q", "ARGMAX(...)", 1, 0.1, None,
+                         children=(NodeReport("MAP", "counts", "MAP(...)", 120, 0.1, None, preview=groups),))
+    assert chart_series(answer(value="Can", text="Can.", tree=partial, evidence_ids=("x",))) is None
+    assert chart_series(answer(value="Can", text="Can.", tree=NodeReport("MAP", "q", "MAP(...)", 120, 0.1, None,
+                                                                          preview=groups), evidence_ids=("x",))) is None
+
+
 def test_chart_series_falls_back_to_the_root_preview():
     root = NodeReport("GROUP_BY", "q", "GROUP_BY(...)", 2, 0.1, None,
                       preview=({"artist": "Air", "count": 3}, {"artist": "Can", "count": 1}))
