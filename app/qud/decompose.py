@@ -20,6 +20,7 @@ from typing import Callable
 
 from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
+from app.qud.cues import step_operators
 from app.qud.grammar import step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -37,6 +38,7 @@ class QudConfig:
     one_shot_max_tokens: int = 600
     style: str = "above"                   # prompt layout, see app.qud.prompt.step_prompt
     stable_examples: bool = True           # keep the previous step's examples in place when still relevant
+    cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
 
 
 @dataclass
@@ -133,11 +135,7 @@ class _Decomposer:
         prompt = step_prompt(
             self.root, question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs
         )
-        if depth + 1 >= self.config.max_depth:
-            exclude = tuple(op for op in _ALL_OPERATORS if op != "RETRIEVE")  # the last level can only retrieve
-        else:
-            exclude = ("RETRIEVE",) if needs else ()
-        grammar = step_grammar(exclude) if len(exclude) < len(_ALL_OPERATORS) else None
+        grammar = step_grammar(self._excluded(question, depth, needs, attempt))
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"],
@@ -159,6 +157,19 @@ class _Decomposer:
         if self.progress is not None:
             self.progress(question, depth, text, problems)
         return call, problems
+
+
+    def _excluded(self, question: str, depth: int, needs: Needs, attempt: int) -> tuple[str, ...]:
+        """Operators the grammar leaves out at this step."""
+        if depth + 1 >= self.config.max_depth:
+            allowed = {"RETRIEVE"}  # the last level can only retrieve
+        else:
+            allowed = set(_ALL_OPERATORS) - ({"RETRIEVE"} if needs else set())
+            last_attempt = attempt == len(self.config.temperatures) - 1
+            cue = step_operators(question, root=depth == 0) if self.config.cues and not last_attempt else None
+            if cue and allowed & set(cue):
+                allowed &= set(cue)
+        return tuple(op for op in _ALL_OPERATORS if op not in allowed)
 
 
 class _Failed(Exception):

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 
+from app.engine.signatures import SIGNATURES
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
 from app.qud.grammar import step_grammar, tree_grammar
 from models.llm import FakeLLM
@@ -46,8 +47,10 @@ def test_builds_the_tree_step_by_step():
             "children": [{"question": "my hikes", "step": 'RETRIEVE(query="I went hiking")', "children": []}],
         }],
     }
+    # "longest" narrows the first step to MAX/ARGMAX; a step that must carry distance_km cannot RETRIEVE
+    not_max = tuple(op for op in SIGNATURES if op not in ("MAX", "ARGMAX"))
     assert [(c[1], c[2]) for c in llm.calls] == [
-        (step_grammar(), 0.0), (step_grammar(("RETRIEVE",)), 0.0), (step_grammar(), 0.0)]
+        (step_grammar(not_max), 0.0), (step_grammar(("RETRIEVE",)), 0.0), (step_grammar(), 0.0)]
     assert trace.calls == 3 and trace.rejected == 0
     assert [s.depth for s in trace.steps] == [0, 1, 2]
 
@@ -80,6 +83,7 @@ def test_an_invalid_step_is_retried_at_a_higher_temperature():
     tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
     assert [n.operator for n in tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
     assert [c[2] for c in llm.calls] == [0.0, 0.0, 0.7, 1.0, 0.0]
+    assert "step ::= argmax | max\n" in llm.calls[0][1]
     assert trace.rejected == 2
     assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
     assert trace.steps[2].problems[0].startswith("syntax: not an operator call")
@@ -149,6 +153,18 @@ def test_cancel_stops_between_model_calls():
     with pytest.raises(Cancelled):
         decompose("How far was my longest hike?", TODAY, llm, cancel=cancel)
     assert len(llm.calls) == 1
+
+
+def test_cue_words_narrow_the_first_attempts_only():
+    llm = FakeLLM(lambda prompt: " nonsense")
+    with pytest.raises(DecompositionError):
+        decompose("Which artist did I listen to most?", TODAY, llm)
+    assert ["step ::= argmax\n" in grammar for _, grammar, _ in llm.calls[:3]] == [True, True, False]
+    assert "step ::= retrieve | extract | join" in llm.calls[2][1]
+    llm = FakeLLM(lambda prompt: " nonsense")
+    with pytest.raises(DecompositionError):
+        decompose("Which artist did I listen to most?", TODAY, llm, config=QudConfig(cues=False))
+    assert all("step ::= retrieve | extract | join" in grammar for _, grammar, _ in llm.calls)
 
 
 def test_empty_question():

@@ -1,0 +1,45 @@
+"""Cue words that narrow the operators a step may start with (the grammar gets tighter, not the model smarter).
+
+A 270M base model mostly copies the last in-context example; for the first step that decides what the
+answer is (a count, a sum, an arg-max ...), the question's own wording is a surer guide. These cues only
+narrow the grammar for the first attempts; the last attempt of a step is always unrestricted.
+
+    step_operators("Which artist did I listen to most in 2023?", root=True)   # ("ARGMAX",)
+    step_operators("songs in 2023 grouped by artist", root=False)            # ("GROUP_BY",)
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = r"(hours|minutes|seconds|km|kilometers|kilometres|miles|calories|kcal|euros?|dollars?|items|steps)"
+
+# (pattern, operators), first match wins; order matters ("most expensive" before "most").
+_ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"^(which|who|on which|in which|at which)\b.*\b(most|longest|highest|biggest|largest|latest|last)\b", ("ARGMAX",)),
+    (r"^(which|who|on which|in which|at which)\b.*\b(least|fewest|shortest|lowest|smallest|earliest|first)\b", ("ARGMIN",)),
+    (r"\b(average|on average|mean)\b", ("AVG",)),
+    (r"\bhow many (different|distinct)\b", ("APPLY",)),
+    (rf"\bhow (much|many {_UNITS})\b|\bin total\b|\btotal\b", ("SUM",)),
+    (r"\bhow (many|often)\b|\bnumber of\b", ("APPLY", "SUM")),
+    (r"\b(most recent(ly)?|last|latest)\b", ("MAX", "ARGMAX")),
+    (r"\b(first|earliest|next)\b", ("MIN", "ARGMIN")),
+    (r"\b(most expensive|longest|highest|biggest|largest|maximum|farthest|furthest|fastest|heaviest)\b", ("MAX", "ARGMAX")),
+    (r"\b(cheapest|least expensive|shortest|lowest|smallest|minimum|slowest|lightest)\b", ("MIN", "ARGMIN")),
+    (r"\b(least|fewest)\b", ("ARGMIN",)),
+    (r"\b(most|favou?rite|usually|mostly)\b", ("ARGMAX",)),
+)
+
+_DEEP_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"\bgrouped by\b", ("GROUP_BY",)),
+    (r"\b(number of|count of) .+ per\b", ("MAP",)),
+)
+
+
+def step_operators(question: str, *, root: bool) -> tuple[str, ...] | None:
+    """The operators the question's wording points to, or None when it points nowhere in particular."""
+    text = " ".join(question.lower().split())
+    for pattern, operators in _ROOT_RULES if root else _DEEP_RULES:
+        if re.search(pattern, text):
+            return operators
+    return None
