@@ -4,7 +4,7 @@
     tree = Node.from_json(json_text)
     answer = execute(tree, store, reference_date=date(2024, 5, 1))   # -> app.answer.Answer
 
-Modules: syntax (parse/print/validate one step), tree (Node), expr + builtins + compare (the
+Modules: syntax (parse/print/validate one step), tree (Node), expr + compiler + builtins + compare (the
 expression interpreter and its whitelist), values (Item/Group/Scalar with provenance), operators
 (one registry), join (the join planner), retrieve/extract (baselines behind Protocols), executor.
 """

@@ -148,7 +148,12 @@ def _side_values(rows: Sequence[Any], node: ast.AST, param: str, ctx: EvalContex
 def _column(rows: Sequence[Any], key: str) -> list[Any]:
     """row.get(key) for every row, in bulk (derived keys like start_datetime computed only where absent)."""
     attrs = [row.attrs for row in rows]
-    values = [a.get(key, MISSING) for a in attrs]
+    if key in ("start_datetime", "datetime", "timestamp"):  # the common case, without a call per row
+        values = [a[key] if key in a else a.get("start", MISSING) for a in attrs]
+    elif key == "end_datetime":
+        values = [a[key] if key in a else (a.get("end") or a.get("start", MISSING)) for a in attrs]
+    else:
+        values = [a.get(key, MISSING) for a in attrs]
     derive = DERIVED.get(key)
     if derive is not None and any(v is MISSING for v in values):
         values = [derive(a) if v is MISSING else v for a, v in zip(attrs, values)]
@@ -427,12 +432,11 @@ def _range_pairs(lefts: list[int], rights: list[int], ranges: list[_Range]) -> l
     out: list[tuple[int, int]] = []
     checks = [(r.lv, r.rv, _PY[r.op]) for r in ranges]
     for i in lefts:
-        for j in index.candidates(i):
-            for lv, rv, test in checks:
-                if not test(rv[j], lv[i]):
-                    break
-            else:
-                out.append((i, j))
+        found = index.candidates(i)
+        for lv, rv, test in checks:
+            bound = lv[i]
+            found = [j for j in found if test(rv[j], bound)]
+        out.extend([(i, j) for j in found])
     return out
 
 
