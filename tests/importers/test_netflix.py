@@ -221,3 +221,13 @@ def test_simple_history_bad_date_names_row(tmp_path):
     assert "'32/13/2023' is not a valid day/month date" in error.message
     (event,) = store.events()
     assert (event.data["series"], event.start) == ("Dark", datetime(2023, 12, 31, tzinfo=UTC))
+
+
+def test_header_with_unit_suffixes_is_read(tmp_path):
+    header = NETFLIX_ACTIVITY_HEADER.replace("Start Time", "Start Time (UTC)").replace("Duration", "Duration (H:MM:SS)")
+    lines = ["Ana,2024-03-01 20:00:00,1:05:30,,The Irishman,,Apple TV,1:05:30,1:05:30,DE (Germany)"]
+    path = csv_file(tmp_path, "ViewingActivity.csv", header, lines)
+    store, summary = import_into(tmp_path, [path])
+    assert summary.errors == []
+    (movie,) = store.events(source="movie_stream")
+    assert (movie.title, movie.data["duration_s"], movie.end) == ("The Irishman", 3930.0, datetime(2024, 3, 1, 21, 5, 30, tzinfo=UTC))
