@@ -125,3 +125,39 @@ def choose_thresholds(
     assert best is not None
     retriever._thresholds = best[1]
     return best[1], best[2]
+
+
+def time_retrieve_extract(
+    retriever: Any, extractor: Any, store: Any, query: str, reference: Any, keys: Sequence[str], *, candidates: int = 1000
+) -> dict[str, Any]:
+    """Wall time of RETRIEVE (pool cut to `candidates` events) plus EXTRACT of `keys` on what it returns.
+
+    The pool is the query's SPLADE pool, best first, cut at `candidates`; index sync is excluded (it happens
+    at import time)."""
+    from app.engine.values import Item
+
+    original_pool = retriever.pool
+
+    def capped_pool(query_, store_, index, trace):
+        events = original_pool(query_, store_, index, trace)[:candidates]
+        trace.pool = trace.pool[:candidates]
+        return events
+
+    retriever.index_for(store)  # sync outside the clock
+    retriever.pool = capped_pool
+    try:
+        clock = time.perf_counter()
+        items = retriever.retrieve(query, store, reference)
+        retrieve_s = time.perf_counter() - clock
+        clock = time.perf_counter()
+        extractor.extract(items, list(keys), None)
+        extract_s = time.perf_counter() - clock
+    finally:
+        retriever.pool = original_pool
+    trace = retriever.last_trace
+    return {
+        "query": query, "candidates": len(trace.pool), "kept": len(items), "event_ce_calls": trace.event_ce_calls,
+        "patterns": len(trace.patterns), "retrieve_s": round(retrieve_s, 3), "extract_s": round(extract_s, 3),
+        "total_s": round(retrieve_s + extract_s, 3), "extract_modes": dict(getattr(extractor, "last_modes", {})),
+        "stage_s": {k: round(v, 3) for k, v in trace.seconds.items()},
+    }

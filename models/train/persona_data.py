@@ -68,21 +68,33 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
     folder = cache_dir() / "personas" / persona_id
     db = folder / "events.sqlite"
     done = folder / "imported.ok"
-    if not done.exists():
+    timeline = timeline_for(persona_id)
+    stamp = _timeline_stamp(timeline)
+    if not done.exists() or done.read_text().strip() != stamp:  # none yet, or made by an older generator
         log(f"{persona_id}: generating and importing")
         for stale in folder.glob("events*.sqlite*"):
             stale.unlink()
         generate_persona(persona_id, folder)
         with EventStore.open(db) as store:
             import_paths(store, [folder / d for d in EXPORT_DIRS if (folder / d).exists()])
-        done.write_text("ok\n")
+        done.write_text(stamp + "\n")
     store = EventStore.open(db)
     index = SparseIndex.for_store(store)
     added = index.sync(store)
     if added:
         log(f"{persona_id}: indexed {added} events")
-    timeline = timeline_for(persona_id)
     return PersonaStore(persona_id, store, timeline, StoreIdMapper(store, timeline), index, timeline.p.reference_date)
+
+
+def _timeline_stamp(timeline: Any) -> str:
+    """A digest of the canonical timeline, so a store imported from an older generator's files is rebuilt."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256()
+    for event in timeline.events:
+        digest.update(json.dumps(event.to_json(), sort_keys=True, default=str).encode("utf-8"))
+    return digest.hexdigest()
 
 
 # --- RETRIEVE ----------------------------------------------------------------------------------------

@@ -105,8 +105,10 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     net = train_cross_encoder(base, examples, config, log)
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
+    reference = _ce_reference(net, base, spec["max_length"])
     export_artifact(net, out, tokenizer_json=base / "tokenizer.json", outputs=CrossEncoderNet.OUTPUTS,
-                    config={"kind": "cross_encoder", "size": args.size, "max_length": spec["max_length"]})
+                    config={"kind": "cross_encoder", "size": args.size, "max_length": spec["max_length"],
+                            "reference": reference})
     log(f"exported {out}")
     # thresholds on DEV, with the int8 model that ships
     dev_cases = [(c.query, c.gold, ps.store, ps.reference_date) for ps in dev for c in retrieve_cases(ps, templates=False)]
@@ -123,6 +125,51 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
           time.perf_counter() - started, {"dev retrieve figures (micro/macro, per stage)": figures,
                                           "thresholds": cfg["thresholds"]})
+
+
+REFERENCE_PAIRS = [
+    ("football games", "workout | Saturday 2023-05-06 afternoon | Soccer, 90 min | workout_type: soccer"),
+    ("Italian food", "mail | Friday 2023-05-12 evening | Dinner? | body: I fired up the pizza oven, come over at 8"),
+    ("songs by Adele", "music stream | e.g. Adele - Hello; Adele - Skyfall"),
+    ("doctor appointments", "online purchase | Tuesday 2022-03-01 night | Pizza stone | product: Pizza stone"),
+]
+REFERENCE_EXTRACT = [
+    ("cuisine", "mail | Friday 2023-05-12 evening | Dinner? | body: I fired up the pizza oven, come over at 8"),
+    ("participants", "calendar | Sunday 2023-04-09 evening | Coffee with Anna and Tom | people: Anna Berg, Tom Lee"),
+    ("artist", "music stream | Monday 2020-03-02 morning | Hozier - Work Song | artist: Hozier | track: Work Song"),
+]
+
+
+def _ce_reference(net: Any, base: Path, max_length: int) -> dict[str, Any]:
+    """The PyTorch model's logits on fixed pairs, so tests can check the int8 ONNX model against them."""
+    import torch
+
+    from models.runtime import OnnxModel
+
+    ids, mask, types = OnnxModel(base).encode_pairs([q for q, _ in REFERENCE_PAIRS], [t for _, t in REFERENCE_PAIRS],
+                                                    max_length=max_length)
+    with torch.no_grad():
+        pattern, event = net(torch.from_numpy(ids), torch.from_numpy(mask), torch.from_numpy(types))
+    return {"pairs": REFERENCE_PAIRS, "pattern_logits": pattern.tolist(), "event_logits": event.tolist()}
+
+
+def _extractor_reference(net: Any, base: Path) -> dict[str, Any]:
+    import numpy as np
+    import torch
+
+    from models.extractor import Extractor
+
+    encoder = Extractor(base)
+    encoder.model._config = {"max_length": 128}
+    modes, labels = [], []
+    for key, text in REFERENCE_EXTRACT:
+        feeds, _ = encoder._encode(key, [text])
+        with torch.no_grad():
+            mode, _, label = net(*(torch.from_numpy(feeds[n]) for n in ("input_ids", "attention_mask", "token_type_ids")))
+        modes.append(mode[0].tolist())
+        labels.append(label[0].tolist())
+    return {"inputs": REFERENCE_EXTRACT, "mode_logits": modes, "label_logits": labels,
+            "label_argmax": [int(np.argmax(row)) for row in labels]}
 
 
 def _balanced(examples: list, wanted: int) -> list:
@@ -173,10 +220,11 @@ def run_extractor(args: argparse.Namespace) -> None:
     net = train_extractor(base, examples, len(labels), config, log)
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
+    reference = _extractor_reference(net, base)
     export_artifact(net, out, tokenizer_json=base / "tokenizer.json", outputs=ExtractorNet.OUTPUTS,
                     token_outputs=("tag_logits",),
                     config={"kind": "extractor", "size": args.size, "max_length": 128, "labels": labels,
-                            "key_labels": key_labels})
+                            "key_labels": key_labels, "reference": reference})
     log(f"exported {out}")
     dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
     figures = extract_accuracy(Extractor(out), dev_cases, key_labels)
