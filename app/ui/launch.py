@@ -24,13 +24,19 @@ def demo_store_path() -> Path:
     return data_dir() / "demo" / "events.sqlite"
 
 
-def demo_builder() -> Callable[[Path], Any] | None:
-    """`app.persona.demo.ensure_demo_store` when the persona package is part of this build."""
+def demo_builder() -> Callable[[Path, Callable[[str], None]], Path] | None:
+    """Builds the demo persona's store (app.persona.demo) when the persona package is part of this build."""
     if importlib.util.find_spec("app.persona") is None or importlib.util.find_spec("app.persona.demo") is None:
         return None
+    return build_demo_store
+
+
+def build_demo_store(path: Path, say: Callable[[str], None]) -> Path:
+    """Generate and import the demo persona on first use (half a minute), then reuse it. Runs on a worker."""
     from app.persona.demo import ensure_demo_store
 
-    return ensure_demo_store
+    ensure_demo_store(path, say=say).close()  # the window opens its own connection
+    return path
 
 
 def resolve_store_path(explicit: str | os.PathLike | None, settings_path: Path | None) -> Path:

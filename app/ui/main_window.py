@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 
 EVIDENCE_LIMIT = 5000  # events shown per node; more would only slow the table down
 AnswererFactory = Callable[[Path, AppSettings], Answerer]
-DemoBuilder = Callable[[Path], Any]
+DemoBuilder = Callable[[Path, Callable[[str], None]], Any]  # (store path, say) -> anything
 
 
 class MainWindow(QMainWindow):
@@ -121,7 +121,7 @@ class MainWindow(QMainWindow):
         top_layout.addWidget(self.question_pane)
         top_layout.addWidget(ask_split, 1)
         self.lower_split = self._splitter("lower", Qt.Orientation.Horizontal, self.tree_pane, self.evidence_pane,
-                                          sizes=[400, 580])
+                                          sizes=[480, 520])
         self.right_split = self._splitter("right", Qt.Orientation.Vertical, top, self.lower_split, sizes=[260, 440])
         self.left_split = self._splitter("left", Qt.Orientation.Vertical, self.sources_pane, self.import_pane,
                                          sizes=[380, 320])
@@ -513,7 +513,8 @@ class MainWindow(QMainWindow):
             self.status_label.setText("The demo persona is not part of this build.")
             return None
         builder, path = self.demo_builder, self.demo_path
-        job = CallJob("Preparing the demo persona", lambda say, cancel: builder(path))
+        job = CallJob("Preparing the demo persona", lambda say, cancel: builder(path, say))
+        job.message.connect(self.status_label.setText)
         job.succeeded.connect(self._on_demo_ready)
         job.failed.connect(self._on_demo_failed)
         job.finished.connect(self._on_demo_finished)
@@ -527,8 +528,6 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_demo_ready(self, result: Any) -> None:
-        if hasattr(result, "close"):
-            result.close()  # ensure_demo_store may hand back an open store; the window opens its own
         assert self.demo_path is not None
         if self.open_store(self.demo_path, demo=True):
             self.status_label.setText("Demo persona ready: pick an example question.")

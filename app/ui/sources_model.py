@@ -52,7 +52,7 @@ class SourcesModel(QAbstractTableModel):
                 source_label(row.source),
                 f"{row.count:,}",
                 f"{row.first:%Y-%m-%d} – {row.last:%Y-%m-%d}",
-                f"{row.last_import.astimezone():%Y-%m-%d %H:%M}" if row.last_import else "–",
+                f"{row.last_import.astimezone():%Y-%m-%d}" if row.last_import else "–",
             )[col]
         if role == SORT_ROLE:
             return (row.source, row.count, row.first.timestamp(),
@@ -60,7 +60,8 @@ class SourcesModel(QAbstractTableModel):
         if role == SOURCE_ROLE:
             return row.source
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{row.source}: {row.count:,} events from {row.first:%Y-%m-%d} to {row.last:%Y-%m-%d}"
+            imported = f"; last import {row.last_import.astimezone():%Y-%m-%d %H:%M}" if row.last_import else ""
+            return f"{row.source}: {row.count:,} events from {row.first:%Y-%m-%d} to {row.last:%Y-%m-%d}{imported}"
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -25,6 +25,7 @@ class TreePane(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setUniformRowHeights(True)
         self.view.setAlternatingRowColors(True)
+        self.view.setIndentation(12)  # trees are deep (8 levels is common); keep room for the sub-questions
         header = self.view.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)

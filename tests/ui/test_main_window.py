@@ -353,9 +353,10 @@ def test_splitter_sizes_and_history_are_remembered(qtbot, window_factory):
     assert again.history_model.stringList() == ["kept?"]
 
 
-def fake_demo_builder(path: Path):
+def fake_demo_builder(path: Path, say):
     """Stands in for app.persona.demo.ensure_demo_store: a store with 6 plays and a pinned date."""
     source = path.parent / "demo-export"
+    say("Writing the demo persona's exports")
     with EventStore.open(path) as store:
         if store.count() == 0:
             from app.importing import import_paths

@@ -17,7 +17,8 @@ def test_sources_model_rows_and_roles(qtmodeltester):
     model = SourcesModel()
     model.set_sources(ROWS)
     qtmodeltester.check(model, force_py=True)
-    assert [model.index(0, c).data() for c in range(3)] == ["Music", "1,204", "2023-01-02 – 2024-05-06"]
+    # The last import is shown as a local date (12:00 UTC is the same day in every zone but ±12 h ones).
+    assert [model.index(0, c).data() for c in range(4)] == ["Music", "1,204", "2023-01-02 – 2024-05-06", "2024-06-01"]
     assert [model.index(1, c).data() for c in range(4)] == ["Workouts", "7", "2024-01-01 – 2024-02-01", "–"]
     assert model.index(1, 3).data(SOURCE_ROLE) == "workout"
     assert model.index(0, 1).data(SORT_ROLE) == 1204
