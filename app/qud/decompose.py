@@ -39,6 +39,7 @@ class QudConfig:
     style: str = "above"                   # prompt layout, see app.qud.prompt.step_prompt
     stable_examples: bool = True           # keep the previous step's examples in place when still relevant
     cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
+    selection: str = "question"            # which examples besides the best one: step | path | question (select.py)
 
 
 @dataclass
@@ -208,7 +209,7 @@ def decompose(
     config = config or QudConfig()
     if style is not None:
         config = replace(config, style=style)
-    worker = _Decomposer(question, llm, selector or default_selector(), config, progress, cancel)
+    worker = _Decomposer(question, llm, selector or default_selector(config.selection), config, progress, cancel)
     if trace is not None:
         worker.trace = trace
     started = time.perf_counter()
@@ -256,7 +257,7 @@ def decompose_one_shot(
     """
     question = " ".join(question.split())
     config = config or QudConfig()
-    selector = selector or default_selector()
+    selector = selector or default_selector(config.selection)
     examples = selector.select_examples(question, config.examples)
     prompt = tree_prompt(question, examples)
     started = time.perf_counter()

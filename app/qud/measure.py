@@ -59,7 +59,7 @@ def measure_steps(args) -> int:
     examples = load_examples()
     records = []
     for held_out in examples:
-        selector = ExampleSelector([e for e in examples if e is not held_out])
+        selector = ExampleSelector([e for e in examples if e is not held_out], mode=args.selection)
         previous = None
         for gold in step_examples(held_out):
             if args.limit and len(records) >= args.limit:
@@ -107,7 +107,7 @@ def measure_steps(args) -> int:
 def measure_questions(args) -> int:
     model = _model(args)
     questions = read_questions(Path(args.questions)) if args.questions else read_questions()
-    config = QudConfig()
+    config = QudConfig(selection=args.selection, cues=not args.no_cues, style=args.style)
     records = []
     for question in questions:
         trace = Trace()
@@ -116,7 +116,7 @@ def measure_questions(args) -> int:
             if args.one_shot:
                 tree = decompose_one_shot(question, date.today(), model, config=config, trace=trace)
             else:
-                tree = decompose(question, date.today(), model, config=config, trace=trace, style=args.style)
+                tree = decompose(question, date.today(), model, config=config, trace=trace)
             error = None
         except DecompositionError as exc:
             tree, error = None, str(exc)
@@ -135,7 +135,8 @@ def measure_questions(args) -> int:
             print("    " + (tree.render().replace("\n", "\n    ") if tree else error))
     secs = [r["seconds"] for r in records]
     n = len(records)
-    mode = "one-shot" if args.one_shot else f"recursive ({args.style})"
+    mode = "one-shot" if args.one_shot else (
+        f"recursive (style {args.style}, selection {args.selection}{', no cues' if args.no_cues else ''})")
     print(f"{mode}: {n} questions, valid trees {sum(r['ok'] for r in records)}/{n} "
           f"({sum(r['ok'] for r in records) / n:.0%}); seconds per question median {statistics.median(secs):.2f}, "
           f"p95 {percentile(secs, 0.95):.2f}, mean {statistics.mean(secs):.2f}; model calls mean "
@@ -151,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="GGUF file (default: the configured QUD model)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--style", default="above", choices=("above", "plain", "dialog"))
+    parser.add_argument("--selection", default="question", choices=("step", "path", "question"))
+    parser.add_argument("--no-cues", action="store_true", help="do not narrow the first step by cue words")
     parser.add_argument("--limit", type=int, default=0, help="steps: stop after this many")
     parser.add_argument("--questions", help="questions file (one per line)")
     parser.add_argument("--one-shot", action="store_true")
