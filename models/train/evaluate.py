@@ -101,27 +101,67 @@ def retrieve_stage_metrics(retriever: Any, cases: Iterable[tuple[str, set[str], 
     return out
 
 
+class _FrozenPools:
+    """Memoises each query's pool and patterns, so a threshold sweep re-runs only the decisions."""
+
+    def __init__(self, retriever: Any):
+        import app.retrieve.pipeline as pipeline
+
+        self.pipeline = pipeline
+        self.retriever = retriever
+        self.pools: dict[str, list[Any]] = {}
+        self.patterns: dict[tuple[int, int, int], Any] = {}
+        self.original_pool = retriever.pool
+        self.original_mine = pipeline.mine_patterns
+
+    def __enter__(self) -> "_FrozenPools":
+        def pool(query, store, index, trace):
+            key = f"{id(store)}:{query}"
+            if key not in self.pools:
+                self.pools[key] = self.original_pool(query, store, index, trace)
+            trace.pool = [e.id for e in self.pools[key]]
+            return self.pools[key]
+
+        def mine(events, **kwargs):
+            key = (id(events), kwargs.get("min_count"), kwargs.get("max_per_source"))
+            if key not in self.patterns:
+                self.patterns[key] = self.original_mine(events, **kwargs)
+            return self.patterns[key]
+
+        self.retriever.pool = pool
+        self.pipeline.mine_patterns = mine
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.retriever.pool = self.original_pool
+        self.pipeline.mine_patterns = self.original_mine
+
+
 def choose_thresholds(
     retriever: Any,
     cases: Sequence[tuple[str, set[str], Any, Any]],
     grid: dict[str, Sequence[float]],
     *,
     recall_target: float = 0.95,
+    log: Any = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Try every combination in `grid` (fields of RetrieveThresholds); keep the one with the best micro
     precision after de-duplication among those reaching `recall_target` micro recall (else the best recall).
-    The retriever's cross-encoder should be a CachedCrossEncoder."""
+    The retriever's cross-encoder should be a CachedCrossEncoder; pools and patterns are computed once."""
     base = retriever.thresholds
     names = list(grid)
     best: tuple[tuple, Any, dict] | None = None
-    for combo in itertools.product(*(grid[n] for n in names)):
-        retriever._thresholds = replace(base, **dict(zip(names, combo)))
-        figures = retrieve_stage_metrics(retriever, cases)
-        final = figures["after_dedupe"]
-        reached = final["recall_micro"] >= recall_target
-        score = (reached, final["precision_micro"] if reached else final["recall_micro"], final["recall_micro"])
-        if best is None or score > best[0]:
-            best = (score, retriever._thresholds, figures)
+    with _FrozenPools(retriever):
+        for combo in itertools.product(*(grid[n] for n in names)):
+            retriever._thresholds = replace(base, **dict(zip(names, combo)))
+            figures = retrieve_stage_metrics(retriever, cases)
+            final = figures["after_dedupe"]
+            if log is not None:
+                log(f"  {dict(zip(names, combo))}: recall {final['recall_micro']} precision {final['precision_micro']}")
+            reached = final["recall_micro"] >= recall_target
+            score = (reached, final["precision_micro"] if reached else final["recall_micro"], final["recall_micro"])
+            if best is None or score > best[0]:
+                best = (score, retriever._thresholds, figures)
     assert best is not None
     retriever._thresholds = best[1]
     return best[1], best[2]

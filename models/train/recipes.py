@@ -22,13 +22,14 @@ from typing import Any, Callable
 
 SIZES = {
     # base weights, trainable top layers (None = all), learning rate, max tokens, examples by default
-    "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000},
-    "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000},
+    "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000, "max_event_ce": 1000},
+    "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000, "max_event_ce": 300},
 }
 # How many of the generator's TRAIN / DEV personas a recipe uses by default (each costs ~5 CPU minutes to
 # generate, import and index once). TEST personas are never generated here.
 TRAIN_PERSONAS = 2
 DEV_PERSONAS = 1
+DEV_QUERIES = 60   # RETRIEVE leaves of the dev question bank used for thresholds (a seeded sample)
 CARDS = Path(__file__).resolve().parents[1] / "cards"
 
 
@@ -111,15 +112,19 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
                             "reference": reference})
     log(f"exported {out}")
     # thresholds on DEV, with the int8 model that ships
-    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date) for ps in dev for c in retrieve_cases(ps, templates=False)]
-    retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out)), thresholds=RetrieveThresholds())
+    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date)
+                 for ps in dev for c in retrieve_cases(ps, templates=False, max_queries=DEV_QUERIES)]
+    retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out)),
+                               thresholds=RetrieveThresholds(max_event_ce=spec["max_event_ce"]))
     grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
-    chosen, figures = choose_thresholds(retriever, dev_cases, grid)
+    log(f"dev: {len(dev_cases)} queries; sweeping {grid}")
+    chosen, figures = choose_thresholds(retriever, dev_cases, grid, log=log)
     retriever.close()
     log(f"dev: thresholds {chosen}; figures {json.dumps(figures)}")
     cfg_path = out / "config.json"
     cfg = json.loads(cfg_path.read_text())
-    cfg["thresholds"] = {k: getattr(chosen, k) for k in ("pool_min_score", "relevant", "irrelevant", "keep", "min_count")}
+    cfg["thresholds"] = {k: getattr(chosen, k) for k in ("pool_min_score", "relevant", "irrelevant", "keep", "min_count",
+                                                         "max_patterns", "max_event_ce")}
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
     _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
