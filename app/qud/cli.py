@@ -40,6 +40,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from app.qud.decompose import Trace
     from app.qud.pipeline import ask, default_llm
     from models.default_qud import ModelUnavailable
+    from models.llm import LLMError
 
     try:
         reference = date.fromisoformat(args.reference_date) if args.reference_date else date.today()
@@ -56,11 +57,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
     with _open_store(args, read_only=True) as store:
         try:
             answer = ask(args.question, store, reference, llm=llm, progress=progress, trace=trace)
-        except Exception as exc:  # a model that cannot load (bad GGUF) must end with a message, not a traceback
-            if type(exc).__name__ in ("LLMError", "GrammarError"):
-                print(f"lifelens ask: {exc}", file=sys.stderr)
-                return 2
-            raise
+        except LLMError as exc:  # a file that is not a loadable GGUF: a message, not a traceback
+            print(f"lifelens ask: {exc}", file=sys.stderr)
+            return 2
         evidence = evidence_rows(store, answer.evidence_ids)
     operator_tree = _tree_json(answer.tree) if answer.tree is not None else None
     if args.json:

@@ -22,6 +22,7 @@ from app.engine.tree import Node
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
 from app.qud.decompose import decompose as _decompose
 from app.qud.decompose import decompose_one_shot as _decompose_one_shot
+from models.llm import GrammarError, LLMError
 
 __all__ = ["ask", "decompose", "decompose_one_shot", "default_llm", "DecompositionError"]
 
@@ -104,6 +105,10 @@ def ask(
         timings["qud"] = time.perf_counter() - qud_started
         timings["total"] = time.perf_counter() - started
         return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled")
+    except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
+        timings["qud"] = time.perf_counter() - qud_started
+        timings["total"] = time.perf_counter() - started
+        return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc))
     timings["qud"] = time.perf_counter() - qud_started
     say("Running the operator tree …")
     answer = execute(tree, store, reference_date, cancel=cancel)

@@ -134,3 +134,23 @@ def test_lifelens_ask_rejects_a_bad_reference_date(store_path, capsys):
 def test_lifelens_ask_with_a_missing_model_file(store_path, tmp_path, capsys):
     assert main(["ask", "x?", "--db", str(store_path), "--qud-model", str(tmp_path / "none.gguf")]) == 2
     assert "none.gguf: QUD model file not found" in capsys.readouterr().err
+
+
+def test_lifelens_ask_with_a_file_that_is_not_a_model(store_path, tmp_path, capsys):
+    bad = tmp_path / "notes.gguf"
+    bad.write_text("not a model")
+    assert main(["ask", "x?", "--db", str(store_path), "--qud-model", str(bad)]) == 2
+    assert "notes.gguf: llama.cpp cannot load this file as a GGUF model" in capsys.readouterr().err
+
+
+def test_a_failing_model_ends_the_answer_with_its_error(store_path):
+    from models.llm import LLMError
+
+    class Broken(FakeLLM):
+        def complete(self, prompt, **kwargs):
+            raise LLMError("model.gguf: llama_decode failed with code 1")
+
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=Broken([]))
+    assert answer.error == "model.gguf: llama_decode failed with code 1"
+    assert answer.text == "The question model failed: model.gguf: llama_decode failed with code 1"
