@@ -138,6 +138,8 @@ def _install_probe(app: Any, window: Any, probe: str) -> None:
             "seconds_since_launch_import": round(time.time() - START_TIME, 3),
             "rss_mb": round(_rss_mb() or 0, 1),
             "models_loaded": bool(getattr(window.answerer, "loaded", False)),
+            "events": window.store.count() if window.store is not None else 0,
+            "background_jobs": [job.title for job in window.runner.jobs()],
         }
         print(json.dumps(figures), flush=True)
         window.close()
@@ -147,7 +149,7 @@ def _install_probe(app: Any, window: Any, probe: str) -> None:
         QTimer.singleShot(0, lambda: report("window shown, event loop idle"))
     else:
         def poll() -> None:
-            if getattr(window.answerer, "loaded", False) and not window.runner.busy():
+            if getattr(window.answerer, "loaded", False) and window.answer_job is None:
                 report("models loaded")
             else:
                 QTimer.singleShot(100, poll)
