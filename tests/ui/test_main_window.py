@@ -462,3 +462,23 @@ def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, tm
     qtbot.waitUntil(lambda: indexer.calls == [4, 1] and window.index_job is None, timeout=TIMEOUT_MS)
     window.remove_source("podcast_stream")  # an empty store has nothing to index
     assert window.index_job is None and indexer.calls == [4, 1]
+
+
+def test_a_drop_during_an_import_waits_its_turn_and_folders_are_read_whole(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    big = write_spotify(tmp_path / "big", 30_000)
+    folder = tmp_path / "podcasts"
+    folder.mkdir()
+    (folder / "StreamingHistory_podcast_0.json").write_text(json.dumps([
+        {"endTime": f"2024-03-0{d} 10:00", "podcastName": "Radiolab", "episodeName": f"Episode {d}", "msPlayed": 1_200_000}
+        for d in range(1, 4)]))
+    summaries = []
+    window.import_finished.connect(summaries.append)  # the window lives in this thread: direct is fine
+    drop_files(window, [big])
+    qtbot.waitUntil(lambda: window.import_job is not None, timeout=TIMEOUT_MS)
+    assert not window.sources_pane.remove_button.isEnabled()  # no removing while the store is written
+    drop_files(window, [folder])
+    qtbot.waitUntil(lambda: len(summaries) == 2, timeout=60_000)
+    assert [s.added for s in summaries] == [30_000, 3]
+    assert source_rows(window) == {"music_stream": "30,000", "podcast_stream": "3"}
+    assert window.import_job is None and window.queued_imports == []
