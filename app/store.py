@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -224,6 +225,8 @@ class FileWriter:
         self._file = file_label
         self._pending: list[tuple] = []
         self.result = result
+        self._writing: threading.Thread | None = None  # the batch being written behind the reader
+        self._failure: BaseException | None = None
 
     def add(self, event: Event) -> None:
         start = event.start
@@ -247,17 +250,45 @@ class FileWriter:
             )
         )
         if len(self._pending) >= BATCH_SIZE:
-            self.flush()
+            self._write_behind()
 
     def add_error(self, error: RecordError) -> None:
         self.result.errors.append(error)
 
     def flush(self) -> None:
-        if not self._pending:
-            return
+        """Write every event added so far (after the batch still being written behind, if any)."""
+        self.wait()
+        if self._pending:
+            batch, self._pending = self._pending, []
+            self._write(batch)
+
+    def wait(self) -> None:
+        """Let the batch being written behind finish; its error, if any, is raised here."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            writing.join()
+        failure, self._failure = self._failure, None
+        if failure is not None:
+            raise failure
+
+    def _write_behind(self) -> None:
+        # SQLite works without holding the GIL: the importer parses the next batch while this one is written.
+        # The connection is only ever used by one thread at a time (wait() comes before any other use).
+        self.wait()
+        batch, self._pending = self._pending, []
+        self._writing = threading.Thread(target=self._write_catching, args=(batch,), name="lifelens-write", daemon=True)
+        self._writing.start()
+
+    def _write_catching(self, batch: list[tuple]) -> None:
+        try:
+            self._write(batch)
+        except BaseException as exc:  # handed to the importing thread by wait()
+            self._failure = exc
+
+    def _write(self, batch: list[tuple]) -> None:
         last_rowid = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0]
         cur = self._conn.executemany(
-            f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * 14)})", self._pending
+            f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * 14)})", batch
         )
         if cur.rowcount:  # rowids only grow inside this transaction: the new rows are those above last_rowid
             self._conn.execute(
@@ -265,8 +296,7 @@ class FileWriter:
                 (last_rowid,),
             )
         self.result.added += cur.rowcount
-        self.result.skipped += len(self._pending) - cur.rowcount
-        self._pending.clear()
+        self.result.skipped += len(batch) - cur.rowcount
 
 
 class Cancelled(Exception):
@@ -345,6 +375,10 @@ class EventStore:
                 self._conn.execute("COMMIT")
                 result.status = "done"
             except BaseException:
+                try:
+                    writer.wait()  # never roll back under a batch still being written
+                except BaseException:
+                    pass  # the error that brought us here is the one to report
                 self._conn.execute("ROLLBACK")
                 result.status = "failed"
                 result.added = result.skipped = 0

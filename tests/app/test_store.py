@@ -161,3 +161,21 @@ def test_a_newer_schema_is_refused(tmp_path):
     conn.close()
     with pytest.raises(StoreError, match="newer Lifelens"):
         EventStore.open(path)
+
+
+def test_batches_written_behind_are_all_searchable_and_a_failing_batch_rolls_back(store):
+    from app.store import BATCH_SIZE, StoreBug
+
+    import_events(store, [make_event(i, text=f"zebra{i}") for i in range(2 * BATCH_SIZE + 5)], label="big.json")
+    assert store.count() == 2 * BATCH_SIZE + 5
+    assert [len(store.search(f"zebra{i}")) for i in (0, BATCH_SIZE, 2 * BATCH_SIZE + 4)] == [1, 1, 1]
+    store.check()  # the full-text index matches the table
+    run = store.begin_run(["bad.json"])
+    broken = [make_event(10_000 + i) for i in range(BATCH_SIZE + 1)]
+    object.__setattr__(broken[5], "title", ["not", "text"])  # binding fails inside the batch written behind
+    with pytest.raises(StoreBug):
+        with store.file_import(run, "bad.json", "test") as writer:
+            for event in broken:
+                writer.add(event)
+    assert writer.result.status == "failed"
+    assert store.count() == 2 * BATCH_SIZE + 5
