@@ -34,6 +34,7 @@ DEFAULT_CONTEXT = 4096
 TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
 DRAFT_TOKENS = 10   # longest speculative draft
 EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
+MAX_GRAMMARS = 64   # compiled grammars kept per model (the QUD makes a few per question)
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,9 @@ class GGUFModel:
             sampler = self._lib.llama_sampler_init_grammar(self._vocab, text.encode("utf-8"), b"root")
             if not sampler:
                 raise GrammarError(f"llama.cpp cannot parse the GBNF grammar: {_recent_log('pars') or _recent_log()}")
+            if len(self._grammars) >= MAX_GRAMMARS:  # forget the oldest (dicts keep insertion order)
+                oldest = next(iter(self._grammars))
+                self._lib.llama_sampler_free(self._grammars.pop(oldest))
             self._grammars[text] = sampler
         return sampler
 

@@ -30,9 +30,18 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(most|favou?rite|usually|mostly)\b", ("ARGMAX",)),
 )
 
+_TIME = (
+    r"\b(19|20)\d\d\b|\bthis (year|month|week)\b|\blast (year|month|week)\b|\bpast (\d+ )?(year|month|week|day)s?\b"
+    r"|\b(evenings?|mornings?|nights?|weekends?|(mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march"
+    r"|april|may|june|july|august|september|october|november|december)\b|\b(after|before|since) \d"
+)
+
 _DEEP_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bgrouped by\b", ("GROUP_BY",)),
     (r"\b(number of|count of) .+ per\b", ("MAP",)),
+    # A sub-question limited in time is never answered by fetching or extracting alone: it needs a FILTER
+    # (or keeps the restriction while it computes, groups or joins).
+    (_TIME, ("FILTER", "MAP", "GROUP_BY", "UNNEST", "JOIN")),
 )
 
 

@@ -21,7 +21,7 @@ from typing import Callable
 from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
-from app.qud.grammar import step_grammar, tree_grammar
+from app.qud.grammar import grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import Needs, child_needs, step_problems, tree_problems
@@ -40,6 +40,7 @@ class QudConfig:
     stable_examples: bool = True           # keep the previous step's examples in place when still relevant
     cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
     selection: str = "question"            # which examples besides the best one: step | path | question (select.py)
+    ground_values: bool = True             # strings and numbers in lambdas only from the question (grammar.py)
 
 
 @dataclass
@@ -136,7 +137,10 @@ class _Decomposer:
         prompt = step_prompt(
             self.root, question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs
         )
-        grammar = step_grammar(self._excluded(question, depth, needs, attempt))
+        last_attempt = attempt == len(self.config.temperatures) - 1
+        # Literals come from the person's question: sub-questions are the model's own words.
+        values = grounded_values(self.root) if self.config.ground_values and not last_attempt else None
+        grammar = step_grammar(self._excluded(question, depth, needs, attempt), values)
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"],

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.signatures import SIGNATURES
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
-from app.qud.grammar import step_grammar, tree_grammar
+from app.qud.grammar import grounded_values, step_grammar, tree_grammar
 from models.llm import FakeLLM
 
 TODAY = date(2024, 5, 1)
@@ -48,9 +48,14 @@ def test_builds_the_tree_step_by_step():
         }],
     }
     # "longest" narrows the first step to MAX/ARGMAX; a step that must carry distance_km cannot RETRIEVE
+    # (the strings and numbers of lambdas come from the questions)
     not_max = tuple(op for op in SIGNATURES if op not in ("MAX", "ARGMAX"))
+    root = "How far was my longest hike?"
     assert [(c[1], c[2]) for c in llm.calls] == [
-        (step_grammar(not_max), 0.0), (step_grammar(("RETRIEVE",)), 0.0), (step_grammar(), 0.0)]
+        (step_grammar(not_max, grounded_values(root)), 0.0),
+        (step_grammar(("RETRIEVE",), grounded_values(root)), 0.0),
+        (step_grammar((), grounded_values(root)), 0.0),
+    ]
     assert trace.calls == 3 and trace.rejected == 0
     assert [s.depth for s in trace.steps] == [0, 1, 2]
 

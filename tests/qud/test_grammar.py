@@ -6,7 +6,7 @@ import pytest
 
 from app.engine.syntax import parse_call, validate_call
 from app.qud.examples import load_examples, step_examples
-from app.qud.grammar import step_grammar, tree_grammar
+from app.qud.grammar import grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import compact_step, tree_block
 from app.qud.vocabulary import attribute_names
 
@@ -22,6 +22,35 @@ def test_grammar_accepts_every_step_of_every_example(default_llm):
             assert validate_call(parse_call(text)) == []
             checked += 1
     assert checked == 242
+
+
+def test_grounded_grammar_accepts_every_example_step_with_its_own_question(default_llm):
+    for example in load_examples():
+        grammar = step_grammar((), grounded_values(example.question))
+        for step in step_examples(example):
+            ok, reason = default_llm.grammar_accepts(grammar, f" {compact_step(step.step)}\n")
+            assert ok, f"{step.question}: {step.step}: {reason}"
+
+
+def test_grounded_grammar_rejects_values_copied_from_elsewhere(default_llm):
+    grammar = step_grammar((), grounded_values("How much did I spend online in 2022?"))
+    good = ' FILTER(l=QUD("my purchases with total"), filter=lambda attr: attr["year"] == 2022)\n'
+    assert default_llm.grammar_accepts(grammar, good) == (True, "")
+    for bad in (
+        ' FILTER(l=QUD("my purchases with total"), filter=lambda attr: attr["year"] == 2023)\n',
+        ' FILTER(l=QUD("my purchases with total"), filter=lambda attr: attr["category"] == "Books")\n',
+    ):
+        ok, reason = default_llm.grammar_accepts(grammar, bad)
+        assert not ok and reason.startswith("rejected at byte"), bad
+    # the free grammar takes both
+    assert default_llm.grammar_accepts(step_grammar(), ' SUM(l=QUD("x"), attr_name="total")\n') == (True, "")
+
+
+def test_grounded_values_words_numbers_and_known_ones():
+    words, numbers = grounded_values("How often did I go to the gym on Mondays in 2023?")
+    assert {"Mondays", "mondays", "Monday", "gym", "Gym", "strength", "training", "Sunday"} <= set(words)
+    assert {"2023", "0", "31", "60", "3600000"} <= set(numbers) and "2022" not in numbers
+    assert "32" not in numbers
 
 
 def test_tree_grammar_accepts_whole_examples(default_llm):
