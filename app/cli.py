@@ -165,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+        # No sub-command: the app's main job, the window (with the demo persona on first run).
+        from app.ui.cli import open_app
+
+        return open_app(args)
     try:
         return int(args.func(args) or 0)
     except StoreError as exc:
