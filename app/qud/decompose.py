@@ -265,7 +265,8 @@ def decompose_one_shot(
     examples = selector.select_examples(question, config.examples)
     prompt = tree_prompt(question, examples)
     started = time.perf_counter()
-    out = llm.complete(prompt, grammar=tree_grammar(), max_tokens=config.one_shot_max_tokens, stop=["END\n"])
+    values = grounded_values(question) if config.ground_values else None
+    out = llm.complete(prompt, grammar=tree_grammar(12, values), max_tokens=config.one_shot_max_tokens, stop=["END\n"])
     if trace is not None:
         trace.steps.append(StepRecord(question, 0, 0, 0.0, out.text, [], out.prompt_tokens, out.evaluated_tokens,
                                       out.generated_tokens, out.seconds))

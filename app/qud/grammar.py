@@ -99,11 +99,11 @@ def step_grammar(
     return _base() + "\n" + step + _attr_rule() + _values_rules(values)
 
 
-@lru_cache(maxsize=1)
-def tree_grammar(max_steps: int = 12) -> str:
+@lru_cache(maxsize=64)
+def tree_grammar(max_steps: int = 12, values: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> str:
     """Several steps, one per line, each `Step N: QUD("...") => CALL` (the one-shot format)."""
     base = _base().replace('root ::= " " step "\\n"', "")
     lines = f'root ::= " " step "\\n" (tree-step){{0,{max_steps - 1}}} "END\\n"\n'
     lines += 'tree-step ::= "Input: QUD(\\"" phrase "\\")\\nOutput: " step "\\n"\n'
     step = "step ::= " + " | ".join(RULE_OF[op] for op in SIGNATURES) + "\n"
-    return base + "\n" + lines + step + _attr_rule() + FREE_VALUES
+    return base + "\n" + lines + step + _attr_rule() + _values_rules(values)

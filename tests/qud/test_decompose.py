@@ -191,7 +191,7 @@ def test_one_shot_builds_the_whole_tree_from_one_generation():
         '    RETRIEVE(query="I went hiking")'
     )
     prompt, grammar, _ = llm.calls[0]
-    assert grammar == tree_grammar()
+    assert grammar == tree_grammar(12, grounded_values("How far was my longest hike?"))
     assert prompt.count("\nEND\n") == 8
     assert prompt.endswith('Question: How far was my longest hike?\nInput: QUD("How far was my longest hike?")\nOutput:')
 
