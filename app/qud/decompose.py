@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Callable
 
+from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
@@ -26,6 +27,8 @@ from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import Needs, child_needs, step_problems, tree_problems
 from app.qud.vocabulary import attribute_names
+
+_ALL_OPERATORS = tuple(SIGNATURES)
 
 
 @dataclass(frozen=True)
@@ -184,9 +187,6 @@ class _Failed(Exception):
         self.reasons = reasons
 
 
-from app.engine.signatures import SIGNATURES as _SIGNATURES  # noqa: E402
-
-_ALL_OPERATORS = tuple(_SIGNATURES)
 
 
 def decompose(
@@ -213,7 +213,7 @@ def decompose(
     config = config or QudConfig()
     if style is not None:
         config = replace(config, style=style)
-    worker = _Decomposer(question, llm, selector or default_selector(config.selection), config, progress, cancel)
+    worker = _Decomposer(question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel)
     if trace is not None:
         worker.trace = trace
     started = time.perf_counter()
@@ -261,7 +261,7 @@ def decompose_one_shot(
     """
     question = " ".join(question.split())
     config = config or QudConfig()
-    selector = selector or default_selector(config.selection)
+    selector = selector or default_selector(config.selection, config.examples)
     examples = selector.select_examples(question, config.examples)
     prompt = tree_prompt(question, examples)
     started = time.perf_counter()

@@ -197,6 +197,6 @@ def _best(
     return chosen
 
 
-@lru_cache(maxsize=4)
-def default_selector(mode: str = "question") -> ExampleSelector:
-    return ExampleSelector(load_examples(), mode=mode)
+@lru_cache(maxsize=8)
+def default_selector(mode: str = "question", k: int = 8) -> ExampleSelector:
+    return ExampleSelector(load_examples(), k=k, mode=mode)
