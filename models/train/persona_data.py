@@ -43,6 +43,13 @@ class PersonaStore:
     mapper: Any           # app.persona.storeids.StoreIdMapper
     index: Any            # app.retrieve.sparse_index.SparseIndex
     reference_date: date
+    _events: dict[str, Any] | None = None
+
+    def events(self, ids: Iterable[str]) -> list[Any]:
+        """StoredEvents by id from one in-memory copy of the store (pools of 40,000 events share objects)."""
+        if self._events is None:
+            self._events = {e.id: e for e in self.store.events()}
+        return [self._events[i] for i in ids if i in self._events]
 
     @property
     def people(self) -> list[str]:
@@ -190,8 +197,8 @@ def retrieve_cases(
         if not gold:
             continue
         pool_ids = [i for i, _ in ps.index.query(query, min_score=min_score)]
-        pool = ps.store.get(pool_ids)
-        missing = ps.store.get(sorted(gold - set(pool_ids)))
+        pool = ps.events(pool_ids)
+        missing = ps.events(sorted(gold - set(pool_ids)))
         cases.append(RetrieveCase(query, set(gold), pool, missing))
     return cases
 
