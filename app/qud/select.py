@@ -56,6 +56,27 @@ def terms(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
 
 
+_SHAPES: tuple[tuple[str, str], ...] = (
+    ("S_IN_YEAR", r"\b(in|during) (\w+ )?(19|20)\d\d\b"),
+    ("S_RELATIVE", r"\b(this|last|past|previous) (\d+ )?(year|month|week|day)s?\b"),
+    ("S_MONTH", r"\b(january|february|march|april|may|june|july|august|september|october|november|december)\b"),
+    ("S_DAYTIME", r"\b(evening|morning|night|afternoon|weekends?|(mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\b(after|before) \d"),
+    ("S_WITH", r"\bwith\b"),
+    ("S_GROUPED", r"\bgrouped by\b"),
+    ("S_PER", r"\bper\b"),
+    ("S_WHILE", r"\b(while|during|when i was|on days with|on the day of|on my)\b"),
+)
+
+
+def shape_terms(text: str) -> list[str]:
+    """Words for the shape of a sub-question, which decides its step more than its topic does.
+
+    "my online purchases in 2022 with total" -> S_IN_YEAR, S_WITH: a FILTER on the year, whatever was bought.
+    """
+    lowered = text.lower()
+    return [name for name, pattern in _SHAPES if re.search(pattern, lowered)]
+
+
 def needs_terms(needs: str) -> list[str]:
     """The attributes a step must deliver, as query terms: "distance_km" -> distance_km, plus a marker."""
     names = [n.strip() for n in needs.split(",") if n.strip()]
@@ -63,7 +84,7 @@ def needs_terms(needs: str) -> list[str]:
 
 
 def step_document(step: StepExample) -> list[str]:
-    return terms(step.question) * 2 + terms(step.root_question) + needs_terms(step.needs)
+    return terms(step.question) * 2 + terms(step.root_question) + needs_terms(step.needs) + shape_terms(step.question)
 
 
 SELECTION_MODES = ("step", "path", "question")
@@ -97,8 +118,15 @@ class ExampleSelector:
     ) -> list[tuple[float, StepExample]]:
         """Scores of the root (or deeper) step examples for the current step."""
         pool = self.root_steps if root else self.deep_steps
-        query = terms(question) * 2 + [t for q in above for t in terms(q)] + needs_terms(needs)
-        return self._score("root" if root else "deep", pool, query, needs)
+        query = terms(question) * 2 + [t for q in above for t in terms(q)] + needs_terms(needs) + shape_terms(question)
+        scored = self._score("root" if root else "deep", pool, query, needs)
+        # The same shape (a year, "with", "grouped by", ...) matters more than the same topic: a step about
+        # "my swims in 2023" should look like one about "my bike rides in 2023", not like one about "my swims".
+        # (Not for the root step: its shape is the whole question's, and the year goes to a step below.)
+        if root:
+            return scored
+        shape = set(shape_terms(question))
+        return [(v * (2.5 if set(shape_terms(s.question)) == shape else 1.0), s) for v, s in scored]
 
     def path_scores(self, path: Sequence[str]) -> list[tuple[float, StepExample]]:
         """Scores of all step examples for the whole path (root question first, current sub-question last)."""
