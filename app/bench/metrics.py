@@ -119,7 +119,7 @@ def _same(p: Any, g: Any, relax: float) -> bool:
         a, b = p[1], g[1]
         if round(a, 2) == round(b, 2) or abs(a - b) <= 0.005:
             return True
-        return relax > 0 and abs(a - b) <= relax * abs(b)
+        return relax > 0 and abs(a - b) <= relax * abs(b) + 1e-9
     if g[0] == "monthday" and p[0] == "date":
         return p[1][5:] == g[1]
     if g[0] == "month" and p[0] == "date":

@@ -10,6 +10,7 @@ importer's times equal the canonical ones exactly.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
 
 from app.persona.model import Canon, locator
@@ -20,6 +21,7 @@ BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _UTC = timezone.utc
 
 
+@lru_cache(maxsize=None)
 def spotify_id(*parts: object) -> str:
     n = stable_hash("spotify", *parts) * 0x9E3779B97F4A7C15 + stable_hash(*parts, "x")
     out = []
@@ -29,6 +31,7 @@ def spotify_id(*parts: object) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=None)
 def track_ms(artist: str, track: str) -> int:
     return 150_000 + stable_hash(artist, track) % 180_000
 
@@ -55,6 +58,10 @@ class Player:
         self.episode_left: dict[str, int] = {}
         self.chapter_no = {b: 0 for b in p.prefs.audiobooks}
         self.book_queue = list(p.prefs.audiobooks)
+        self.plays = 0            # Spotify rows written
+        self.music_plays = 0      # music rows and the minutes they took (to learn minutes per play)
+        self.music_minutes = 0.0
+        self._later_cache: tuple[date, float] | None = None
 
     # --- rows --------------------------------------------------------------------------------
 
@@ -89,6 +96,7 @@ class Player:
         uri = row["spotify_track_uri"] or row["spotify_episode_uri"] or row["audiobook_chapter_uri"]
         source = {"music_stream": "music_stream", "podcast_stream": "podcast_stream"}.get(kind, "audiobook_stream")
         event.add_obs("spotify", source, row, locator(source, [start], 0.01, "ms_played", ms))
+        self.plays += 1
         return event, end + timedelta(seconds=self.rng.choice((0, 0, 1, 1, 2)))
 
     # --- sessions ----------------------------------------------------------------------------
@@ -104,6 +112,7 @@ class Player:
             album_run = [r for r in self.by_artist[artist] if r["album"] == album]
         cursor, reason_start = start, rng.choice(("clickrow", "playbtn", "appload", "clickrow"))
         first = True
+        plays_before = self.music_plays
         while cursor < stop - timedelta(seconds=20):
             if album_run:
                 pick = album_run.pop(0)
@@ -131,8 +140,20 @@ class Player:
             _, cursor = self._emit("music_stream", cursor, ms, args, attrs)
             reason_start = "trackdone" if reason_end == "trackdone" else "fwdbtn"
             first = False
+            self.music_plays += 1
             if reason_end in ("endplay", "logout"):
                 break
+        if self.music_plays > plays_before:
+            self.music_minutes += (cursor - start).total_seconds() / 60
+
+    def other_rows_expected(self, plans: list, today: date) -> float:
+        """Podcast and audiobook rows the remaining plans will still write (about one per session)."""
+        if self._later_cache is None:
+            self._later_cache = (today, float(sum(1 for plan in plans if plan[5] != "music" and plan[0] >= today)))
+        day0, n0 = self._later_cache
+        elapsed = (today - day0).days
+        total_days = max(1, (plans[-1][0] - day0).days)
+        return n0 * max(0.0, 1 - elapsed / total_days) * 1.4
 
     def podcast(self, start: datetime, minutes: float, platform: str, context: str) -> None:
         rng, p = self.rng, self.tl.p
@@ -181,11 +202,31 @@ class Player:
                                    {"audiobook": title, "chapter": chapter, "author": book["author"]})
 
 
+# Observations per event still to come when the audio is planned (calendar entries, mails, ...), used
+# to aim every persona at a total near PerQA's ~40,000 events (Section 4.2).
+LATER_OBSERVATIONS = {"meeting": 1.35, "party": 1.3, "holiday": 1.1, "doctor": 1.35, "trip": 2.6, "travel_leg": 0.8,
+                      "trip_highlight": 0.5, "birthday": 1.3, "milestone": 1.8, "errand": 1.0, "work_meeting": 1.0,
+                      "call": 1.0}
+MINUTES_PER_PLAY = 3.3   # first guess; replaced by what the sessions actually give once there are enough plays
+
+
+def _others_estimate(tl: Timeline) -> float:
+    """Events the import will hold that are not Spotify plays: what exists now plus what is still to come."""
+    p = tl.p
+    days = (p.window_end - p.window_start).days + 1
+    now = sum(len(e.obs) for e in tl.events)
+    later = sum(LATER_OBSERVATIONS.get(e.kind, 0.0) for e in tl.events)
+    later += sum(1 for e in tl.events if e.kind == "workout" and "series" in e.attrs)
+    purchases = p.rates.orders_per_month * days / 30.4 * 1.3
+    mails = days * 4 * 0.2 / 7 + days * 5 / 7 * 0.17
+    return now + later + purchases * 1.03 + mails
+
+
 def add_audio(tl: Timeline) -> None:
     p, rng = tl.p, tl.rng("audio")
     player = Player(tl, rng)
     types = load("workouts")["types"]
-    scale = p.rates.music_minutes / 100
+    target = rng.randint(38_500, 41_500) - _others_estimate(tl)   # Spotify rows to write in all
     phone = p.phone
     desktop = "osx" if phone == "ios" else "windows"
     for w in tl.of_kind("workout"):
@@ -197,38 +238,55 @@ def add_audio(tl: Timeline) -> None:
         if rng.random() < 0.7:
             player.music(leg.start + timedelta(minutes=20), (leg.end - leg.start).total_seconds() / 60 * 0.6,
                          phone, "travel", offline=leg.attrs["mode"] == "flight")
+    plans = []   # (day, hour, minutes, platform, context, what)
     for day in tl.days():
-        tz = tl.zone_on(day)
         sessions: list[tuple[float, float, str, str]] = []   # (hour, minutes, platform, context)
         if tl.works_on(day):
             sessions.append((rng.uniform(7.4, 8.6), rng.uniform(22, 42), phone, "commute"))
             sessions.append((rng.uniform(17.2, 18.4), rng.uniform(22, 42), phone, "commute"))
             if rng.random() < 0.45:
-                sessions.append((rng.choice((9.5, 10.0, 14.0, 14.5)), rng.uniform(45, 110) * scale, desktop, "focus"))
+                sessions.append((rng.choice((9.5, 10.0, 14.0, 14.5)), rng.uniform(45, 110), desktop, "focus"))
         elif not tl.trip_on(day):
             if rng.random() < 0.55:
-                sessions.append((rng.uniform(13.5, 16.5), rng.uniform(50, 130) * scale, phone, "afternoon"))
+                sessions.append((rng.uniform(13.5, 16.5), rng.uniform(50, 130), phone, "afternoon"))
             if rng.random() < 0.35:
-                sessions.append((rng.uniform(9.0, 11.0), rng.uniform(30, 70) * scale, phone, "morning"))
+                sessions.append((rng.uniform(9.0, 11.0), rng.uniform(30, 70), phone, "morning"))
         else:
             if rng.random() < 0.5:
                 sessions.append((rng.uniform(9.0, 18.0), rng.uniform(20, 60), phone, "travel"))
         if rng.random() < 0.45:
-            sessions.append((rng.uniform(19.5, 22.5), rng.uniform(25, 80) * scale, phone, "evening"))
+            sessions.append((rng.uniform(19.5, 22.5), rng.uniform(25, 80), phone, "evening"))
         podcast_today = rng.random() < p.rates.podcast_days
         audiobook_today = bool(p.prefs.audiobooks) and rng.random() < 0.25
         for hour, minutes, platform, context in sessions:
-            start = at(day, hour, tz)
-            end = start + timedelta(minutes=minutes)
-            if not tl.is_free(start, end):
-                continue
-            tl.reserve(start, end, "listening")
+            what = "music"
             if context == "commute" and podcast_today:
-                player.podcast(start, minutes, platform, context)
+                what = "podcast"
             elif context == "evening" and audiobook_today:
-                player.audiobook(start, minutes, platform)
-            else:
-                player.music(start, minutes, platform, context)
+                what = "audiobook"
+            plans.append((day, hour, minutes, platform, context, what))
+    # Music sessions are stretched or shortened by one factor, re-estimated as the plays come in, so that
+    # the rows end near the target whatever the persona's routine.
+    left_minutes = sum(plan[2] for plan in plans if plan[5] == "music")
+    for day, hour, minutes, platform, context, what in plans:
+        if what == "music":
+            written = player.plays
+            wanted = max(0.0, target - written - player.other_rows_expected(plans, day))
+            per_play = player.music_minutes / player.music_plays if player.music_plays > 300 else MINUTES_PER_PLAY
+            factor = min(2.0, max(0.3, wanted * per_play / left_minutes)) if left_minutes else 1.0
+            left_minutes -= minutes
+            minutes *= factor
+        start = at(day, hour, tl.zone_on(day))
+        end = start + timedelta(minutes=minutes)
+        if minutes < 3 or not tl.is_free(start, end):
+            continue
+        tl.reserve(start, end, "listening")
+        if what == "podcast":
+            player.podcast(start, minutes, platform, context)
+        elif what == "audiobook":
+            player.audiobook(start, minutes, platform)
+        else:
+            player.music(start, minutes, platform, context)
 
 
 # --- Netflix ------------------------------------------------------------------------------------

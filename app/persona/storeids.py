@@ -72,6 +72,9 @@ class StoreIdMapper:
             return best[1]
         return fallback[0][1] if len(fallback) == 1 else None
 
+    def locator_of(self, obs_id: str) -> dict:
+        return self._obs[obs_id]
+
     def store_ids(self, ids: Iterable[str]) -> set[str]:
         """Canonical ids (all their observations) or observation ids ("<canonical id>/<n>") -> store ids."""
         found: set[str] = set()

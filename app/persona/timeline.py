@@ -160,6 +160,9 @@ def build_timeline(persona: Persona) -> Timeline:
     return tl
 
 
+REFERENCE_KEYS = ("trip", "on_trip")  # attributes holding another event's id
+
+
 def _renumber(tl: Timeline) -> None:
     """Ids in time order per kind ("p13-music_stream-00001" is the first play), so that the events of a
     period form a range and gold evidence can be written compactly (`app.persona.questions.compact_ids`)."""
@@ -171,9 +174,9 @@ def _renumber(tl: Timeline) -> None:
     obs_map: dict[str, str] = {}
     for ev in tl.events:
         ev.id = mapping[ev.id]
-        for key, value in ev.attrs.items():
-            if isinstance(value, str) and value in mapping:
-                ev.attrs[key] = mapping[value]
+        for key in REFERENCE_KEYS:
+            if key in ev.attrs:
+                ev.attrs[key] = mapping[ev.attrs[key]]
         for n, o in enumerate(ev.obs, 1):
             obs_map[o.id] = f"{ev.id}/{n}"
             o.id = obs_map[o.id]

@@ -58,7 +58,7 @@ def trip(w: Writer, ev: Canon) -> None:
         w.calendar(ev, summary, all_day=True, start=at(dep, 0, tz), end=at(ret + timedelta(days=1), 0, tz),
                    location=f"{a['city']}, {a['country']}")
         wrote = True
-    legs = [e for e in w.tl.events if e.kind == "travel_leg" and e.attrs["trip"] == ev.id]
+    legs = [e for e in w.tl.of_kind("travel_leg") if e.attrs["trip"] == ev.id]
     if a["transport"] == "flight" and legs:
         airline = legs[0].attrs["carrier"]
         pnr = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
@@ -82,7 +82,7 @@ def trip(w: Writer, ev: Canon) -> None:
                domain=domain, labels=["Inbox", "Category Updates"])
         wrote = True
     if rng.random() < 0.5 or not wrote:
-        highlights = [e for e in w.tl.events if e.kind == "trip_highlight" and e.attrs["trip"] == ev.id]
+        highlights = [e for e in w.tl.of_kind("trip_highlight") if e.attrs["trip"] == ev.id]
         named = rng.sample(highlights, min(len(highlights), 2))
         slots["highlights"] = names_phrase([h.attrs["highlight"] for h in named]) or "the old town"
         slots["highlight"] = named[0].attrs["highlight"] if named else "the food"

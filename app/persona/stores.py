@@ -1,0 +1,82 @@
+"""A persona's exports generated and imported once into a cached event store, for the bench and training.
+
+    store = persona_store("p13")      # generated + imported the first time (under a minute), then reused
+
+The store is built in a side file and moved into place only when the import has finished, so a run that
+was killed half-way never leaves a half-filled store behind. Its meta table records the persona and a
+digest of the generator's canonical timeline, so a store made by an older generator is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Callable
+
+from app.store import EventStore
+
+META_PERSONA = "persona"
+META_STAMP = "persona_stamp"
+META_REFERENCE_DATE = "reference_date"
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("LIFELENS_BENCH_CACHE", Path.home() / ".cache" / "lifelens-bench"))
+
+
+def timeline_stamp(persona_id: str, seed: int = 0) -> str:
+    """A digest of the canonical timeline: it changes whenever the generator's output would."""
+    from app.persona.generate import timeline_for
+
+    digest = hashlib.sha256()
+    for event in timeline_for(persona_id, seed).events:
+        digest.update(json.dumps(event.to_json(), sort_keys=True, default=str).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _current(path: Path, persona_id: str, stamp: str) -> bool:
+    if not path.exists():
+        return False
+    try:
+        with EventStore.open(path, read_only=True) as store:
+            return store.meta(META_PERSONA) == persona_id and store.meta(META_STAMP) == stamp and store.count() > 0
+    except Exception:
+        return False
+
+
+def build_store(persona_id: str, path: Path, *, stamp: str = "", seed: int = 0,
+                say: Callable[[str], None] = lambda text: None) -> None:
+    """Generate the persona's exports next to `path` and import them into a fresh store at `path`."""
+    from app.importing import import_paths
+    from app.persona.generate import EXPORT_DIRS, generate_persona
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    exports = path.parent / "exports"
+    say(f"{persona_id}: writing the exports")
+    result = generate_persona(persona_id, exports, seed=seed, canonical=False)
+    building = path.with_name(path.name + ".building")
+    for leftover in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
+        leftover.unlink(missing_ok=True)
+    say(f"{persona_id}: importing the exports")
+    with EventStore.open(building) as store:
+        import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()])
+        store.set_meta(META_REFERENCE_DATE, result.persona.reference_date.isoformat())
+        store.set_meta(META_PERSONA, persona_id)
+        store.set_meta(META_STAMP, stamp)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    shutil.move(str(building), str(path))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{building}{suffix}").unlink(missing_ok=True)
+
+
+def persona_store(persona_id: str, *, cache: Path | None = None, seed: int = 0,
+                  say: Callable[[str], None] = lambda text: None) -> EventStore:
+    path = (cache or default_cache()) / persona_id / "events.sqlite"
+    stamp = timeline_stamp(persona_id, seed)
+    if not _current(path, persona_id, stamp):
+        build_store(persona_id, path, stamp=stamp, seed=seed, say=say)
+    return EventStore.open(path)
