@@ -75,22 +75,45 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
     folder = cache_dir() / "personas" / persona_id
     db = folder / "events.sqlite"
     done = folder / "imported.ok"
-    timeline = timeline_for(persona_id)
-    stamp = _timeline_stamp(timeline)
-    if not done.exists() or done.read_text().strip() != stamp:  # none yet, or made by an older generator
-        log(f"{persona_id}: generating and importing")
-        for stale in folder.glob("events*.sqlite*"):
-            stale.unlink()
-        generate_persona(persona_id, folder)
-        with EventStore.open(db) as store:
-            import_paths(store, [folder / d for d in EXPORT_DIRS if (folder / d).exists()])
-        done.write_text(stamp + "\n")
+    pinned = folder / "timeline.pickle"
+    timeline = _load_pinned(pinned) if done.exists() else None
+    if timeline is None:
+        timeline = timeline_for(persona_id)
+        stamp = _timeline_stamp(timeline)
+        if not done.exists() or done.read_text().strip() != stamp:  # none yet, or made by an older generator
+            log(f"{persona_id}: generating and importing")
+            for stale in folder.glob("events*.sqlite*"):
+                stale.unlink()
+            generate_persona(persona_id, folder)
+            with EventStore.open(db) as store:
+                import_paths(store, [folder / d for d in EXPORT_DIRS if (folder / d).exists()])
+            done.write_text(stamp + "\n")
+        _pin(timeline, pinned)
     store = EventStore.open(db)
     index = SparseIndex.for_store(store)
     added = index.sync(store)
     if added:
         log(f"{persona_id}: indexed {added} events")
     return PersonaStore(persona_id, store, timeline, StoreIdMapper(store, timeline), index, timeline.p.reference_date)
+
+
+def _pin(timeline: Any, path: Path) -> None:
+    """Keep the timeline the store was made from: the generator may change later, the store stays."""
+    import pickle
+
+    try:
+        path.write_bytes(pickle.dumps(timeline, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # a timeline that cannot be pickled is recomputed (and checked) next time
+        path.unlink(missing_ok=True)
+
+
+def _load_pinned(path: Path) -> Any:
+    import pickle
+
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:
+        return None
 
 
 def _timeline_stamp(timeline: Any) -> str:
