@@ -40,6 +40,11 @@ def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def register(sub: Any) -> None:
+    p = sub.add_parser("timing", help="time RETRIEVE + EXTRACT over 1,000 candidate events of a DEV persona")
+    p.add_argument("--size", choices=["small", "default"], default="default")
+    p.add_argument("--query", action="append", help="RETRIEVE queries (default: a few dev ones)")
+    p.add_argument("--log", help="also append results to this file")
+    p.set_defaults(run=run_timing)
     for name, run in (("cross_encoder", run_cross_encoder), ("extractor", run_extractor)):
         p = sub.add_parser(name, help=f"train, export and evaluate the {name.replace('_', '-')}")
         p.add_argument("--size", choices=sorted(SIZES), default="default")
@@ -299,6 +304,31 @@ def _same(predicted: Any, gold: Any) -> bool:
 
 def _layers_text(layers: int | None) -> str:
     return "all (word embeddings frozen)" if layers is None else f"top {layers} (embeddings and lower layers frozen)"
+
+
+# --- timing ------------------------------------------------------------------------------------------
+
+TIMING_QUERIES = ("I went running", "emails from Johanna", "I bought something online", "Italian food")
+
+
+def run_timing(args: argparse.Namespace) -> None:
+    from app.extract.model_extractor import ModelExtractor
+    from app.retrieve.pipeline import ModelRetriever
+    from models.train.evaluate import time_retrieve_extract
+    from models.train.persona_data import persona_store
+
+    log = _logger(args.log)
+    _, dev_ids = persona_split()
+    ps = persona_store(dev_ids[0], log)
+    retriever = ModelRetriever(args.size)
+    extractor = ModelExtractor(args.size, people=ps.people)
+    for query in args.query or TIMING_QUERIES:
+        for _ in range(2):  # the first run loads the models; report the second
+            result = time_retrieve_extract(retriever, extractor, ps.store, query, ps.reference_date,
+                                           ["start_date", "cuisine"])
+        log(f"timing {args.size} on {ps.persona_id}: {json.dumps(result)}")
+    retriever.close()
+    extractor.close()
 
 
 # --- model card --------------------------------------------------------------------------------------
