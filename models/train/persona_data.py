@@ -80,7 +80,11 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
     if timeline is None:
         timeline = timeline_for(persona_id)
         stamp = _timeline_stamp(timeline)
-        if not done.exists() or done.read_text().strip() != stamp:  # none yet, or made by an older generator
+        if done.exists() and done.read_text().strip() != stamp:
+            # another run may be reading this store: keep it; observations the newer generator changed just
+            # map to nothing (fewer cases), never to wrong events
+            log(f"{persona_id}: store made by an older generator; kept (delete {folder} to rebuild)")
+        if not done.exists():
             log(f"{persona_id}: generating and importing")
             for stale in folder.glob("events*.sqlite*"):
                 stale.unlink()
