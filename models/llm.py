@@ -45,6 +45,7 @@ class Completion:
     generated_tokens: int = 0
     seconds: float = 0.0
     finish_reason: str = "stop"  # stop | length | grammar (no allowed token left)
+    decode_calls: int = 0        # llama_decode calls while generating (fewer than tokens when drafts hit)
 
 
 class LLM(Protocol):
@@ -432,6 +433,7 @@ class GGUFModel:
             stops = [s.encode("utf-8") for s in stop]
             out = bytearray()
             generated: list[int] = []
+            decode_calls = 0
             finish = "length"
             logits = self._logits(-1)
             while len(generated) < max_tokens:
@@ -456,6 +458,7 @@ class GGUFModel:
                 draft = self._draft(prompt_ids + generated, min(DRAFT_TOKENS, max_tokens - len(generated) - 1)) if speculate else []
                 start = len(self._cached)
                 self._decode([token] + draft, start, all_logits=True)
+                decode_calls += 1
                 self._cached.append(token)
                 self._cached.extend(draft)
                 accepted = 0
@@ -492,6 +495,7 @@ class GGUFModel:
                 generated_tokens=len(generated),
                 seconds=time.perf_counter() - started,
                 finish_reason=finish,
+                decode_calls=decode_calls,
             )
 
 

@@ -60,6 +60,7 @@ class StepRecord:
     evaluated_tokens: int
     generated_tokens: int
     seconds: float
+    decode_calls: int = 0
 
 
 @dataclass
@@ -160,7 +161,7 @@ class _Decomposer:
             problems = [f"syntax: {exc}"]
         self.trace.steps.append(StepRecord(
             question, depth, attempt, temperature, text, problems, out.prompt_tokens, out.evaluated_tokens,
-            out.generated_tokens, out.seconds,
+            out.generated_tokens, out.seconds, out.decode_calls,
         ))
         if self.progress is not None:
             self.progress(question, depth, text, problems)
@@ -269,7 +270,7 @@ def decompose_one_shot(
     out = llm.complete(prompt, grammar=tree_grammar(12, values), max_tokens=config.one_shot_max_tokens, stop=["END\n"])
     if trace is not None:
         trace.steps.append(StepRecord(question, 0, 0, 0.0, out.text, [], out.prompt_tokens, out.evaluated_tokens,
-                                      out.generated_tokens, out.seconds))
+                                      out.generated_tokens, out.seconds, out.decode_calls))
         trace.seconds = time.perf_counter() - started
     calls: list[str] = []
     for line in out.text.strip().split("\n"):

@@ -126,11 +126,13 @@ def measure_questions(args) -> int:
             "rejected": trace.rejected, "tree": tree.to_json() if tree else None, "error": error,
             "evaluated_tokens": sum(s.evaluated_tokens for s in trace.steps),
             "generated_tokens": sum(s.generated_tokens for s in trace.steps),
+            "decode_calls": sum(s.decode_calls for s in trace.steps),
         }
         records.append(record)
         status = "valid" if tree else "FAILED"
         print(f"{status:7} {seconds:6.2f}s calls={trace.calls:2d} rejected={trace.rejected:2d} "
-              f"eval={record['evaluated_tokens']:5d} gen={record['generated_tokens']:4d}  {question}")
+              f"eval={record['evaluated_tokens']:5d} gen={record['generated_tokens']:4d} "
+              f"decodes={record['decode_calls']:4d}  {question}")
         if args.verbose:
             print("    " + (tree.render().replace("\n", "\n    ") if tree else error))
     secs = [r["seconds"] for r in records]
@@ -140,7 +142,10 @@ def measure_questions(args) -> int:
     print(f"{mode}: {n} questions, valid trees {sum(r['ok'] for r in records)}/{n} "
           f"({sum(r['ok'] for r in records) / n:.0%}); seconds per question median {statistics.median(secs):.2f}, "
           f"p95 {percentile(secs, 0.95):.2f}, mean {statistics.mean(secs):.2f}; model calls mean "
-          f"{statistics.mean(r['calls'] for r in records):.1f}")
+          f"{statistics.mean(r['calls'] for r in records):.1f}; per question: evaluated prompt tokens "
+          f"{statistics.mean(r['evaluated_tokens'] for r in records):.0f}, generated tokens "
+          f"{statistics.mean(r['generated_tokens'] for r in records):.0f} in "
+          f"{statistics.mean(r['decode_calls'] for r in records):.0f} decode calls")
     if args.json:
         Path(args.json).write_text(json.dumps(records, indent=2))
     return 0

@@ -132,6 +132,8 @@ def test_speculative_drafts_do_not_change_greedy_output(default_llm):
     drafted = default_llm.complete(prompt, grammar=grammar, max_tokens=30, stop=["\n"], speculate=True)
     assert drafted.text == plain.text
     assert plain.text.startswith(' RETRIEVE(query="')
+    assert plain.decode_calls == plain.generated_tokens - 1   # one decode per token (not after the last)
+    assert drafted.decode_calls < plain.decode_calls          # ' RETRIEVE(query="' comes from the prompt
 
 
 def test_kv_cache_reuses_the_shared_prefix(default_llm):

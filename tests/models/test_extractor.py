@@ -1,0 +1,44 @@
+"""The committed extractors: hashes, parity with the PyTorch model's recorded logits, label sets."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from models.extractor import SIZES, Extractor
+from models.runtime import artifact_dir
+from tests.models.artifact_checks import check_artifact_hashes
+
+
+@pytest.fixture(scope="module", params=sorted(SIZES))
+def size(request):
+    return request.param
+
+
+def test_artifact_hash_matches_card_and_config(size):
+    check_artifact_hashes(SIZES[size])
+
+
+def test_int8_matches_the_pytorch_logits_recorded_at_export(size):
+    config = json.loads((artifact_dir(SIZES[size]) / "config.json").read_text())
+    reference = config["reference"]
+    extractor = Extractor.for_size(size, threads=1)
+    for n, (key, text) in enumerate(reference["inputs"]):
+        feeds, _ = extractor._encode(key, [text])
+        mode, _, label = extractor.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])
+        np.testing.assert_allclose(mode[0], reference["mode_logits"][n], atol=0.6)
+        np.testing.assert_allclose(label[0], reference["label_logits"][n], atol=0.8)
+        assert int(np.argmax(mode[0])) == int(np.argmax(reference["mode_logits"][n]))
+    extractor.close()
+
+
+def test_label_sets_and_answers(size):
+    extractor = Extractor.for_size(size, threads=1)
+    assert "italian" in extractor.labels
+    assert "italian" in [extractor.labels[i] for i in extractor.allowed_labels("cuisine")]
+    assert extractor.allowed_labels("participants") is None  # an open key: spans or nothing
+    artist, = extractor.extract("artist", ["music stream | Hozier - Work Song | artist: Hozier | track: Work Song"])
+    assert artist == "Hozier"
+    extractor.close()
