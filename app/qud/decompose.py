@@ -138,9 +138,7 @@ class _Decomposer:
         previous = self.previous if self.config.stable_examples else None
         examples = self.selector.select(question, path, previous=previous, needs=needs.text())
         self.previous = examples
-        prompt = step_prompt(
-            self.root, question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs
-        )
+        prompt = step_prompt(question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs)
         last_attempt = attempt == len(self.config.temperatures) - 1
         # Literals come from the person's question: sub-questions are the model's own words.
         values = grounded_values(self.root) if self.config.ground_values and not last_attempt else None

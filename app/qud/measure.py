@@ -67,7 +67,7 @@ def measure_steps(args) -> int:
             path = [q for q, _ in gold.above]
             chosen = selector.select(gold.question, path, previous=previous, needs=gold.needs)
             previous = chosen
-            prompt = step_prompt(held_out.question, gold.question, gold.above, gold.needs, chosen, style=args.style)
+            prompt = step_prompt(gold.question, gold.above, gold.needs, chosen, style=args.style)
             needs = Needs(frozenset(n.strip() for n in gold.needs.split(",") if n.strip()))
             out = model.complete(prompt, grammar=step_grammar(("RETRIEVE",) if needs else ()), max_tokens=120, stop=["\n"])
             text = out.text.strip()
