@@ -77,7 +77,7 @@ FILLER = set(
     while during after before since until about into from by as up out over under
     start started end ended date dates datetime datetimes day days names name amount amounts value values
     number numbers count list attribute attributes details info information session sessions
-    event events thing things
+    event events thing things something anything everything someone anyone somewhere anywhere stuff
     """.split()
 )
 TIME_WORDS = set(
