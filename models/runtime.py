@@ -98,6 +98,8 @@ class OnnxModel:
                     options = ort.SessionOptions()
                     options.intra_op_num_threads = self.threads or default_threads()
                     options.inter_op_num_threads = 1
+                    # no busy-waiting between ops: on a laptop's shared cores spinning threads slow everyone
+                    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                     options.log_severity_level = 3
                     self._session = ort.InferenceSession(
                         str(self._require("model.onnx")), options, providers=["CPUExecutionProvider"]

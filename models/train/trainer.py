@@ -59,7 +59,7 @@ class TrainConfig:
     warmup: float = 0.05
     budget_s: float = 1200.0      # stop (and keep what was learned) when the wall time passes this
     seed: int = 13
-    threads: int = 2
+    threads: int = 1                      # one thread: on shared cores two spin against each other (4x slower here)
     trainable_layers: int | None = None   # None: the whole encoder (word embeddings stay frozen)
     class_weights: dict[str, list[float]] = field(default_factory=dict)
 
