@@ -110,14 +110,17 @@ class _Decomposer:
     ) -> Node:
         """A valid subtree for `question`, or _Failed with the reasons."""
         reasons: list[str] = []
+        failed_operators: set[str] = set()  # "next candidates": an operator that led nowhere is not offered again
         for attempt, temperature in enumerate(self.config.temperatures):
             if self.cancel is not None and self.cancel():
                 raise Cancelled()
             if self.trace.calls >= self.config.max_calls:
                 raise _Budget()
-            call, problems = self._step(question, above, needs, above_needs, attempt, temperature)
+            call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators)
             if problems:
                 reasons.append("; ".join(problems))
+                if call is not None and any(_is_structural(p) for p in problems):
+                    failed_operators.add(call.operator)
                 continue
             step = format_call(call)
             children: list[Node] = []
@@ -132,7 +135,7 @@ class _Decomposer:
             return Node(question, call, tuple(children))
         raise _Failed(question, reasons)
 
-    def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float):
+    def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float, failed=()):
         depth = len(above)
         path = [q for q, _ in above]
         previous = self.previous if self.config.stable_examples else None
@@ -142,7 +145,7 @@ class _Decomposer:
         last_attempt = attempt == len(self.config.temperatures) - 1
         # Literals come from the person's question: sub-questions are the model's own words.
         values = grounded_values(self.root) if self.config.ground_values and not last_attempt else None
-        grammar = step_grammar(self._excluded(question, depth, needs, attempt), values)
+        grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values)
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"],
@@ -153,7 +156,7 @@ class _Decomposer:
             call = expand_call(parse_call(text))
             problems = step_problems(
                 call, question, needs, path=path, depth=depth, max_depth=self.config.max_depth,
-                allowed_attributes=self.allowed,
+                allowed_attributes=self.allowed, root_question=self.root,
             )
         except StepSyntaxError as exc:
             problems = [f"syntax: {exc}"]
@@ -166,7 +169,7 @@ class _Decomposer:
         return call, problems
 
 
-    def _excluded(self, question: str, depth: int, needs: Needs, attempt: int) -> tuple[str, ...]:
+    def _excluded(self, question: str, depth: int, needs: Needs, attempt: int, failed=()) -> tuple[str, ...]:
         """Operators the grammar leaves out at this step."""
         if depth + 1 >= self.config.max_depth:
             allowed = {"RETRIEVE"}  # the last level can only retrieve
@@ -176,7 +179,14 @@ class _Decomposer:
             cue = step_operators(question, root=depth == 0) if self.config.cues and not last_attempt else None
             if cue and allowed & set(cue):
                 allowed &= set(cue)
+            if allowed - set(failed):
+                allowed -= set(failed)
         return tuple(op for op in _ALL_OPERATORS if op not in allowed)
+
+
+def _is_structural(problem: str) -> bool:
+    """A problem with the operator chosen (repeat, derivation, depth), not with its text (syntax, topic)."""
+    return not problem.startswith(("syntax:", "'")) and "the question does not mention" not in problem
 
 
 class _Failed(Exception):

@@ -153,6 +153,51 @@ def normalize_question(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
+# Topics a sub-question may only name when the person's question does (a small model copies them from
+# its examples: "songs while running" for a question that never mentions running).
+TOPIC_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+    "run runs running ran jog jogging",
+    "cycle cycles cycling cycled bike bikes biking ride rides riding",
+    "swim swims swimming swam",
+    "hike hikes hiking hiked",
+    "walk walks walking walked",
+    "yoga", "tennis", "football soccer", "gym strength weights",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+    "monday mondays", "tuesday tuesdays", "wednesday wednesdays", "thursday thursdays", "friday fridays",
+    "saturday saturdays", "sunday sundays", "weekend weekends",
+    "morning mornings", "evening evenings", "night nights",
+))
+# Names of the services behind the sources: a sub-question may say "my Amazon purchases" for "online purchases".
+SOURCE_NAMES = frozenset({"Amazon", "Netflix", "Spotify", "I"})
+_TEXT_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
+
+
+def new_topics(text: str, question: str) -> list[str]:
+    """Years, names, activities, months, days and times of day in `text` that `question` does not mention.
+
+    new_topics("songs while running in 2023", "Which artist did I like most in 2024?") -> ["running", "2023"]
+    """
+    asked = [w for w in _TEXT_WORD.findall(question)]
+    asked_lower = {w.lower() for w in asked}
+    found: list[str] = []
+    for index, word in enumerate(_TEXT_WORD.findall(text)):
+        lower = word.lower()
+        if lower in asked_lower:
+            continue
+        if re.fullmatch(r"(19|20)\d\d", word):
+            found.append(word)
+            continue
+        group = next((g for g in TOPIC_GROUPS if lower in g), None)
+        if group is not None:
+            if not group & asked_lower:
+                found.append(word)
+            continue
+        if index > 0 and word[0].isupper() and word not in SOURCE_NAMES and not word.isupper():
+            found.append(word)
+    return found
+
+
 def step_problems(
     call: Call,
     question: str,
@@ -162,10 +207,12 @@ def step_problems(
     depth: int = 0,
     max_depth: int = 8,
     allowed_attributes: frozenset[str] | None = None,
+    root_question: str | None = None,
 ) -> list[str]:
     """Why a step written for `question` cannot stand (empty when it can).
 
     path: the questions above this one (root first); a sub-question may not repeat any of them or this one.
+    root_question: when given, sub-questions and queries may not bring in topics it does not mention.
     """
     problems = list(validate_call(call))
     op = call.operator
@@ -182,6 +229,12 @@ def step_problems(
             problems.append(f"sub-question {sub!r} repeats a question above it")
     if len(quds) == 2 and normalize_question(quds[0]) == normalize_question(quds[1]):
         problems.append(f"both sub-questions are the same: {quds[0]!r}")
+    if root_question is not None:
+        texts = quds + ([call.get("query")] if op == "RETRIEVE" and isinstance(call.get("query"), str) else [])
+        for text in texts:
+            added = new_topics(text, root_question)
+            if added:
+                problems.append(f"{text!r} brings in {', '.join(added)}, which the question does not mention")
     produced, used = produced_and_used(call)
     if op == "RETRIEVE":
         missing = sorted(_non_fixed(needs.rows | needs.members))

@@ -203,3 +203,34 @@ def test_one_shot_incomplete_or_invalid_trees_are_errors():
     underived = ' MAX(l=QUD("my hikes"), attr_name="distance_km")\nInput: QUD("my hikes")\nOutput: RETRIEVE(query="hikes")\n'
     with pytest.raises(DecompositionError, match="attribute 'distance_km' is not derivable"):
         decompose_one_shot("How far was my longest hike?", TODAY, FakeLLM([underived]))
+
+
+def test_an_operator_that_led_nowhere_is_not_offered_again():
+    def answer(prompt: str) -> str:
+        question = _INPUT.search(prompt).group(1)
+        if question == "How far was my longest hike?":
+            return ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")'
+        if question == "my hikes":
+            return ' RETRIEVE(query="I went hiking")'
+        grammar = llm.calls[-1][1]
+        if "| unnest" in grammar.split("step ::= ")[1].split("\n")[0]:  # copies the input as its own input
+            return ' UNNEST(l=QUD("my hikes with distance"), nested_attr_name="labels", unnested_attr_name="label")'
+        return ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])'
+
+    llm = FakeLLM(answer)
+    trace = Trace()
+    tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
+    assert [n.operator for n in tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert trace.steps[1].problems == ["sub-question 'my hikes with distance' repeats a question above it"]
+    assert "| unnest" not in llm.calls[2][1].split("step ::= ")[1].split("\n")[0]
+
+
+def test_a_sub_question_about_another_topic_is_rejected():
+    llm = by_input({
+        "How many times did I go swimming?": [' APPLY(l=QUD("my runs"), fct=len)', ' APPLY(l=QUD("my swims"), fct=len)'],
+        "my swims": [' RETRIEVE(query="I went swimming")'],
+    })
+    trace = Trace()
+    tree = decompose("How many times did I go swimming?", TODAY, llm, trace=trace)
+    assert tree.step == 'APPLY(l=QUD("my swims"), fct=len)'
+    assert trace.steps[0].problems == ["'my runs' brings in runs, which the question does not mention"]

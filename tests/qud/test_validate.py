@@ -159,3 +159,17 @@ def test_tree_depth_and_repeated_question_on_a_path():
     repeated = {"question": "my runs", "step": 'FILTER(l=QUD("My runs!"), filter=lambda attr: attr["year"] > 0)',
                 "children": [leaf("My runs!", "I went running")]}
     assert tree_problems(tree(repeated)) == ["root.children[0]: sub-question 'My runs!' repeats a question above it"]
+
+
+def test_new_topics_are_those_the_question_does_not_mention():
+    from app.qud.validate import new_topics
+
+    question = "Which artist did I listen to most in 2024?"
+    assert new_topics("songs while running in 2023", question) == ["running", "2023"]
+    assert new_topics("songs I listened to in 2024 with artist", question) == []
+    assert new_topics("my bike rides in 2022", "How far did I cycle in 2022?") == []       # same activity
+    assert new_topics("my Amazon purchases", "How much did I spend online?") == []          # a source's name
+    assert new_topics("emails from Lisa on Mondays", "Who emails me most?") == ["Lisa", "Mondays"]
+    retrieve = parse_call('RETRIEVE(query="I went running")')
+    assert step_problems(retrieve, "my swims", Needs(), root_question="How often did I swim?") == [
+        "'I went running' brings in running, which the question does not mention"]
