@@ -22,7 +22,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
-from app.qud.grammar import grounded_values, step_grammar, tree_grammar
+from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import Needs, child_needs, step_problems, tree_problems
@@ -43,7 +43,7 @@ class QudConfig:
     stable_examples: bool = True           # keep the previous step's examples in place when still relevant
     cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
     selection: str = "question"            # which examples besides the best one: step | path | question (select.py)
-    ground_values: bool = True             # strings and numbers in lambdas only from the question (grammar.py)
+    ground_values: bool = True             # lambda literals and sub-question words from the question (grammar.py)
 
 
 @dataclass
@@ -143,9 +143,12 @@ class _Decomposer:
         self.previous = examples
         prompt = step_prompt(question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs)
         last_attempt = attempt == len(self.config.temperatures) - 1
-        # Literals come from the person's question: sub-questions are the model's own words.
-        values = grounded_values(self.root) if self.config.ground_values and not last_attempt else None
-        grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values)
+        # Literals and the words of sub-questions come from the person's question (plus planning words),
+        # except on the last attempt.
+        ground = self.config.ground_values and not last_attempt
+        values = grounded_values(self.root) if ground else None
+        phrases = grounded_phrases(self.root) if ground else None
+        grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values, phrases)
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"],
@@ -275,7 +278,10 @@ def decompose_one_shot(
     prompt = tree_prompt(question, examples)
     started = time.perf_counter()
     values = grounded_values(question) if config.ground_values else None
-    out = llm.complete(prompt, grammar=tree_grammar(12, values), max_tokens=config.one_shot_max_tokens, stop=["END\n"])
+    phrases = grounded_phrases(question) if config.ground_values else None
+    out = llm.complete(
+        prompt, grammar=tree_grammar(12, values, phrases), max_tokens=config.one_shot_max_tokens, stop=["END\n"]
+    )
     if trace is not None:
         trace.steps.append(StepRecord(question, 0, 0, 0.0, out.text, [], out.prompt_tokens, out.evaluated_tokens,
                                       out.generated_tokens, out.seconds, out.decode_calls))

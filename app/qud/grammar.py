@@ -43,6 +43,16 @@ FREE_VALUES = 'string-body ::= [^"\\\\\\n]{1,60}\nint-body ::= [0-9]{1,8}\n'
 
 # Values a step may use whatever the question says: days of the week, the workout types of the data
 # contract, and the numbers behind hours, months, days and unit conversions.
+FREE_PHRASES = "phrase-body ::= [A-Za-z0-9À-ſ] [A-Za-z0-9À-ſ ',.&:?/()+-]{0,119}\n"
+
+# Words any plan may need whatever the examples say.
+PLANNING_WORDS = frozenset(
+    "a an the my me i I of in on at to for from by with without per and or not each every all any during "
+    "after before while since until than more less number count average total times time minutes hours days "
+    "weeks months years today grouped sorted first last latest earliest list events items things TV maximum minimum "
+    "sessions views visits listening watching playing attended trained visited received got paid spent skips".split()
+)
+
 KNOWN_WORDS = (
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
     "running", "walking", "cycling", "swimming", "soccer", "tennis", "yoga", "hiking", "strength training",
@@ -76,6 +86,69 @@ def grounded_values(*questions: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(words, key=lambda w: (-len(w), w))), tuple(sorted(numbers, key=lambda n: (-len(n), n)))
 
 
+@lru_cache(maxsize=1)
+def planning_words() -> frozenset[str]:
+    """Words of the examples' sub-questions and queries that name no topic: "my", "songs", "with", "per" ...
+
+    Topic words (activities, months, days, years, names) are left out: those must come from the question;
+    so are words used by one example only ("dentist", "wedding").
+    """
+    from app.qud.examples import load_examples
+    from app.qud.validate import SOURCE_NAMES, TOPIC_GROUPS
+    from app.qud.vocabulary import attribute_names
+
+    topics = frozenset().union(*TOPIC_GROUPS)
+    seen_in: dict[str, set[int]] = {}
+    for example in load_examples():
+        for node in example.tree.walk():
+            texts = [q.question for q in node.call.quds()]
+            if node.operator == "RETRIEVE":
+                texts.append(node.call.get("query"))
+            for text in texts:
+                for index, raw in enumerate(_WORD.findall(text)):
+                    word = raw.strip(".-")
+                    if not word or word.isdigit() or word.lower() in topics:
+                        continue
+                    if index > 0 and word[0].isupper() and word not in SOURCE_NAMES:
+                        continue  # a name from that example ("Taylor", "Rome")
+                    seen_in.setdefault(word if word in SOURCE_NAMES else word.lower(), set()).add(example.line)
+    words = {word for word, examples in seen_in.items() if len(examples) >= 2}
+    words.update(PLANNING_WORDS)
+    for name in attribute_names():
+        words.update(part for part in name.split("_") if part.isalpha())
+    words.update([w + "s" for w in words if w.isalpha() and w.islower() and len(w) > 2 and not w.endswith("s")])
+    return frozenset(words)
+
+
+@lru_cache(maxsize=256)
+def grounded_phrases(question: str) -> tuple[str, ...]:
+    """Words a sub-question or query may use: the question's own (as written, in lower case, singular) and
+    the planning words of the examples. Longest first."""
+    from app.qud.validate import TOPIC_GROUPS
+
+    words = set(planning_words())
+    for raw in _WORD.findall(question):
+        word = raw.strip(".-?")
+        if word:
+            words.update((word, word.lower()))
+            if len(word) > 3 and word.lower().endswith("s") and not word.lower().endswith("ss"):
+                words.add(word.lower()[:-1])
+    asked = {w.lower() for w in words}
+    for group in TOPIC_GROUPS:  # "cycling" in the question allows "my bike rides"
+        if group & asked:
+            words.update(group)
+    return tuple(sorted(words, key=lambda w: (-len(w), w)))
+
+
+def _phrase_rules(phrases: tuple[str, ...] | None) -> str:
+    if phrases is None:
+        return FREE_PHRASES
+    return (
+        'phrase-body ::= pword (" " pword){0,24}\n'
+        + "pword ::= " + " | ".join(_literal(w) for w in phrases) + "\n"
+    )
+
+
 def _values_rules(values: tuple[tuple[str, ...], tuple[str, ...]] | None) -> str:
     if values is None:
         return FREE_VALUES
@@ -89,21 +162,28 @@ def _values_rules(values: tuple[tuple[str, ...], tuple[str, ...]] | None) -> str
 
 @lru_cache(maxsize=128)
 def step_grammar(
-    exclude: tuple[str, ...] = (), values: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    exclude: tuple[str, ...] = (),
+    values: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    phrases: tuple[str, ...] | None = None,
 ) -> str:
-    """The grammar of one step: the operators not excluded; literals free, or only `values` (words, numbers)."""
+    """The grammar of one step: the operators not excluded; lambda literals free, or only `values` (words,
+    numbers); sub-questions and queries free, or made of the words in `phrases`."""
     operators = [op for op in SIGNATURES if op not in exclude]
     if not operators:
         raise ValueError("no operator left for this step")
     step = "step ::= " + " | ".join(RULE_OF[op] for op in operators) + "\n"
-    return _base() + "\n" + step + _attr_rule() + _values_rules(values)
+    return _base() + "\n" + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)
 
 
 @lru_cache(maxsize=64)
-def tree_grammar(max_steps: int = 12, values: tuple[tuple[str, ...], tuple[str, ...]] | None = None) -> str:
+def tree_grammar(
+    max_steps: int = 12,
+    values: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
+    phrases: tuple[str, ...] | None = None,
+) -> str:
     """Several steps, one per line, each `Step N: QUD("...") => CALL` (the one-shot format)."""
     base = _base().replace('root ::= " " step "\\n"', "")
     lines = f'root ::= " " step "\\n" (tree-step){{0,{max_steps - 1}}} "END\\n"\n'
     lines += 'tree-step ::= "Input: QUD(\\"" phrase "\\")\\nOutput: " step "\\n"\n'
     step = "step ::= " + " | ".join(RULE_OF[op] for op in SIGNATURES) + "\n"
-    return base + "\n" + lines + step + _attr_rule() + _values_rules(values)
+    return base + "\n" + lines + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.signatures import SIGNATURES
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
-from app.qud.grammar import grounded_values, step_grammar, tree_grammar
+from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from models.llm import FakeLLM
 
 TODAY = date(2024, 5, 1)
@@ -52,9 +52,9 @@ def test_builds_the_tree_step_by_step():
     not_max = tuple(op for op in SIGNATURES if op not in ("MAX", "ARGMAX"))
     root = "How far was my longest hike?"
     assert [(c[1], c[2]) for c in llm.calls] == [
-        (step_grammar(not_max, grounded_values(root)), 0.0),
-        (step_grammar(("RETRIEVE",), grounded_values(root)), 0.0),
-        (step_grammar((), grounded_values(root)), 0.0),
+        (step_grammar(not_max, grounded_values(root), grounded_phrases(root)), 0.0),
+        (step_grammar(("RETRIEVE",), grounded_values(root), grounded_phrases(root)), 0.0),
+        (step_grammar((), grounded_values(root), grounded_phrases(root)), 0.0),
     ]
     assert trace.calls == 3 and trace.rejected == 0
     assert [s.depth for s in trace.steps] == [0, 1, 2]
@@ -191,7 +191,8 @@ def test_one_shot_builds_the_whole_tree_from_one_generation():
         '    RETRIEVE(query="I went hiking")'
     )
     prompt, grammar, _ = llm.calls[0]
-    assert grammar == tree_grammar(12, grounded_values("How far was my longest hike?"))
+    root = "How far was my longest hike?"
+    assert grammar == tree_grammar(12, grounded_values(root), grounded_phrases(root))
     assert prompt.count("\nEND\n") == 8
     assert prompt.endswith('Question: How far was my longest hike?\nInput: QUD("How far was my longest hike?")\nOutput:')
 

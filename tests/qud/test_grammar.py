@@ -6,7 +6,7 @@ import pytest
 
 from app.engine.syntax import parse_call, validate_call
 from app.qud.examples import load_examples, step_examples
-from app.qud.grammar import grounded_values, step_grammar, tree_grammar
+from app.qud.grammar import grounded_phrases, grounded_values, planning_words, step_grammar, tree_grammar
 from app.qud.prompt import compact_step, tree_block
 from app.qud.vocabulary import attribute_names
 
@@ -26,7 +26,7 @@ def test_grammar_accepts_every_step_of_every_example(default_llm):
 
 def test_grounded_grammar_accepts_every_example_step_with_its_own_question(default_llm):
     for example in load_examples():
-        grammar = step_grammar((), grounded_values(example.question))
+        grammar = step_grammar((), grounded_values(example.question), grounded_phrases(example.question))
         for step in step_examples(example):
             ok, reason = default_llm.grammar_accepts(grammar, f" {compact_step(step.step)}\n")
             assert ok, f"{step.question}: {step.step}: {reason}"
@@ -44,6 +44,25 @@ def test_grounded_grammar_rejects_values_copied_from_elsewhere(default_llm):
         assert not ok and reason.startswith("rejected at byte"), bad
     # the free grammar takes both
     assert default_llm.grammar_accepts(step_grammar(), ' SUM(l=QUD("x"), attr_name="total")\n') == (True, "")
+
+
+def test_grounded_phrases_keep_sub_questions_on_the_question_topic(default_llm):
+    question = "Which artist did I listen to most in 2024?"
+    grammar = step_grammar((), grounded_values(question), grounded_phrases(question))
+    good = ' ARGMAX(l=QUD("number of songs per artist in 2024"), arg_attr_name="count", val_attr_name="artist")\n'
+    assert default_llm.grammar_accepts(grammar, good) == (True, "")
+    copied = ' ARGMAX(l=QUD("number of songs per artist while running"), arg_attr_name="count", val_attr_name="artist")\n'
+    ok, reason = default_llm.grammar_accepts(grammar, copied)
+    assert not ok and reason.startswith("rejected at byte")
+    assert default_llm.grammar_accepts(step_grammar(), copied) == (True, "")
+
+
+def test_planning_words_name_no_topic():
+    words = planning_words()
+    assert {"my", "songs", "with", "per", "grouped", "number", "Amazon", "distance", "total"} <= words
+    assert not {"running", "cycling", "2023", "Taylor", "taylor", "dentist", "wedding", "December"} & words
+    cycling = set(grounded_phrases("How far did I cycle in 2022?"))
+    assert {"bike", "rides", "cycling", "2022", "cycle"} <= cycling and "running" not in cycling
 
 
 def test_grounded_values_words_numbers_and_known_ones():
