@@ -61,6 +61,7 @@ class TrainConfig:
     seed: int = 13
     threads: int = 1                      # one thread: on shared cores two spin against each other (4x slower here)
     trainable_layers: int | None = None   # None: the whole encoder (word embeddings stay frozen)
+    head_lr_factor: float = 10.0
     class_weights: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -76,13 +77,20 @@ def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: float) -> to
 
 
 def _optimizer(net: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
-    decay, no_decay = [], []
+    """AdamW; the freshly initialised heads learn `head_lr_factor` times faster than the pre-trained encoder."""
+    groups: dict[tuple[bool, bool], list] = {}
     for name, param in net.named_parameters():
         if not param.requires_grad:
             continue
-        (no_decay if param.ndim < 2 or "LayerNorm" in name else decay).append(param)
+        head = not name.startswith("encoder.")
+        decay = not (param.ndim < 2 or "LayerNorm" in name)
+        groups.setdefault((head, decay), []).append(param)
     return torch.optim.AdamW(
-        [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        [
+            {"params": params, "weight_decay": config.weight_decay if decay else 0.0,
+             "lr": config.lr * (config.head_lr_factor if head else 1.0)}
+            for (head, decay), params in groups.items()
+        ],
         lr=config.lr,
     )
 
