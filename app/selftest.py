@@ -1,12 +1,13 @@
 """`lifelens selftest`: prove that an installed Lifelens works end to end on this machine, offline.
 
 It imports an export into a throw-away event store, optionally opens the real main window over it (the
-window must come up on this display), asks one question through the real question pipeline (local language
-model, operator engine) and checks the answer. Nothing of the person's own data or settings is touched: the
+window must come up on this display), loads every model (ONNX artifacts in onnxruntime, the QUD's GGUF in
+llama.cpp), asks one question through the real question pipeline (local language model, operator engine)
+and checks the answer. Nothing of the person's own data or settings is touched: the
 store and the settings live in a temporary folder that is deleted afterwards (`--keep` keeps it).
 
     lifelens selftest                                   # built-in sample: a small Spotify history
-    lifelens selftest --import StreamingHistory0.json --ask "How many times did I listen to fripSide?" --expect 3
+    lifelens selftest --import Streaming_History_Audio_2025.json --ask "How many songs did I listen to?" --expect 39
     lifelens selftest --window --json                   # also open the window; one JSON report on stdout
 
 Exit status: 0 when every step passed, 1 when the answer was not the expected one, 2 when a step failed.
@@ -30,18 +31,20 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-# The built-in sample: Spotify's account-data layout (StreamingHistory0.json), written by us, six plays.
+# The built-in sample: Spotify's account-data layout (StreamingHistory0.json), written by us: six plays, three of
+# them on 2 March 2024. The question is one the QUD's in-context examples cover, so that the self-test checks the
+# installation (models load, the pipeline runs) rather than the QUD model's quality, which the bench measures.
 SAMPLE_FILE = "StreamingHistory0.json"
 SAMPLE_ROWS = [
-    {"endTime": "2024-03-01 08:15", "artistName": "Daft Punk", "trackName": "One More Time", "msPlayed": 320357},
-    {"endTime": "2024-03-01 08:21", "artistName": "Air", "trackName": "La femme d'argent", "msPlayed": 427000},
-    {"endTime": "2024-03-02 18:02", "artistName": "Daft Punk", "trackName": "Digital Love", "msPlayed": 301000},
-    {"endTime": "2024-03-03 07:45", "artistName": "Justice", "trackName": "D.A.N.C.E.", "msPlayed": 242000},
-    {"endTime": "2024-03-03 07:50", "artistName": "Daft Punk", "trackName": "Get Lucky", "msPlayed": 369000},
-    {"endTime": "2024-03-04 21:30", "artistName": "Air", "trackName": "Sexy Boy", "msPlayed": 298000},
+    {"endTime": "2024-03-01 12:15", "artistName": "Daft Punk", "trackName": "One More Time", "msPlayed": 320357},
+    {"endTime": "2024-03-02 10:21", "artistName": "Air", "trackName": "La femme d'argent", "msPlayed": 427000},
+    {"endTime": "2024-03-02 12:02", "artistName": "Daft Punk", "trackName": "Digital Love", "msPlayed": 301000},
+    {"endTime": "2024-03-02 13:45", "artistName": "Justice", "trackName": "D.A.N.C.E.", "msPlayed": 242000},
+    {"endTime": "2024-03-03 12:50", "artistName": "Daft Punk", "trackName": "Get Lucky", "msPlayed": 369000},
+    {"endTime": "2024-03-04 12:30", "artistName": "Air", "trackName": "Sexy Boy", "msPlayed": 298000},
 ]
-SAMPLE_QUESTION = "How many times did I listen to Daft Punk?"
-SAMPLE_EXPECT = "3"
+SAMPLE_QUESTION = "On which day did I listen to the most music?"
+SAMPLE_EXPECT = "2024-03-02"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -137,6 +140,34 @@ def _step_window(store_path: Path) -> dict[str, Any]:
     }
 
 
+def _step_models() -> dict[str, Any]:
+    """Load every model the way the app does: each ONNX artifact in onnxruntime (one SPLADE encoding as a
+    functional check) and the QUD's GGUF in llama.cpp (the file the app would use, and how long it takes)."""
+    started = time.perf_counter()
+    from models.default_qud import qud_model_path
+    from models.llm import shared_model
+    from models.runtime import ARTIFACTS_DIR, OnnxModel
+    from models.splade import SpladeEncoder
+
+    onnx = {}
+    for folder in sorted(p for p in ARTIFACTS_DIR.iterdir() if (p / "model.onnx").is_file()):
+        model = OnnxModel(folder, threads=1)
+        onnx[folder.name] = [i.name for i in model.session.get_inputs()]
+        model.close()
+    encoder = SpladeEncoder(threads=1)
+    [vector] = encoder.encode(["football match with friends"])
+    terms = [term for term, _ in encoder.terms(vector)[:5]]
+    path = qud_model_path()
+    load_started = time.perf_counter()
+    shared_model(path).load()  # the answer step reuses this instance
+    return {
+        "step": "models", "ok": bool(onnx) and bool(terms), "seconds": round(time.perf_counter() - started, 3),
+        "onnx": onnx, "splade_terms": terms, "qud_model": str(path),
+        "qud_load_seconds": round(time.perf_counter() - load_started, 3),
+        "error": None if onnx and terms else "the ONNX models did not load or encode",
+    }
+
+
 def _step_answer(store_path: Path, question: str, expected: str | None, reference: date) -> dict[str, Any]:
     started = time.perf_counter()
     try:
@@ -181,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
     report: dict[str, Any] = {"ok": False, "versions": describe(), "work_dir": str(work), "steps": []}
     try:
-        for step in ("import", "window", "answer"):
+        for step in ("import", "window", "models", "answer"):
             if step == "window" and not args.window:
                 continue
             if step == "answer" and not question:
@@ -190,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
                 result = _step_import(store_path, paths)
             elif step == "window":
                 result = _step_window(store_path)
+            elif step == "models":
+                result = _step_models()
             else:
                 result = _step_answer(store_path, question, expected, reference)
             report["steps"].append(result)

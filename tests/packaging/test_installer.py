@@ -42,13 +42,22 @@ def _python_for_build() -> str:
 
 @pytest.fixture(scope="module")
 def build_info() -> dict:
+    """Build (or reuse) the installer, then make sure the sources did not change while it was being built:
+    build.sh is run again until it reports the build up to date (at most three builds)."""
     env = dict(os.environ, PYTHON=_python_for_build())
     env.pop("QT_QPA_PLATFORM", None)
-    done = subprocess.run(["bash", str(ROOT / "packaging" / "linux" / "build.sh")], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-    assert done.returncode == 0, f"build.sh failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    history = []
+    for _ in range(3):
+        done = subprocess.run(["bash", str(ROOT / "packaging" / "linux" / "build.sh")], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+        assert done.returncode == 0, f"build.sh failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+        up_to_date = "== up to date:" in done.stdout
+        history.append("reused" if up_to_date else "built")
+        if up_to_date:
+            break
+    assert history[-1] == "reused", f"the sources kept changing during the build: {history}"
     info = json.loads((DIST / "BUILD-INFO.json").read_text())
-    print(f"\ninstaller build: {'reused' if 'up to date' in done.stdout else 'built'}; {json.dumps(info)}")
+    print(f"\ninstaller build: {' then '.join(history)}; {json.dumps(info)}")
     return info
 
 
@@ -123,7 +132,7 @@ def test_bundle_carries_models_resources_and_native_libraries(bundle):
         if source.is_file():
             assert (internal / source.relative_to(ROOT)).read_bytes() == source.read_bytes(), source
     assert (internal / "llama_cpp" / "lib" / "libllama.so").is_file()
-    assert list((internal / "onnxruntime" / "capi").glob("libonnxruntime.so*"))
+    assert list((internal / "onnxruntime" / "capi").glob("onnxruntime_pybind11_state*.so"))
     assert (internal / "PySide6" / "Qt" / "plugins" / "platforms" / "libqxcb.so").is_file()
     # Not shipped: the training stack, the GGUF's chunk packages, the GTK theme plugin.
     assert not (internal / "torch").exists()
@@ -181,16 +190,24 @@ def test_selftest_imports_a_spotify_export_and_answers_offline(bundle, tools, tm
     export = REAL_EXPORTS / "spotify" / "koito_Streaming_History_Audio_test.json"
     home = tmp_path / "home"
     before = _snapshot(bundle)
+    # 39 plays, 4 on 2025-04-28 and 35 on 2025-04-29 (UTC, as the file gives them)
     done = _run_offline(bundle, home, "selftest", "--import", str(export.resolve()), "--window", "--json",
-                        "--ask", "How many times did I listen to fripSide?", "--expect", "3")
+                        "--ask", "On which day did I listen to the most music?", "--expect", "2025-04-29",
+                        "--reference-date", "2025-05-01")
     report = _last_json(done.stdout)
     print(f"\nselftest: {json.dumps(report['steps'])}")
-    assert [step["step"] for step in report["steps"]] == ["import", "window", "answer"], done.stderr[-3000:]
-    importing, window, answer = report["steps"]
+    assert [step["step"] for step in report["steps"]] == ["import", "window", "models", "answer"], \
+        done.stdout[-3000:] + done.stderr[-3000:]
+    importing, window, models, answer = report["steps"]
     assert (importing["files"], importing["recognised"], importing["added"], importing["errors"]) == (1, 1, 39, 0)
     assert window["ok"] and window["platform"] == "xcb"
+    # The models load from the bundle: the GGUF assembled at build time, the ONNX artifacts in onnxruntime.
+    assert models["qud_model"] == str(bundle / "_internal" / "models" / "gguf" / GGUF_NAME)
+    shipped = bundle / "_internal" / "models" / "artifacts"
+    assert sorted(models["onnx"]) == sorted(p.name for p in shipped.iterdir() if (p / "model.onnx").is_file())
+    assert "football" in models["splade_terms"]
     assert answer["ok"], answer
-    assert answer["value"] == 3
+    assert answer["value"] == "2025-04-29"
     assert done.returncode == 0
     assert report["versions"]["frozen"] is True
     assert _snapshot(bundle) == before
