@@ -117,7 +117,7 @@ def _same(p: Any, g: Any, relax: float) -> bool:
         return False
     if p[0] == "num" and g[0] == "num":
         a, b = p[1], g[1]
-        if round(a, 2) == round(b, 2) or abs(a - b) <= 0.005:
+        if round(a, 2) == round(b, 2) or abs(a - b) <= 0.005 + 1e-9:
             return True
         return relax > 0 and abs(a - b) <= relax * abs(b) + 1e-9
     if g[0] == "monthday" and p[0] == "date":

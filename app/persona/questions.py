@@ -206,7 +206,10 @@ def questions_for(persona_id: str, templates: Iterable[str] | None = None, seed:
         for n, (inst, text, texts) in enumerate(instances_for(t, facts, seed)):
             tree = json.loads(json.dumps(inst.tree))
             tree["question"] = text
-            retrieve = inst.retrieve or {leaf["step"][len('RETRIEVE(query="'):-2]: inst.evidence for leaf in leaves(tree)}
+            leaf_queries = [leaf["question"] for leaf in leaves(tree)]
+            if inst.retrieve is None and len(set(leaf_queries)) > 1:
+                raise ValueError(f"{tid}: a tree with several RETRIEVE leaves needs its relevant events per query")
+            retrieve = inst.retrieve or {q: inst.evidence for q in leaf_queries}
             answers = [_plain(inst.answer)] + [_plain(a) for a in (inst.answers or []) if _plain(a) != _plain(inst.answer)]
             records.append({
                 "id": f"{persona_id}:{tid}:{n}", "persona": persona_id, "split": split, "template": tid,

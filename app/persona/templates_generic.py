@@ -152,7 +152,7 @@ def measure_template(op: str, skey: str, mkey: str, pkey: str, phrases: tuple[st
                 value = sum(values) / len(values)
             else:
                 value = max(values) if op == "MAX" else min(values)
-            value = round(value, m.digits) if m.digits else int(round(value))
+            value = round(value, 4) if m.digits else int(round(value))  # the metric compares to two decimals
             node, attr = _measured(s, p, m, slots)
             yield Instance(slots, value, [s.ids(e) for e in hits], agg(op, ROOT, node, attr),
                            retrieve={s.query_for(slots): [s.ids(e) for e in items]})

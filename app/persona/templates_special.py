@@ -353,8 +353,9 @@ def _distance_since_job(ctx: Ctx):
                           f'lambda attr: attr["start_date"] >= QUD("{start["question"]}")')
             flt["children"].append(start)
             yield Instance({"company": company, "wt": wt, "wt_past": past},
-                           round(sum(w.attrs["distance_km"] for w in sessions), 2), [w.id for w in sessions] + [e.id],
-                           agg("SUM", ROOT, flt, "distance_km"))
+                           round(sum(w.attrs["distance_km"] for w in sessions), 4), [w.id for w in sessions] + [e.id],
+                           agg("SUM", ROOT, flt, "distance_km"),
+                           retrieve={words[0]: [w.id for w in f.workouts_of(wt)], f"I started working at {company}": [e.id]})
 
 
 @template("milestone.songs_since_move", ("temporal", "aggregation", "multi-source"),
@@ -371,7 +372,8 @@ def _songs_since_move(ctx: Ctx):
         flt = filter_(f"I listened to music since I moved to {city}", base,
                       f'lambda attr: attr["start_date"] >= QUD("{start["question"]}")')
         flt["children"].append(start)
-        yield Instance({"city": city}, len(songs), [s.id for s in songs] + [e.id], apply_(ROOT, flt, "len"))
+        yield Instance({"city": city}, len(songs), [s.id for s in songs] + [e.id], apply_(ROOT, flt, "len"),
+                       retrieve={"I listened to music": [s.id for s in f.kind("music_stream")], f"I moved to {city}": [e.id]})
 
 
 @template("birthday.when", ("temporal", "multi-source"),
@@ -491,7 +493,7 @@ def _category_spend(ctx: Ctx):
             node = filter_(f"{CATEGORY_WORDS[cat]} I bought online in {year}", node,
                            f'lambda attr: attr["start_datetime"].year == {year} and attr["category"] == "{cat}"')
             yield Instance({"category": cat, "category_words": CATEGORY_WORDS[cat], "year": year},
-                           round(sum(p.attrs["total"] for p in hits), 2), [p.id for p in hits], agg("SUM", ROOT, node, "total"),
+                           round(sum(p.attrs["total"] for p in hits), 4), [p.id for p in hits], agg("SUM", ROOT, node, "total"),
                            retrieve={"I bought something online": [p.id for p in purchases]})
 
 

@@ -15,8 +15,8 @@ from datetime import datetime, timedelta, timezone
 from app.persona.model import Canon, Obs, locator
 from app.persona.resources import load
 from app.persona.timeline import Timeline, at
-from app.persona.wording import (capital, clock, company_message_id, day_ref, fill, gmail_message_id, google_uid,
-                                 names_phrase, past_ref, thread_id)
+from app.persona.wording import (company_message_id, fill, fitting, gmail_message_id, google_uid, names_phrase,
+                                 sentences, thread_id)
 
 UTC = timezone.utc
 
@@ -44,6 +44,10 @@ class Writer:
 
     def pick(self, options):
         return self.rng.choice(options)
+
+    def say(self, options, slots: dict) -> str:
+        """One of the options that can be filled from `slots`, filled in."""
+        return sentences(fill(self.rng.choice(fitting(options, slots)), slots))
 
     def addr(self, full_name: str) -> tuple[str, str] | None:
         person = self.people.get(full_name)
@@ -124,7 +128,12 @@ class Writer:
         return min(sent, ev.start - timedelta(minutes=30))
 
     def after(self, ev: Canon, hours: tuple[float, float] = (1.0, 14.0)) -> datetime:
-        return ev.end + timedelta(hours=self.rng.uniform(*hours))
+        """Some hours after the event, but not in the middle of the night (then the next morning)."""
+        sent = ev.end + timedelta(hours=self.rng.uniform(*hours))
+        local = sent.astimezone(self.local_zone(ev.end))
+        if local.hour < 7:
+            local = local.replace(hour=self.rng.randint(7, 10), minute=self.rng.randint(0, 59))
+        return local
 
 
 def add_observations(tl: Timeline) -> None:

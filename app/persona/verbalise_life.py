@@ -98,7 +98,8 @@ def trip(w: Writer, ev: Canon) -> None:
 
 def travel_leg(w: Writer, ev: Canon) -> None:
     rng, a, t = w.rng, ev.attrs, w.wl["trip"]
-    if rng.random() >= 0.75 and ev.obs:
+    # Gmail puts flights from booking mails into the calendar by itself; trains only sometimes get an entry.
+    if a["mode"] != "flight" and rng.random() >= 0.75 and ev.obs:
         return
     slots = {"city": a["to_city"], "from_city": a["from_city"], "flight": a["number"], "airline": a["carrier"]}
     if a["mode"] == "flight":

@@ -55,7 +55,7 @@ def meeting(w: Writer, ev: Canon) -> None:
     if wants_calendar:
         slots = _slots(w, ev)
         bank = "family" if family and activity in ("lunch", "home_dinner", "dinner") else activity
-        summary = fill(rng.choice(w.ws["calendar_summary"][bank]), slots) or capital(activity)
+        summary = w.say(w.ws["calendar_summary"][bank], slots) or capital(activity)
         if not slots["who"] and "{who" in summary:
             summary = capital(activity)
         location = a.get("place", "") if a.get("place") != "home" else ""
@@ -63,7 +63,7 @@ def meeting(w: Writer, ev: Canon) -> None:
             info = w.tl.home_info(ev.day)
             location = f"{location}, {rng.choice(info['streets'])} {rng.randint(1, 120)}, {w.tl.city_on(ev.day)}"
         desc_bank = "meal" if activity in MEAL or activity == "home_dinner" else "other"
-        description = fill(rng.choice(w.ws["calendar_description"][desc_bank]), slots)
+        description = w.say(w.ws["calendar_description"][desc_bank], slots)
         place = a.get("place", "")
         told = place and place in summary or any(x and x in description for x in (slots.get("cue"), slots.get("dish")))
         if told and rng.random() < 0.35:
@@ -84,11 +84,11 @@ def meeting(w: Writer, ev: Canon) -> None:
         slots = _slots(w, ev, sent)
         subject_bank = w.ws["invite_subject"].get(group, w.ws["invite_subject"]["meal"])
         body_bank = w.ws["invite_body"].get(group, w.ws["invite_body"]["meal"])
-        subject = capital(fill(rng.choice(subject_bank), slots)) or "Plans"
+        subject = capital(w.say(subject_bank, slots)) or "Plans"
         from_me = rng.random() < 0.45
         sender, receiver = (w.me, other) if from_me else (other, w.me)
         others = [addr for n in a["participants"] if (addr := w.addr(n)) and addr != other]
-        core = fill(rng.choice(body_bank), slots)
+        core = w.say(body_bank, slots)
         body = w.personal_body(w.call_name(receiver[0]) if receiver != w.me else w.p.me.first, core,
                                w.call_name(sender[0]) if sender != w.me else w.p.me.first, slots)
         thread = thread_id(w.p.id, ev.id, "invite")
@@ -97,7 +97,7 @@ def meeting(w: Writer, ev: Canon) -> None:
         if rng.random() < 0.5:
             reply_at = min(sent + timedelta(hours=rng.uniform(0.3, 9)), ev.start - timedelta(minutes=10))
             if reply_at > sent:
-                reply = fill(rng.choice(w.ws["invite_reply"]), slots)
+                reply = w.say(w.ws["invite_reply"], slots)
                 body = w.personal_body(w.call_name(sender[0]) if sender != w.me else w.p.me.first, reply,
                                        w.call_name(receiver[0]) if receiver != w.me else w.p.me.first, slots)
                 w.mail(ev, sent=reply_at, sender=receiver, to=[sender], subject="Re: " + subject, body=body,
@@ -107,8 +107,8 @@ def meeting(w: Writer, ev: Canon) -> None:
         slots = _slots(w, ev, sent)
         slots["day"] = ""
         kind = "meal" if activity in MEAL else ("home" if group == "home" else "other")
-        subject = fill(rng.choice(w.ws["followup_subject"]["meal" if kind == "meal" else "other"]), slots)
-        core = fill(rng.choice(w.ws["followup_body"][kind]), slots)
+        subject = w.say(w.ws["followup_subject"]["meal" if kind == "meal" else "other"], slots)
+        core = w.say(w.ws["followup_body"][kind], slots)
         if not slots.get("cue"):
             core = core.replace(", .", ".")
         from_me = rng.random() < 0.5
@@ -126,13 +126,13 @@ def party(w: Writer, ev: Canon) -> None:
     slots = {"name": first, "age": a.get("age", ""), "place": a.get("place", "")}
     own = a["person"] == w.p.me.full_name
     if own:
-        summary = fill(rng.choice(cel["own_party_summary"]), slots)
+        summary = w.say(cel["own_party_summary"], slots)
     elif a["occasion"] == "birthday dinner":
-        summary = fill(rng.choice(("Birthday dinner {name}", "{name}'s birthday dinner", "Dinner for {name}'s birthday")), slots)
+        summary = w.say(("Birthday dinner {name}", "{name}'s birthday dinner", "Dinner for {name}'s birthday"), slots)
     elif a["occasion"] == "kids birthday party":
-        summary = fill(rng.choice(("{name}'s birthday party", "Kids party: {name} turns {age}", "{name}'s party 🎈")), slots)
+        summary = w.say(("{name}'s birthday party", "Kids party: {name} turns {age}", "{name}'s party 🎈"), slots)
     else:
-        summary = fill(rng.choice(cel["party_summary"]), slots)
+        summary = w.say(cel["party_summary"], slots)
     wrote = False
     if rng.random() < 0.85:
         w.calendar(ev, summary, location=a.get("place", "") if a.get("place") not in ("home",) else "")
@@ -140,10 +140,10 @@ def party(w: Writer, ev: Canon) -> None:
     if person and person.relation == "friend" and (rng.random() < 0.4 or not wrote):
         sender = w.addr(person.full_name)
         sent = w.before(ev, (5, 14), (9.0, 21.0))
-        body = w.personal_body(w.p.me.first, fill(rng.choice((
+        body = w.personal_body(w.p.me.first, w.say((
             "I'm turning {age}! Party at mine on Saturday from 8, bring whoever you like.",
             "Birthday drinks at my place this Saturday. Would be great to see you!",
-            "Celebrating my {age}th on Saturday evening, you're coming, right?")), slots), first, slots)
+            "Celebrating my {age}th on Saturday evening, you're coming, right?"), slots), first, slots)
         w.mail(ev, sent=sent, sender=sender, to=[w.me], subject=rng.choice(("Party!", "Saturday", "Birthday drinks")),
                body=body)
         wrote = True
@@ -180,12 +180,12 @@ def holiday(w: Writer, ev: Canon) -> None:
     wrote = False
     if rng.random() < 0.8:
         location = a.get("place", "") if a.get("place_type") == "restaurant" else ""
-        w.calendar(ev, fill(rng.choice(bank["summary"]), slots), location=location)
+        w.calendar(ev, w.say(bank["summary"], slots), location=location)
         wrote = True
     if rng.random() < 0.3 or not wrote:
         counterpart = next((n for n in participants if w.addr(n)), None) or w.p.friends[0].full_name
         other = w.addr(counterpart)
         before = a["holiday"] in ("valentines", "halloween", "anniversary") or rng.random() < 0.5
         sent = w.before(ev, (0, 4), (9.0, 16.0)) if before else w.after(ev, (10.0, 30.0))
-        body = w.personal_body(w.call_name(counterpart), fill(rng.choice(bank["body"]), slots), w.p.me.first, slots)
-        w.mail(ev, sent=sent, sender=w.me, to=[other], subject=fill(rng.choice(bank["subject"]), slots), body=body)
+        body = w.personal_body(w.call_name(counterpart), w.say(bank["body"], slots), w.p.me.first, slots)
+        w.mail(ev, sent=sent, sender=w.me, to=[other], subject=w.say(bank["subject"], slots), body=body)

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from datetime import date, datetime
 
@@ -34,6 +35,18 @@ def fill(template: str, slots: dict) -> str:
                       ("On tomorrow", "Tomorrow"), ("On tonight", "Tonight"), ("On today", "Today")):
         text = text.replace(bad, good)
     return text.strip()
+
+
+def fitting(templates: list[str] | tuple[str, ...], slots: dict) -> list[str]:
+    """The templates whose every {slot} has a value (all of them when none fits)."""
+    fmt = string.Formatter()
+    good = [t for t in templates if all(not name or slots.get(name) not in (None, "") for _, name, _, _ in fmt.parse(t))]
+    return good or list(templates)
+
+
+def sentences(text: str) -> str:
+    """Capital letters where sentences start ("... a chat. this Sunday" -> "... a chat. This Sunday")."""
+    return re.sub(r"(^|[.!?]\s+|\n)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
 
 
 def names_phrase(first_names: list[str]) -> str:
