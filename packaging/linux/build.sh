@@ -35,6 +35,7 @@ PYINSTALLER_VERSION=6.22.3
 LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF"
 
 say() { printf '\n== %s\n' "$*"; }
+first_wheel() { local f; for f in "$1"/llama_cpp_python-*.whl; do [[ -f "$f" ]] && { echo "$f"; return 0; }; done; return 0; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 START=$(date +%s)
 
@@ -46,7 +47,7 @@ PYVER=$("$PYTHON" -c 'import platform; print(platform.python_version())')
 VERSION=$("$PYTHON" packaging/prepare.py version)
 MACHINE=$(uname -m)
 ARCH=$(dpkg --print-architecture)
-GLIBC=$(ldd --version | head -1 | grep -oE '[0-9]+\.[0-9]+$')
+GLIBC=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)
 NAME="lifelens-$VERSION-linux-$MACHINE"
 DEB="lifelens_${VERSION}_${ARCH}.deb"
 REQS=$("$PYTHON" packaging/prepare.py requirements gui,models)
@@ -78,7 +79,7 @@ if [[ -n "${LIFELENS_LLAMA_WHEEL:-}" ]]; then
   LLAMA_WHEEL=$(realpath "$LIFELENS_LLAMA_WHEEL")
 else
   WHEEL_DIR="$CACHE/llama-cpp-python-$LLAMA_VERSION-$(printf '%s' "$PYVER $MACHINE $GLIBC $LLAMA_CMAKE_ARGS" | sha256sum | cut -c1-12)"
-  LLAMA_WHEEL=$(ls "$WHEEL_DIR"/llama_cpp_python-*.whl 2>/dev/null | head -1 || true)
+  LLAMA_WHEEL=$(first_wheel "$WHEEL_DIR")
   if [[ -z "$LLAMA_WHEEL" ]]; then
     say "compiling llama-cpp-python $LLAMA_VERSION portably ($LLAMA_CMAKE_ARGS); 15+ minutes on 2 cores, cached in $WHEEL_DIR"
     rm -rf "$WHEEL_DIR.tmp" && mkdir -p "$WHEEL_DIR.tmp"
@@ -86,7 +87,8 @@ else
     CMAKE_ARGS="$LLAMA_CMAKE_ARGS" CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)} \
       "${PIP[@]}" wheel --no-deps --no-cache-dir --no-binary llama-cpp-python -w "$WHEEL_DIR.tmp" "llama-cpp-python==$LLAMA_VERSION"
     rm -rf "$WHEEL_DIR" && mv "$WHEEL_DIR.tmp" "$WHEEL_DIR"
-    LLAMA_WHEEL=$(ls "$WHEEL_DIR"/llama_cpp_python-*.whl | head -1)
+    LLAMA_WHEEL=$(first_wheel "$WHEEL_DIR")
+    [[ -n "$LLAMA_WHEEL" ]] || die "pip wheel made no llama-cpp-python wheel"
   fi
 fi
 

@@ -77,14 +77,15 @@ def tools() -> None:
 
 
 @pytest.fixture(scope="module")
-def bundle(build_info, tmp_path_factory) -> Path:
-    """The .tar.gz unpacked into a temporary folder, as a person would."""
+def bundle(build_info, tmp_path_factory):
+    """The .tar.gz unpacked into a temporary folder, as a person would (removed afterwards: 500 MB)."""
     target = tmp_path_factory.mktemp("unpacked")
     with tarfile.open(DIST / build_info["tarball"]) as tar:
         tar.extractall(target, filter="tar")
     folder = target / build_info["bundle"]
     assert (folder / "lifelens").is_file() and os.access(folder / "lifelens", os.X_OK)
-    return folder
+    yield folder
+    shutil.rmtree(target, ignore_errors=True)
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
@@ -157,6 +158,33 @@ def test_deb_installs_under_opt_without_maintainer_scripts(build_info, tmp_path)
     assert not [line for line in listing.splitlines() if " ./home" in line or " ./root" in line]
     desktop = (ROOT / "packaging" / "linux" / "lifelens.desktop").read_text()
     assert "Exec=/opt/lifelens/lifelens app\n" in desktop
+
+
+def test_deb_installs_runs_and_purges_leaving_the_persons_data(build_info, tools, tmp_path):
+    """dpkg installs into a private root (--root), the installed app starts offline, purging removes every
+    installed file and leaves the person's data alone."""
+    root = tmp_path / "root"
+    for folder in ("info", "updates", "triggers"):
+        (root / "var" / "lib" / "dpkg" / folder).mkdir(parents=True)
+    (root / "var" / "lib" / "dpkg" / "status").touch()
+    dpkg = ["dpkg", f"--root={root}", "--force-depends", "--force-not-root"]  # the root has no libc6 etc.
+    installed = subprocess.run([*dpkg, "-i", str(DIST / build_info["deb"])], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    assert os.readlink(root / "usr" / "bin" / "lifelens") == "/opt/lifelens/lifelens"
+    home = tmp_path / "home"
+    try:
+        done = _run_offline(root / "opt" / "lifelens", home, "app", "--probe", "idle", timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert _last_json(done.stdout)["stage"] == "window shown, event loop idle"
+        data = home / ".local" / "share" / "Lifelens" / "events.sqlite"
+        assert data.is_file()
+        purged = subprocess.run([*dpkg, "--purge", "lifelens"], capture_output=True, text=True)
+        assert purged.returncode == 0, purged.stderr
+        left = [p for p in root.rglob("*") if not p.is_dir() and "var/lib/dpkg" not in p.as_posix()]
+        assert left == []
+        assert data.is_file() and (home / ".config" / "Lifelens" / "lifelens.ini").is_file()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_version_lists_the_models_offline(bundle, tools, tmp_path):
