@@ -35,7 +35,7 @@ _ALL_OPERATORS = tuple(SIGNATURES)
 class QudConfig:
     max_depth: int = 8                     # levels in a tree, the root included
     temperatures: tuple[float, ...] = (0.0, 0.7, 1.0)   # one attempt per entry for each sub-question
-    max_calls: int = 40                    # model calls per question, retries and backtracking included
+    max_calls: int = 24                    # model calls per question, retries and backtracking included
     max_tokens: int = 120                  # per step
     examples: int = 8                      # in-context step examples per step
     one_shot_max_tokens: int = 600
