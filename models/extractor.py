@@ -127,7 +127,12 @@ def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: s
 
     def flush() -> None:
         if current is not None:
-            value = text[current[0] : current[1]].strip(" |,;:")
+            start, end = current
+            while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+                start -= 1  # a span that starts on a later word piece takes the whole word
+            while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
+                end += 1
+            value = text[start:end].strip(" |,;:")
             if value and value not in found:
                 found.append(value)
 

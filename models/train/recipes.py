@@ -40,6 +40,10 @@ def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def register(sub: Any) -> None:
+    p = sub.add_parser("evaluate_extractor", help="recompute an extractor artifact's DEV figures (no training)")
+    p.add_argument("--size", choices=["small", "default"], default="default")
+    p.add_argument("--log", help="also append results to this file")
+    p.set_defaults(run=run_evaluate_extractor)
     p = sub.add_parser("timing", help="time RETRIEVE + EXTRACT over 1,000 candidate events of a DEV persona")
     p.add_argument("--size", choices=["small", "default"], default="default")
     p.add_argument("--query", action="append", help="RETRIEVE queries (default: a few dev ones)")
@@ -247,6 +251,29 @@ def run_extractor(args: argparse.Namespace) -> None:
           time.perf_counter() - started, {"dev extract accuracy": figures, "example kinds": counts})
 
 
+def run_evaluate_extractor(args: argparse.Namespace) -> None:
+    from models.extractor import SIZES, Extractor
+    from models.runtime import artifact_dir
+    from models.train.persona_data import extract_cases, persona_store
+
+    log = _logger(args.log)
+    _, dev_ids = persona_split()
+    dev = [persona_store(p, log) for p in dev_ids]
+    out = artifact_dir(SIZES[args.size])
+    cfg_path = out / "config.json"
+    cfg = json.loads(cfg_path.read_text())
+    dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
+    figures = extract_accuracy(Extractor(out), dev_cases, cfg["key_labels"])
+    log(f"dev {args.size}: {json.dumps(figures)}")
+    cfg["dev"] = figures
+    cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
+    card = CARDS / f"{out.name}.md"
+    text = card.read_text(encoding="utf-8")
+    head, _, _ = text.partition("## Dev figures")
+    card.write_text(head + "## Dev figures\n\n```json\n" + json.dumps({"dev extract accuracy": figures}, indent=1)
+                    + "\n```\n", encoding="utf-8")
+
+
 def extract_accuracy(model: Any, cases: list, key_labels: dict[str, list[str]]) -> dict[str, Any]:
     """Accuracy of the full EXTRACT (ModelExtractor: look-up shortcut, then the model) per kind of key.
 
@@ -259,10 +286,11 @@ def extract_accuracy(model: Any, cases: list, key_labels: dict[str, list[str]]) 
     extractor = ModelExtractor(model=model)
     tallies: dict[str, list[int]] = {"existing": [0, 0], "inferred": [0, 0], "none": [0, 0]}
     per_key: dict[str, list[int]] = {}
-    by_key: dict[str, list] = {}
+    # grouped by key and source: an EXTRACT reads one RETRIEVE's result, events of a kind, not a mix
+    by_key: dict[tuple[str, str], list] = {}
     for case in cases:
-        by_key.setdefault(case.key, []).append(case)
-    for key, group in sorted(by_key.items()):
+        by_key.setdefault((case.key, case.event.source), []).append(case)
+    for (key, _), group in sorted(by_key.items()):
         extractor.people = list(group[0].people)
         items = [Item.from_event(c.event) for c in group]
         values, _ = extractor.values(items, key)

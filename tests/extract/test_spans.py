@@ -55,6 +55,10 @@ def test_word_pieces_stay_whole(encoded):
     # a B on a later piece of the same word continues the span instead of starting another
     tags[pieces[1]] = 1
     assert decode_spans(tags, spans, TEXT) == ["Trattoria"]
+    # a span that starts on a later piece still gives the whole word
+    tags[:] = 0
+    tags[pieces[1]] = 1
+    assert decode_spans(tags, spans, TEXT) == ["Trattoria"]
 
 
 def test_an_i_without_b_still_starts_a_span(encoded):
