@@ -87,7 +87,8 @@ def _onnx_models() -> list[dict[str, Any]]:
             "name": config.parent.name,
             "role": info.get("kind", "?"),
             "format": "onnx",
-            "version": info.get("version") or info.get("base"),
+            # artifacts trained here have no upstream version: their size and sha256 identify them
+            "version": info.get("version") or info.get("base") or (f"size {info['size']}" if info.get("size") else None),
             "sha256": info.get("sha256"),
         })
     return found
