@@ -15,13 +15,15 @@ from pathlib import Path
 def _person_chose_a_model() -> bool:
     if os.environ.get("LIFELENS_QUD_MODEL"):
         return True
-    try:
-        from app.paths import data_dir
+    from app.paths import data_dir
 
-        settings = json.loads((data_dir() / "settings.json").read_text(encoding="utf-8"))
-        return bool(settings.get("qud_model"))
+    path = data_dir() / "settings.json"
+    if not path.exists():
+        return False  # first launch
+    try:
+        return bool(json.loads(path.read_text(encoding="utf-8")).get("qud_model"))
     except (OSError, ValueError, AttributeError):
-        return False  # no settings file (first launch) or an unreadable one: default_qud reports the latter
+        return True  # unreadable: leave it to models.default_qud, which names the file and the problem
 
 
 def _bundled_gguf() -> Path | None:
