@@ -37,6 +37,7 @@ class Extractor:
     def __init__(self, folder: Path | str, *, batch_size: int = 32, threads: int | None = None):
         self.model = OnnxModel(folder, threads=threads)
         self.batch_size = batch_size
+        self._none_threshold: float | None = None
 
     @classmethod
     def for_size(cls, size: str, **kwargs) -> "Extractor":
@@ -100,11 +101,22 @@ class Extractor:
             feeds["token_type_ids"][n, : len(typ)] = typ
         return feeds, spans
 
+    @property
+    def none_threshold(self) -> float:
+        """P(none) at which a closed-set key gets no label (chosen on the dev split; config.json)."""
+        if self._none_threshold is None:
+            self._none_threshold = float(self.model.config.get("none_threshold", 0.5))
+        return self._none_threshold
+
+    @none_threshold.setter
+    def none_threshold(self, value: float) -> None:
+        self._none_threshold = value
+
     def _decode(self, mode, tags, label, spans, text, allowed) -> Any:
         if allowed is not None:
-            # a key with a closed label set is answered by a label, unless the model says nothing fits
-            choice = MODE_LABELS[int(np.argmax(mode))]
-            if choice == "none":
+            # a key with a closed label set is answered by a label, unless the model is sure nothing fits
+            p_none = float(np.exp(mode[0] - mode.max()) / np.exp(mode - mode.max()).sum())
+            if p_none >= self.none_threshold:
                 return None
             return self.labels[allowed[int(np.argmax(label[allowed]))]]
         choice = MODE_LABELS[int(np.argmax(mode[:2]))]  # no label set for this key: none or span

@@ -263,14 +263,24 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
     cfg_path = out / "config.json"
     cfg = json.loads(cfg_path.read_text())
     dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
-    figures = extract_accuracy(Extractor(out), dev_cases, cfg["key_labels"])
-    log(f"dev {args.size}: {json.dumps(figures)}")
+    model = Extractor(out)
+    best = None
+    for threshold in (0.5, 0.7, 0.85, 0.95):
+        model.none_threshold = threshold
+        figures = extract_accuracy(model, dev_cases, cfg["key_labels"])
+        score = sum(figures[k]["accuracy"] or 0.0 for k in ("existing", "inferred", "none")) / 3
+        log(f"dev {args.size} none_threshold {threshold}: mean {score:.4f} {json.dumps(figures)}")
+        if best is None or score > best[0]:
+            best = (score, threshold, figures)
+    _, threshold, figures = best
+    cfg["none_threshold"] = threshold
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
     card = CARDS / f"{out.name}.md"
     text = card.read_text(encoding="utf-8")
     head, _, _ = text.partition("## Dev figures")
-    card.write_text(head + "## Dev figures\n\n```json\n" + json.dumps({"dev extract accuracy": figures}, indent=1)
+    card.write_text(head + "## Dev figures\n\n```json\n"
+                    + json.dumps({"dev extract accuracy": figures, "none_threshold": threshold}, indent=1)
                     + "\n```\n", encoding="utf-8")
 
 
