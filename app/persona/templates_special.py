@@ -214,6 +214,71 @@ def _bought_before(ctx: Ctx):
                        retrieve={"I bought something online": [p.id for p in f.kind("online_purchase")], f"my trip to {city}": [trip.id]})
 
 
+def _dinners_out(f) -> list:
+    return [e for e in f.social() if e.attrs.get("activity") == "dinner" and e.attrs.get("place_type") == "restaurant"]
+
+
+@template("join.movie_after_dinner", ("join", "aggregation", "multi-source"),
+          ("How many times did I watch a movie after going out for dinner?", "How often did I stream a film on an evening after a restaurant dinner?"))
+def _movie_after_dinner(ctx: Ctx):
+    f = ctx.facts
+    dinners = _dinners_out(f)
+    pairs = [(m, d) for m in f.kind("movie_stream") for d in dinners if d.end <= m.start and d.start.date() == m.start.date()]
+    left = with_attrs("I watched a movie", [("start_date", DATE), ("start_datetime", DATETIME)], "date and start")
+    right = with_attrs("I had dinner at a restaurant", [("start_date", DATE), ("end_datetime", DATETIME)], "date and end")
+    j = join("movies I watched after a dinner out", left, right,
+             "i1.start_date == i2.start_date and i1.start_datetime >= i2.end_datetime")
+    yield Instance({}, len(pairs), sorted({e.id for pair in pairs for e in pair}), apply_(ROOT, j, "len"),
+                   retrieve={"I watched a movie": [e.id for e in f.kind("movie_stream")],
+                             "I had dinner at a restaurant": [e.id for e in dinners]})
+
+
+@template("join.songs_on_flights", ("join", "aggregation", "multi-source"),
+          ("How many songs did I listen to on flights?", "How many tracks did I play while flying?"))
+def _songs_on_flights(ctx: Ctx):
+    f = ctx.facts
+    flights = [e for e in f.kind("travel_leg") if e.attrs["mode"] == "flight"]
+    songs = _during(f.kind("music_stream"), flights)
+    left = with_attrs("I listened to music", [("start_datetime", DATETIME), ("end_datetime", DATETIME)], "start and end")
+    right = with_attrs("I took a flight", [("start_datetime", DATETIME), ("end_datetime", DATETIME)], "start and end")
+    yield Instance({}, len(songs), [e.id for e in songs], apply_(ROOT, join("songs I listened to on flights", left, right, DURING), "len"),
+                   retrieve={"I listened to music": [e.id for e in f.kind("music_stream")], "I took a flight": [e.id for e in flights]})
+
+
+@template("join.spend_while_travelling", ("join", "aggregation", "multi-source"),
+          ("How much did I spend on Amazon while I was away on trips?", "What did my online shopping during holidays add up to?"))
+def _spend_travelling(ctx: Ctx):
+    f = ctx.facts
+    trips = f.kind("trip")
+    bought = [p for p in f.kind("online_purchase") if any(t.start <= p.start <= t.end for t in trips)]
+    left = with_attrs("I bought something online", [("start_datetime", DATETIME), ("total", "float")], "date and amount paid")
+    right = with_attrs("I went on a trip", [("start_datetime", DATETIME), ("end_datetime", DATETIME)], "start and end")
+    j = join("things I bought online during trips", left, right,
+             "i1.start_datetime >= i2.start_datetime and i1.start_datetime <= i2.end_datetime")
+    yield Instance({}, round(sum(p.attrs["total"] for p in bought), 4), [p.id for p in bought], agg("SUM", ROOT, j, "total"),
+                   retrieve={"I bought something online": [p.id for p in f.kind("online_purchase")],
+                             "I went on a trip": [t.id for t in trips]})
+
+
+@template("join.two_friends_together", ("join", "aggregation", "multi-source"),
+          ("How often did I meet {friend_a} and {friend_b} together?", "How many times did I see both {friend_a} and {friend_b} at the same time?"))
+def _two_friends(ctx: Ctx):
+    f = ctx.facts
+    friends = [x for x in f.p.friends if len(f.met(x.full_name)) >= 4]
+    pairs = [(a, b) for i, a in enumerate(friends) for b in friends[i + 1:]]
+    for a, b in _shuffled(ctx, pairs):
+        both = [e for e in f.met(a.full_name) if b.full_name in e.attrs["participants"]]
+        if len(both) < 2:
+            continue
+        left = with_attrs(f"I met with {a.first}", [("start_datetime", DATETIME), ("end_datetime", DATETIME)], "start and end")
+        right = with_attrs(f"I met with {b.first}", [("start_datetime", DATETIME), ("end_datetime", DATETIME)], "start and end")
+        j = join(f"I met with {a.first} and {b.first} at the same time", left, right,
+                 "i1.start_datetime <= i2.end_datetime and i2.start_datetime <= i1.end_datetime")
+        yield Instance({"friend_a": a.first, "friend_b": b.first}, len(both), [e.id for e in both], apply_(ROOT, j, "len"),
+                       retrieve={f"I met with {a.first}": [e.id for e in f.met(a.full_name)],
+                                 f"I met with {b.first}": [e.id for e in f.met(b.full_name)]})
+
+
 # --- trips ----------------------------------------------------------------------------------------
 
 
