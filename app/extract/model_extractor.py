@@ -5,7 +5,8 @@ For each attribute name:
    value in at least 70% of the first 50 items, the name is a plain key ("date" -> start_date, "artist"
    -> artist) and the look-up is used for every item; no model runs.
 2. Frozen mapping, learned: otherwise the model reads the first 50 items; when at least 70% of its answers
-   equal the value of one and the same event key, the name is mapped to that key for every item.
+   equal the value of one and the same event key, the name is mapped to that key for every item; when at
+   least 96% of them are empty, the key does not apply to these events and the rest is only looked up.
 3. Otherwise the model reads every item (the verbalized event, the key, and the person's people) and
    answers with a span of the text, an inferred label (cuisine "italian" from "pizza oven"), or nothing;
    where it says nothing, the look-up's value (if any) is kept.
@@ -29,6 +30,7 @@ from models.extractor import Extractor
 Converter = Callable[[Any], Any]
 PROBE = 50           # items looked at before freezing a mapping (the paper's 50)
 FREEZE_SHARE = 0.7   # share of the probe that must agree (the paper's 70%)
+NONE_SHARE = 0.96    # a probe this empty (48 of 50) means the key does not apply to these events at all
 
 
 class _ItemView:
@@ -117,6 +119,11 @@ class ModelExtractor:
         key = self._frozen_key(probe_items, answers)
         if key is not None:
             return [item.get(key) for item in items], f"mapped:{key}"
+        empty = sum(1 for a, v in zip(answers, probe) if a is None and v is MISSING)
+        if len(items) > PROBE and empty >= NONE_SHARE * len(probe_items):
+            # e.g. "cuisine" of workouts: the rest is not read one by one (speed), only looked up
+            values = [a if a is not None else v for a, v in zip(answers, looked_up)] + looked_up[PROBE:]
+            return values, "mapped:none"
         rest = list(items[PROBE:])
         if rest:
             answers = answers + self.model.extract(name, [item_text(i) for i in rest], people=self.people)

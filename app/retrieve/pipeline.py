@@ -44,6 +44,7 @@ class RetrieveThresholds:
     min_count: int = 3               # pattern mining: events a key/value pair needs in one source
     max_patterns: int = 100          # pattern mining: key/value patterns per source, most frequent first
     max_event_ce: int = 3000         # events the event cross-encoder reads per query; the rest follow their source
+    max_pool: int | None = None      # cut the pool at this many events, best SPLADE scores first (None: no cut)
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -139,6 +140,8 @@ class ModelRetriever:
         """Step 1: every event whose SPLADE score passes `pool_min_score`."""
         clock = time.perf_counter()
         hits = index.query(query, min_score=self.thresholds.pool_min_score)
+        if self.thresholds.max_pool is not None:
+            hits = hits[: self.thresholds.max_pool]
         trace.pool = [event_id for event_id, _ in hits]
         events = store.get(trace.pool)
         trace.seconds["pool"] = time.perf_counter() - clock

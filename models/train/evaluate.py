@@ -174,17 +174,10 @@ def time_retrieve_extract(
 
     The pool is the query's SPLADE pool, best first, cut at `candidates`; index sync is excluded (it happens
     at import time)."""
-    from app.engine.values import Item
-
-    original_pool = retriever.pool
-
-    def capped_pool(query_, store_, index, trace):
-        events = original_pool(query_, store_, index, trace)[:candidates]
-        trace.pool = trace.pool[:candidates]
-        return events
 
     retriever.index_for(store)  # sync outside the clock
-    retriever.pool = capped_pool
+    saved = retriever.thresholds
+    retriever._thresholds = replace(saved, max_pool=candidates)
     try:
         clock = time.perf_counter()
         items = retriever.retrieve(query, store, reference)
@@ -193,7 +186,7 @@ def time_retrieve_extract(
         extractor.extract(items, list(keys), None)
         extract_s = time.perf_counter() - clock
     finally:
-        retriever.pool = original_pool
+        retriever._thresholds = saved
     trace = retriever.last_trace
     return {
         "query": query, "candidates": len(trace.pool), "kept": len(items), "event_ce_calls": trace.event_ce_calls,

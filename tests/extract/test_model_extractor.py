@@ -65,3 +65,12 @@ def test_inferred_values_come_from_the_model_for_every_item():
 def test_item_text_reads_like_the_event():
     [item] = songs(1)
     assert item_text(item) == "music stream | Friday 2024-03-01 morning | A - T0 | artist: A | track: T0"
+
+
+def test_a_key_that_never_applies_is_not_read_item_by_item():
+    model = FakeModel()
+    extractor = ModelExtractor(model=model)
+    out = extractor.extract(songs(80), ["cuisine"], None)
+    assert extractor.last_modes == {"cuisine": "mapped:none"}
+    assert model.calls == [("cuisine", 50)]
+    assert all(i.get("cuisine") is None for i in out)
