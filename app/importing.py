@@ -17,7 +17,7 @@ from typing import IO, Callable, Iterable
 
 from app.store import Cancelled, EventStore, FileResult
 from importers import importer_for
-from importers.base import Event, InputFile, RecordError
+from importers.base import Event, InputFile, RecordError, current_home_zone, home_zone
 from importers.discover import iter_input_files
 
 # progress(file_display, bytes_done, bytes_total)
@@ -93,8 +93,17 @@ def import_paths(
     progress: ProgressCallback | None = None,
     cancel: CancelToken | None = None,
     on_file_done: Callable[[FileResult], None] | None = None,
+    home_zone: str | None = None,
 ) -> ImportSummary:
-    paths = [str(p) for p in paths]
+    """Import `paths`; `home_zone` (IANA name) is the person's zone, else $LIFELENS_TZ, else this computer's."""
+    token = current_home_zone.set(home_zone)
+    try:
+        return _import_paths(store, [str(p) for p in paths], progress, cancel, on_file_done)
+    finally:
+        current_home_zone.reset(token)
+
+
+def _import_paths(store, paths, progress, cancel, on_file_done) -> ImportSummary:
     run_id = store.begin_run(paths)
     summary = ImportSummary(run_id=run_id)
     status = "done"
@@ -152,12 +161,19 @@ def import_file(
             progress(file.display, min(done, file.size), file.size)
 
     counted = _counting(file, on_read)
+    # Exports with bare UTC instants are shown in the person's zone (the stored instant is unchanged).
+    zone, zone_name = home_zone() if getattr(importer, "zone_unknown", False) else (None, None)
     with store.file_import(run_id, file.display, importer.name) as writer:
         try:
             for record in importer.read(counted):
                 if cancel is not None and cancel.cancelled:
                     raise Cancelled()
                 if isinstance(record, Event):
+                    if zone is not None and record.tz is None:
+                        record = replace(
+                            record, start=record.start.astimezone(zone), tz=zone_name,
+                            end=record.end.astimezone(zone) if record.end is not None else None,
+                        )
                     writer.add(record)
                 else:
                     writer.add_error(record)

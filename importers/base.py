@@ -19,8 +19,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from typing import IO, Any, Callable, Iterator, Protocol, Union
 
 # The semantic streams an event can belong to (DESIGN.md). The key set inside `data` stays open.
@@ -158,3 +161,56 @@ def duration_text(seconds: float | None) -> str | None:
     if seconds is None:
         return None
     return str(timedelta(seconds=round(seconds)))
+
+
+# --- the person's zone -----------------------------------------------------------------------------
+
+HOME_ZONE_ENV = "LIFELENS_TZ"
+# Set by the import pipeline for one import (`import_paths(home_zone=...)`); read by importers.
+current_home_zone: ContextVar[str | None] = ContextVar("lifelens_home_zone", default=None)
+
+
+def _iana(name: str | None) -> ZoneInfo | None:
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def machine_zone() -> tuple[tzinfo | None, str | None]:
+    """The zone this computer runs in, as an IANA zone when it can be named (TZ, /etc/localtime)."""
+    candidates = []
+    env = os.environ.get("TZ", "").lstrip(":")
+    if env:
+        candidates.append(env)
+    try:
+        link = os.readlink("/etc/localtime")
+        if "zoneinfo/" in link:
+            candidates.append(link.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    try:
+        with open("/etc/timezone", encoding="utf-8") as f:
+            candidates.append(f.read().strip())
+    except OSError:
+        pass
+    for name in candidates:
+        zone = _iana(name)
+        if zone is not None:
+            return zone, name
+    return None, None
+
+
+def home_zone() -> tuple[tzinfo | None, str | None]:
+    """The person's home zone: the one set for this import, else $LIFELENS_TZ, else this computer's zone.
+
+    Exports that record bare UTC instants (Spotify, Netflix) are shown in it, so that "in the evening"
+    means the person's evening; the store keeps the instant, so nothing is lost.
+    """
+    for name in (current_home_zone.get(), os.environ.get(HOME_ZONE_ENV)):
+        zone = _iana(name)
+        if zone is not None:
+            return zone, name
+    return machine_zone()

@@ -53,7 +53,7 @@ from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from importers._ics_lines import Block, CalendarText, logical_lines, scan
 from importers._text import html_to_text
-from importers.base import Event, InputFile, Record, RecordError, content_key
+from importers.base import Event, InputFile, Record, RecordError, content_key, home_zone, machine_zone  # noqa: F401
 
 HORIZON_YEARS = 2
 MAX_OCCURRENCES = 20_000  # per series; a daily event for 50 years is 18,263
@@ -82,28 +82,6 @@ class _Zone:
         return self.name if self.from_calendar and self.name else "floating"
 
 
-def machine_zone() -> tuple[tzinfo | None, str | None]:
-    """The zone this computer runs in, as an IANA zone when it can be named (TZ, /etc/localtime)."""
-    candidates = []
-    env = os.environ.get("TZ", "").lstrip(":")
-    if env:
-        candidates.append(env)
-    try:
-        link = os.readlink("/etc/localtime")
-        if "zoneinfo/" in link:
-            candidates.append(link.split("zoneinfo/", 1)[1])
-    except OSError:
-        pass
-    try:
-        with open("/etc/timezone", encoding="utf-8") as f:
-            candidates.append(f.read().strip())
-    except OSError:
-        pass
-    for name in candidates:
-        zone = _iana(name)
-        if zone is not None:
-            return zone, name
-    return None, None
 
 
 def _iana(name: str | None) -> ZoneInfo | None:
@@ -156,7 +134,7 @@ class IcsImporter:
             zone = _iana(self.default_zone)
             if zone is not None:
                 return _Zone(zone, self.default_zone, from_calendar=False)
-        tz, name = machine_zone()
+        tz, name = home_zone()
         return _Zone(tz, name, from_calendar=False)
 
 

@@ -113,6 +113,7 @@ DURATION_COLUMNS = ("Duration", "Duration (H:MM:SS)")
 
 
 class ViewingActivityImporter:
+    zone_unknown = True  # bare UTC instants: the pipeline shows them in the person's home zone
     name = "netflix_activity"
 
     def detect(self, file: InputFile) -> bool:

@@ -54,6 +54,7 @@ PODCAST_MIN_MS = 20 * 60 * 1000
 
 
 class SpotifyImporter:
+    zone_unknown = True  # bare UTC instants: the pipeline shows them in the person's home zone
     name = "spotify"
 
     def detect(self, file: InputFile) -> bool:

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Callable
 
 from app.persona.splits import DEMO_PERSONA
+from app.persona.stores import home_zone_of
 from app.store import EventStore
 
-DEMO_VERSION = "1"
+DEMO_VERSION = "2"  # 2: Spotify and Netflix times in the persona's zone
 META_PERSONA = "demo_persona"
 META_VERSION = "demo_version"
 META_REFERENCE_DATE = "reference_date"
@@ -51,7 +52,8 @@ def ensure_demo_store(path: str | Path, *, say: Callable[[str], None] | None = N
             leftover.unlink(missing_ok=True)
         say("Importing the demo persona's exports")
         with EventStore.open(building) as store:
-            import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()])
+            import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()],
+                         home_zone=home_zone_of(result))
             store.set_meta(META_REFERENCE_DATE, result.persona.reference_date.isoformat())
             store.set_meta(META_PERSONA, DEMO_PERSONA)
             store.set_meta(META_VERSION, DEMO_VERSION)

@@ -18,6 +18,11 @@ from typing import Callable
 
 from app.store import EventStore
 
+
+def home_zone_of(result) -> str:
+    """The persona's home zone on its reference date: where its laptop would say it lives."""
+    return result.timeline.home_info(result.persona.reference_date)["tz"]
+
 META_PERSONA = "persona"
 META_STAMP = "persona_stamp"
 META_REFERENCE_DATE = "reference_date"
@@ -62,7 +67,8 @@ def build_store(persona_id: str, path: Path, *, stamp: str = "", seed: int = 0,
         leftover.unlink(missing_ok=True)
     say(f"{persona_id}: importing the exports")
     with EventStore.open(building) as store:
-        import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()])
+        import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()],
+                         home_zone=home_zone_of(result))
         store.set_meta(META_REFERENCE_DATE, result.persona.reference_date.isoformat())
         store.set_meta(META_PERSONA, persona_id)
         store.set_meta(META_STAMP, stamp)
@@ -76,7 +82,7 @@ def build_store(persona_id: str, path: Path, *, stamp: str = "", seed: int = 0,
 def persona_store(persona_id: str, *, cache: Path | None = None, seed: int = 0,
                   say: Callable[[str], None] = lambda text: None) -> EventStore:
     path = (cache or default_cache()) / persona_id / "events.sqlite"
-    stamp = timeline_stamp(persona_id, seed)
+    stamp = "zoned:" + timeline_stamp(persona_id, seed)  # stores before home zones are rebuilt
     if not _current(path, persona_id, stamp):
         build_store(persona_id, path, stamp=stamp, seed=seed, say=say)
     return EventStore.open(path)

@@ -126,3 +126,23 @@ def test_cli_import_sources_and_events(tmp_path, capsys):
     assert len(lines) == 3 and json.loads(lines[0])["source"] == "music_stream"
     assert main(["--db", str(tmp_path / "missing.sqlite"), "sources"]) == 2
     assert "import something first" in capsys.readouterr().err
+
+
+def test_bare_utc_exports_are_shown_in_the_home_zone_and_keep_their_instant(tmp_path):
+    write_spotify(tmp_path / "export", 5)
+    with EventStore.open(tmp_path / "utc.sqlite") as utc_store, EventStore.open(tmp_path / "home.sqlite") as home:
+        import_paths(utc_store, [tmp_path / "export"], home_zone="UTC")
+        import_paths(home, [tmp_path / "export"], home_zone="America/Los_Angeles")
+        (a,), (b,) = utc_store.events(limit=1), home.events(limit=1)
+        assert a.id == b.id and a.start == b.start and a.end == b.end  # same instant, same event
+        assert (b.tz, b.start.utcoffset().total_seconds()) == ("America/Los_Angeles", -8 * 3600)  # January
+        assert b.start.hour == (a.start.hour - 8) % 24
+
+
+def test_home_zone_comes_from_the_environment_when_not_given(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_TZ", "Asia/Tokyo")
+    write_spotify(tmp_path / "export", 1)
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        import_paths(store, [tmp_path / "export"])
+        (event,) = store.events()
+        assert event.tz == "Asia/Tokyo" and event.start.utcoffset().total_seconds() == 9 * 3600

@@ -6,6 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
+from importers.base import home_zone
+
 from importers.discover import iter_input_files
 from importers.spotify import SpotifyImporter
 from tests.importers.fixtures_tabular import (
@@ -63,7 +65,8 @@ def test_real_account_data_fields(tmp_path):
     assert dict(first.data) == {"artist": "Nines", "track": "Fire In the Booth", "ms_played": 29570}
     assert first.end == datetime(2022, 3, 25, 23, 30, tzinfo=UTC)
     assert first.start == datetime(2022, 3, 25, 23, 29, 30, 430000, tzinfo=UTC)
-    assert first.type == "spotify_account" and first.tz is None
+    assert first.type == "spotify_account"
+    assert first.tz == home_zone()[1]  # bare UTC instants are shown in the person's zone
     show = [e for e in store.events(source="podcast_stream")]
     assert {e.data["show"] for e in show} == {"Gemischtes Hack"}
     longest = max(show, key=lambda e: e.data["ms_played"])
