@@ -147,18 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+FEATURE_COMMANDS = ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest", "app.persona.cli")
+
+
 def _extra_commands():
-    """Each entry adds one sub-command; kept as a list so each feature owns its own module."""
-    registrars = []
-    for module_name in ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest", "app.persona.cli"):
-        try:
-            module = __import__(module_name, fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue  # that feature is not part of this build
-            raise
-        registrars.append(module.register)
-    return registrars
+    """Each feature owns its sub-commands in its own module: register(subparsers) adds them."""
+    import importlib
+
+    return [importlib.import_module(name).register for name in FEATURE_COMMANDS]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,12 +26,7 @@ IMPORTER_MODULES = (
 def all_importers() -> tuple[Importer, ...]:
     found: list[Importer] = []
     for module_name in IMPORTER_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:  # a missing dependency inside the module is a real error
-                raise
-            continue  # that format's module is not written yet (partial checkout); the others still work
+        module = importlib.import_module(module_name)
         found.extend(module.IMPORTERS)
     return tuple(found)
 
