@@ -58,6 +58,7 @@ def register(sub: Any) -> None:
         p.add_argument("--examples", type=int, help="training examples (default per size)")
         p.add_argument("--epochs", type=float, default=1.0)
         p.add_argument("--budget-s", type=float, default=1200.0)
+        p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
         p.add_argument("--log", help="also append progress to this file")
         p.set_defaults(run=run)
 
@@ -110,7 +111,7 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
         f"({sum(e.head == 'pattern' for e in examples)} pattern, {sum(e.head == 'event' for e in examples)} event)")
     base = fetch(spec["base"])
     config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
-                         trainable_layers=spec["layers"])
+                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor)
     clock = time.perf_counter()
     net = train_cross_encoder(base, examples, config, log)
     train_seconds = time.perf_counter() - clock
@@ -229,7 +230,7 @@ def run_extractor(args: argparse.Namespace) -> None:
     log(f"{len(cases)} train cases {counts} -> {len(examples)} examples, {len(labels)} labels")
     base = fetch(spec["base"])
     config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
-                         trainable_layers=spec["layers"])
+                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor)
     clock = time.perf_counter()
     net = train_extractor(base, examples, len(labels), config, log)
     train_seconds = time.perf_counter() - clock
@@ -396,11 +397,13 @@ def _card(out: Path, args, spec, base, train, dev, n_cases, n_examples, train_se
         "```sh",
         ".venv/bin/pip install -e '.[train]'",
         f".venv/bin/python -m models.train {args.run.__name__.replace('run_', '')} --size {args.size} --out models/artifacts/{name}"
-        + (f" --examples {args.examples}" if args.examples else "") + f" --budget-s {args.budget_s:.0f}",
+        + (f" --examples {args.examples}" if args.examples else "")
+        + f" --epochs {args.epochs:g} --budget-s {args.budget_s:.0f} --head-lr-factor {args.head_lr_factor:g}",
         "```",
         "",
         "Training on CPU is deterministic for a given thread count, but a wall-time budget that cuts a run short",
-        "makes the bytes depend on the machine's speed; the recorded sha256 is of the committed file.",
+        "makes the bytes depend on the machine's speed, and the data depend on the persona generator's version (stores are pinned in",
+        "the training cache); the recorded sha256 is of the committed file.",
         "",
         "## Dev figures",
         "",

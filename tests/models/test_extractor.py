@@ -39,6 +39,15 @@ def test_label_sets_and_answers(size):
     assert "italian" in extractor.labels
     assert "italian" in [extractor.labels[i] for i in extractor.allowed_labels("cuisine")]
     assert extractor.allowed_labels("participants") is None  # an open key: spans or nothing
-    artist, = extractor.extract("artist", ["music stream | Hozier - Work Song | artist: Hozier | track: Work Song"])
-    assert artist == "Hozier"
+    assert 0.5 <= extractor.none_threshold < 1.0
+    texts = ["music stream | Hozier - Work Song | artist: Hozier | track: Work Song",
+             "mail | Friday 2023-05-12 evening | Dinner? | body: I fired up the pizza oven, come over at 8"]
+    for key in ("artist", "participants", "place"):
+        for text, value in zip(texts, extractor.extract(key, texts, people=["Anna Berg"])):
+            values = value if isinstance(value, list) else [value]
+            # spans are exact substrings of what the model read
+            assert all(v is None or v in text or v == "Anna Berg" for v in values)
+    cuisines = extractor.extract("cuisine", texts)
+    allowed = {extractor.labels[i] for i in extractor.allowed_labels("cuisine")}
+    assert all(c is None or c in allowed for c in cuisines)
     extractor.close()
