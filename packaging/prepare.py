@@ -2,6 +2,7 @@
 
     python packaging/prepare.py requirements gui,models      # the app's run-time requirements, one per line
     python packaging/prepare.py inputs-hash --extra "flags"   # sha256 of everything an installer is built from
+    python packaging/prepare.py stage build/installer/src     # a frozen copy of those files to build from
     python packaging/prepare.py gguf build/installer/gguf     # assemble + verify the default QUD model (build venv)
     python packaging/prepare.py check-bundle DIR > deps.json  # what a Linux bundle needs from the system
     python packaging/prepare.py icon build/installer/lifelens.png   # the app icon for Windows/macOS (PySide6)
@@ -17,6 +18,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -26,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # What an installer is built from; a change to any file under these paths means a new build.
 INPUT_PATHS = ("pyproject.toml", "app", "importers", "models", "resources", "packaging")
-# Never part of the bundle, so never part of the key (models/train needs torch; the app never imports it).
-IGNORED_PARTS = {"__pycache__", ".pytest_cache", "train"}
+IGNORED_PARTS = {"__pycache__", ".pytest_cache"}
+IGNORED_PREFIXES = (("models", "train"),)  # never bundled (needs torch; the app never imports it)
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".swp")
 
 
@@ -43,30 +45,45 @@ def requirements(extras: list[str]) -> list[str]:
     return lines
 
 
-def input_files() -> list[Path]:
+def input_files(root: Path = ROOT) -> list[Path]:
     files = []
     for name in INPUT_PATHS:
-        path = ROOT / name
+        path = root / name
         if path.is_file():
             files.append(path)
             continue
         for file in path.rglob("*"):
-            rel = file.relative_to(ROOT)
-            if file.is_file() and not IGNORED_PARTS.intersection(rel.parts) and not file.name.endswith(IGNORED_SUFFIXES):
+            rel = file.relative_to(root).parts
+            if (file.is_file() and not IGNORED_PARTS.intersection(rel) and not file.name.endswith(IGNORED_SUFFIXES)
+                    and not any(rel[: len(prefix)] == prefix for prefix in IGNORED_PREFIXES)):
                 files.append(file)
     return sorted(files)
 
 
-def inputs_hash(extra: str = "") -> str:
-    """sha256 over the relative path and bytes of every input file, plus `extra` (tool versions, flags).
+def inputs_hash(extra: str = "", root: Path = ROOT) -> str:
+    """sha256 over the relative path and bytes of every input file under `root`, plus `extra` (tool versions,
+    flags).
 
     Example: `inputs_hash("python 3.11.7")` changes when any file under app/ changes, and only then.
     """
     digest = hashlib.sha256(extra.encode())
-    for file in input_files():
-        digest.update(b"\0" + file.relative_to(ROOT).as_posix().encode() + b"\0")
+    for file in input_files(root):
+        digest.update(b"\0" + file.relative_to(root).as_posix().encode() + b"\0")
         digest.update(file.read_bytes())
     return digest.hexdigest()
+
+
+def stage(dest: Path) -> int:
+    """Copy the input files into `dest` (emptied first), so that a build reads one consistent state of the
+    sources even while people keep editing the checkout. Returns the number of files copied."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    files = input_files()
+    for file in files:
+        target = dest / file.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(file, target)
+    return len(files)
 
 
 def sha256_file(path: Path) -> str:
@@ -232,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("extras", nargs="?", default="")
     p = sub.add_parser("inputs-hash")
     p.add_argument("--extra", default="", help="more text to key on (tool versions, build flags)")
+    p.add_argument("--root", type=Path, default=ROOT, help="hash this copy of the sources (default: the checkout)")
+    p = sub.add_parser("stage", help="copy the build's input files into a folder")
+    p.add_argument("dest", type=Path)
     p = sub.add_parser("gguf")
     p.add_argument("out_dir", type=Path)
     p = sub.add_parser("deb-control")
@@ -250,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "requirements":
         print("\n".join(requirements([e for e in args.extras.split(",") if e])))
     elif args.command == "inputs-hash":
-        print(inputs_hash(args.extra))
+        print(inputs_hash(args.extra, args.root.resolve()))
+    elif args.command == "stage":
+        print(stage(args.dest.resolve()))
     elif args.command == "gguf":
         print(assemble_gguf(args.out_dir))
     elif args.command == "deb-control":

@@ -26,6 +26,8 @@ FORCE=0
 [[ "${1:-}" == "--force" ]] && FORCE=1
 
 PYTHON=${PYTHON:-python3}
+[[ "$PYTHON" == */* ]] && PYTHON=$(realpath -s "$PYTHON")   # the build runs from a staged copy (cd below)
+[[ -n "${LIFELENS_LLAMA_WHEEL:-}" ]] && LIFELENS_LLAMA_WHEEL=$(realpath "$LIFELENS_LLAMA_WHEEL")
 BUILD=$(realpath -m "${LIFELENS_BUILD_DIR:-build/installer}")
 DIST=$(realpath -m "${LIFELENS_DIST_DIR:-dist/installer}")
 CACHE=$(realpath -m "${LIFELENS_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lifelens-build}")
@@ -44,19 +46,23 @@ START=$(date +%s)
 command -v dpkg-deb >/dev/null || die "dpkg-deb is missing (apt-get install dpkg)"
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || die "$PYTHON: need Python >= 3.11"
 PYVER=$("$PYTHON" -c 'import platform; print(platform.python_version())')
-VERSION=$("$PYTHON" packaging/prepare.py version)
 MACHINE=$(uname -m)
 ARCH=$(dpkg --print-architecture)
 GLIBC=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2)
-NAME="lifelens-$VERSION-linux-$MACHINE"
-DEB="lifelens_${VERSION}_${ARCH}.deb"
-REQS=$("$PYTHON" packaging/prepare.py requirements gui,models)
-LLAMA_VERSION=$(grep -oE '^llama-cpp-python==[0-9.]+' <<<"$REQS" | cut -d= -f3)
-[[ -n "$LLAMA_VERSION" ]] || die "pyproject.toml must pin llama-cpp-python==X (the portable wheel is cached by version)"
 
-KEY="python $PYVER; glibc $GLIBC; pyinstaller $PYINSTALLER_VERSION; llama $LLAMA_VERSION $LLAMA_CMAKE_ARGS"
-KEY+="; wheel ${LIFELENS_LLAMA_WHEEL:-portable}"
-HASH=$("$PYTHON" packaging/prepare.py inputs-hash --extra "$KEY")
+# The version, requirements and input hash of the sources in the current directory.
+read_inputs() {
+  VERSION=$("$PYTHON" packaging/prepare.py version)
+  NAME="lifelens-$VERSION-linux-$MACHINE"
+  DEB="lifelens_${VERSION}_${ARCH}.deb"
+  REQS=$("$PYTHON" packaging/prepare.py requirements gui,models)
+  LLAMA_VERSION=$(grep -oE '^llama-cpp-python==[0-9.]+' <<<"$REQS" | cut -d= -f3 || true)
+  [[ -n "$LLAMA_VERSION" ]] || die "pyproject.toml must pin llama-cpp-python==X (the portable wheel is cached by version)"
+  KEY="python $PYVER; glibc $GLIBC; pyinstaller $PYINSTALLER_VERSION; llama $LLAMA_VERSION $LLAMA_CMAKE_ARGS"
+  KEY+="; wheel ${LIFELENS_LLAMA_WHEEL:-portable}"
+  HASH=$("$PYTHON" packaging/prepare.py inputs-hash --extra "$KEY")
+}
+read_inputs
 
 if [[ $FORCE == 0 && -f "$DIST/BUILD-INFO.json" && -f "$DIST/$DEB" && -f "$DIST/$NAME.tar.gz" && -x "$DIST/$NAME/lifelens" ]] &&
    "$PYTHON" -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["inputs_hash"] != sys.argv[2])' "$DIST/BUILD-INFO.json" "$HASH"; then
@@ -64,6 +70,12 @@ if [[ $FORCE == 0 && -f "$DIST/BUILD-INFO.json" && -f "$DIST/$DEB" && -f "$DIST/
   exit 0
 fi
 mkdir -p "$BUILD" "$CACHE"
+
+# --- a frozen copy of the sources: the build reads one state of them even while the checkout changes ------
+SRC="$BUILD/src"
+say "staging $("$PYTHON" packaging/prepare.py stage "$SRC") source files in $SRC"
+cd "$SRC"
+read_inputs
 
 # --- build venv ------------------------------------------------------------------------------
 VENV="$BUILD/venv"
@@ -76,7 +88,7 @@ PIP=("$VENV/bin/python" -m pip --disable-pip-version-check -q)
 
 # --- portable llama.cpp wheel ------------------------------------------------------------------
 if [[ -n "${LIFELENS_LLAMA_WHEEL:-}" ]]; then
-  LLAMA_WHEEL=$(realpath "$LIFELENS_LLAMA_WHEEL")
+  LLAMA_WHEEL=$LIFELENS_LLAMA_WHEEL
 else
   WHEEL_DIR="$CACHE/llama-cpp-python-$LLAMA_VERSION-$(printf '%s' "$PYVER $MACHINE $GLIBC $LLAMA_CMAKE_ARGS" | sha256sum | cut -c1-12)"
   LLAMA_WHEEL=$(first_wheel "$WHEEL_DIR")
@@ -158,7 +170,7 @@ def tree_bytes(path):
 info = {
     "inputs_hash": inputs_hash, "key": key, "build_seconds": int(seconds),
     "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    "bundle": name, "deb": deb, "tarball": f"{name}.tar.gz",
+    "bundle": name, "deb": deb, "tarball": f"{name}.tar.gz", "sources": os.getcwd(),
     "bytes": {"deb": os.path.getsize(os.path.join(dist, deb)),
               "tarball": os.path.getsize(os.path.join(dist, f"{name}.tar.gz")),
               "unpacked": tree_bytes(os.path.join(dist, name))},

@@ -64,9 +64,9 @@ def _answer(value, error=None):
 def test_built_in_sample_passes_when_the_answer_matches(canned, capsys):
     asked, answers = canned
     answers.append(_answer("2024-03-02"))
-    assert main(["selftest", "--json", "--reference-date", "2024-03-10"]) == 0
+    code = main(["selftest", "--json", "--reference-date", "2024-03-10"])
     report = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert report["ok"] is True
+    assert (code, report["ok"]) == (0, True), report["steps"]
     assert [s["step"] for s in report["steps"]] == ["import", "models", "answer"]
     importing, _, answer = report["steps"]
     assert (importing["files"], importing["recognised"], importing["added"], importing["errors"]) == (1, 1, 6, 0)
