@@ -135,7 +135,7 @@ BUNDLE="$BUILD/pyi-dist/lifelens"
 # Every library must be in the bundle or be one meant to come from the system (libc, GL/EGL, libxcb): Qt loads
 # its plugins at run time, so a gap would only show on a person's machine. The answer also feeds the .deb's Depends.
 "$VENV/bin/python" packaging/prepare.py check-bundle "$BUNDLE" >"$BUILD/deps.json" ||
-  die "the bundle lacks libraries (see above; apt-get install the -dev-less runtime packages, e.g. libxcb-cursor0)"
+  die "the bundle lacks libraries (listed above): install them on this machine, e.g. apt-get install libxcb-cursor0"
 "$BUNDLE/lifelens" --version >/dev/null || die "the bundle does not start: $BUNDLE/lifelens --version"
 
 # --- outputs -----------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ tar -C "$DIST" -cf - "$NAME" | gzip -6 >"$DIST/$NAME.tar.gz"
 DEBROOT="$BUILD/deb"
 rm -rf "$DEBROOT" && mkdir -p "$DEBROOT/DEBIAN" "$DEBROOT/opt" "$DEBROOT/usr/bin" "$DEBROOT/usr/share/applications" \
   "$DEBROOT/usr/share/icons/hicolor/scalable/apps" "$DEBROOT/usr/share/doc/lifelens"
-cp -al "$DIST/$NAME" "$DEBROOT/opt/lifelens"   # hard links: no second copy of 1 GB on disk
+cp -al "$DIST/$NAME" "$DEBROOT/opt/lifelens"   # hard links: no second copy of 500 MB on disk
 ln -s /opt/lifelens/lifelens "$DEBROOT/usr/bin/lifelens"
 install -m 644 packaging/linux/lifelens.desktop "$DEBROOT/usr/share/applications/lifelens.desktop"
 install -m 644 packaging/assets/lifelens.svg "$DEBROOT/usr/share/icons/hicolor/scalable/apps/lifelens.svg"
