@@ -147,6 +147,8 @@ class MainWindow(QMainWindow):
         help_menu = self.menuBar().addMenu("&Help")
         self.welcome_action = QAction("&Welcome…", self)
         help_menu.addAction(self.welcome_action)
+        self.about_action = QAction("&About Lifelens…", self)
+        help_menu.addAction(self.about_action)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("")
@@ -175,6 +177,7 @@ class MainWindow(QMainWindow):
         self.settings_action.triggered.connect(self.open_settings)
         self.quit_action.triggered.connect(self.close)
         self.welcome_action.triggered.connect(self.show_welcome)
+        self.about_action.triggered.connect(self.show_about)
 
     # --- layout memory ------------------------------------------------------------------------
 
@@ -500,6 +503,11 @@ class MainWindow(QMainWindow):
         self.update_index()
 
     @Slot()
+    def show_about(self) -> None:
+        from app.versions import version_text
+
+        dialogs.about_box(self, version_text()).exec()
+
     def show_welcome(self) -> None:
         dialog = WelcomeDialog(self)
         dialog.demo_button.setEnabled(self.demo_builder is not None)

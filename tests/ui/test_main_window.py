@@ -482,3 +482,16 @@ def test_a_drop_during_an_import_waits_its_turn_and_folders_are_read_whole(qtbot
     assert [s.added for s in summaries] == [30_000, 3]
     assert source_rows(window) == {"music_stream": "30,000", "podcast_stream": "3"}
     assert window.import_job is None and window.queued_imports == []
+
+
+def test_about_shows_the_app_and_model_versions(qtbot, window_factory, monkeypatch):
+    from app import __version__
+    from app.ui import dialogs
+
+    shown: list[str] = []
+    monkeypatch.setattr(dialogs.QMessageBox, "exec", lambda box: shown.append(box.text()) or 0)
+    window = window_factory()
+    window.about_action.trigger()
+    (text,) = shown
+    assert text.startswith(f"lifelens {__version__}")
+    assert "splade-tiny" in text and "gemma-3-270m" in text
