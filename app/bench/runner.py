@@ -75,7 +75,7 @@ class BenchReport:
             "questions": len(rs),
             "hit_at_1": _mean(r.hit for r in rs),
             "relaxed_hit_at_1": _mean(r.relaxed for r in rs),
-            "tree_executes": _mean(float(r.tree_ok) for r in rs),
+            "tree_executes": None if self.mode == "rag" else _mean(float(r.tree_ok) for r in rs),
             "retrieve_recall": _mean(recalls) if recalls else None,
             "retrieve_precision": _mean(precisions) if precisions else None,
             "per_category": {
@@ -254,7 +254,9 @@ def markdown(report: BenchReport) -> str:
     ]
     for cat, v in s["per_category"].items():
         lines.append(f"| {cat} | {v['questions']} | {v['hit_at_1']:.3f} | {v['relaxed_hit_at_1']:.3f} |")
-    lines += ["", "| stage | value |", "| --- | ---: |", f"| trees that execute | {s['tree_executes']:.3f} |"]
+    lines += ["", "| stage | value |", "| --- | ---: |"]
+    if s["tree_executes"] is not None:  # RAG builds no tree
+        lines.append(f"| trees that execute | {s['tree_executes']:.3f} |")
     if s["retrieve_recall"] is not None:
         lines.append(f"| RETRIEVE recall (union of RETRIEVE nodes vs gold ids) | {s['retrieve_recall']:.3f} |")
         lines.append(f"| RETRIEVE precision | {s['retrieve_precision']:.3f} |")
