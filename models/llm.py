@@ -32,7 +32,7 @@ from typing import Callable, Protocol, Sequence
 
 DEFAULT_CONTEXT = 4096
 TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
-DRAFT_TOKENS = 10   # longest speculative draft
+DRAFT_TOKENS = 12   # longest speculative draft (each drafted token costs one more row of the 262k-wide output layer)
 EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
 MAX_GRAMMARS = 64   # compiled grammars kept per model (the QUD makes a few per question)
 
@@ -62,6 +62,7 @@ class LLM(Protocol):
         temperature: float = 0.0,
         seed: int = 0,
         stop: Sequence[str] = (),
+        forbid: Sequence[str] = (),
     ) -> Completion: ...
 
     def close(self) -> None: ...
@@ -353,8 +354,9 @@ class GGUFModel:
 
     # -- sampling
 
-    def _choose(self, logits, sampler, temperature: float, rng) -> int | None:
-        """Pick the next token among those the grammar allows: greedy, or sampled at `temperature`."""
+    def _choose(self, logits, sampler, temperature: float, rng, out: bytes = b"", forbid=()) -> int | None:
+        """Pick the next token among those the grammar allows and that complete no forbidden text: greedy,
+        or sampled at `temperature`."""
         import numpy as np
 
         top = np.argpartition(-logits, TOP_K)[:TOP_K]
@@ -364,10 +366,13 @@ class GGUFModel:
             ids = top[np.array(allowed, dtype=bool)]
             if len(ids) == 0:
                 ids = self._allowed_full(sampler, logits)
-                if len(ids) == 0:
-                    return None
         else:
             ids = top
+        if forbid and len(ids):
+            tail = out[-max(len(f) for f in forbid):]
+            ids = ids[[not any(f in tail + self.piece(int(t)) for f in forbid) for t in ids]]
+        if len(ids) == 0:
+            return None
         if temperature <= 0:
             return int(ids[0])
         scores = logits[ids].astype(np.float64) / temperature
@@ -414,8 +419,12 @@ class GGUFModel:
         temperature: float = 0.0,
         seed: int = 0,
         stop: Sequence[str] = (),
+        forbid: Sequence[str] = (),
         speculate: bool = True,
     ) -> Completion:
+        """Continue `prompt`. `grammar`: GBNF text the output must match; `stop`: strings that end it (left
+        out of the text); `forbid`: strings the output must not contain (the QUD forbids repeating a
+        question above as a sub-question)."""
         import numpy as np
 
         with self._lock:
@@ -431,13 +440,15 @@ class GGUFModel:
                 raise LLMError(f"{self.path}: prompt of {len(prompt_ids)} tokens + {max_tokens} do not fit in {self.n_ctx}")
             evaluated = self._prefill(prompt_ids)
             stops = [s.encode("utf-8") for s in stop]
+            banned = tuple(f.encode("utf-8") for f in forbid if f)
             out = bytearray()
             generated: list[int] = []
             decode_calls = 0
+            draft_length = 4
             finish = "length"
             logits = self._logits(-1)
             while len(generated) < max_tokens:
-                token = self._choose(logits, sampler, temperature, rng)
+                token = self._choose(logits, sampler, temperature, rng, out, banned)
                 if token is None:
                     finish = "grammar"
                     break
@@ -455,7 +466,8 @@ class GGUFModel:
                     break
                 # Evaluate the new token together with a draft of what probably follows it; keep the draft's
                 # tokens for as long as they are exactly what would have been chosen anyway.
-                draft = self._draft(prompt_ids + generated, min(DRAFT_TOKENS, max_tokens - len(generated) - 1)) if speculate else []
+                limit = min(draft_length, max_tokens - len(generated) - 1)
+                draft = self._draft(prompt_ids + generated, limit) if speculate and limit > 0 else []
                 start = len(self._cached)
                 self._decode([token] + draft, start, all_logits=True)
                 decode_calls += 1
@@ -465,7 +477,7 @@ class GGUFModel:
                 logits = self._logits(0)
                 stopped = False
                 for i, proposed in enumerate(draft):
-                    choice = self._choose(logits, sampler, temperature, rng)
+                    choice = self._choose(logits, sampler, temperature, rng, out, banned)
                     if choice != proposed:
                         break
                     if self.is_eog(choice):
@@ -480,6 +492,9 @@ class GGUFModel:
                         stopped = True
                         break
                 self._truncate_cache(start + 1 + accepted)
+                # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
+                if draft:
+                    draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
                 if stopped:
                     finish = "stop" if any(out.endswith(s) for s in stops) else "length"
                     break
@@ -537,10 +552,12 @@ class FakeLLM:
     def __init__(self, script: Sequence[str] | Callable[[str], str]):
         self._script = script if callable(script) else list(script)
         self.calls: list[tuple[str, str | None, float]] = []
+        self.forbidden: list[tuple[str, ...]] = []  # the `forbid` argument of each call
         self.closed = False
 
-    def complete(self, prompt, *, grammar=None, max_tokens=128, temperature=0.0, seed=0, stop=()) -> Completion:
+    def complete(self, prompt, *, grammar=None, max_tokens=128, temperature=0.0, seed=0, stop=(), forbid=()) -> Completion:
         self.calls.append((prompt, grammar, temperature))
+        self.forbidden.append(tuple(forbid))
         if callable(self._script):
             text = self._script(prompt)
         else:

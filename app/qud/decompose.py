@@ -149,9 +149,11 @@ class _Decomposer:
         values = grounded_values(self.root) if ground else None
         phrases = grounded_phrases(self.root) if ground else None
         grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values, phrases)
+        # A sub-question may not repeat the question or one above it: the decoder never writes those.
+        forbid = [f'QUD("{q}")' for q in (*path, question)]
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
-            seed=attempt, stop=["\n"],
+            seed=attempt, stop=["\n"], forbid=forbid,
         )
         text = out.text.strip()
         call: Call | None = None

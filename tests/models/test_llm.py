@@ -27,6 +27,7 @@ def test_fake_llm_answers_in_order_and_records_calls():
     assert fake.complete("p1", grammar="g", temperature=0.5).text == "A(1)"
     assert fake.complete("p2").text == "B(2)"
     assert fake.calls == [("p1", "g", 0.5), ("p2", None, 0.0)]
+    assert fake.forbidden == [(), ()]
     with pytest.raises(AssertionError, match="exhausted"):
         fake.complete("p3")
     fake.close()
@@ -134,6 +135,20 @@ def test_speculative_drafts_do_not_change_greedy_output(default_llm):
     assert plain.text.startswith(' RETRIEVE(query="')
     assert plain.decode_calls == plain.generated_tokens - 1   # one decode per token (not after the last)
     assert drafted.decode_calls < plain.decode_calls          # ' RETRIEVE(query="' comes from the prompt
+
+
+def test_forbidden_text_is_never_written(default_llm):
+    prompt = (
+        'Input: QUD("my runs")\nOutput: RETRIEVE(query="I went running")\n'
+        'Input: QUD("my walks")\nOutput: RETRIEVE(query="I went for a walk")\n'
+        'Input: QUD("my swims")\nOutput:'
+    )
+    grammar = 'root ::= " RETRIEVE(query=\\"" [a-zA-Z ]+ "\\")\\n"\n'
+    free = default_llm.complete(prompt, grammar=grammar, max_tokens=30, stop=["\n"])
+    assert free.text == ' RETRIEVE(query="I swam")'
+    banned = default_llm.complete(prompt, grammar=grammar, max_tokens=30, stop=["\n"], forbid=['query="I swam"'])
+    assert 'query="I swam"' not in banned.text
+    assert banned.text.startswith(' RETRIEVE(query="I swam') and banned.text.endswith('")')  # it goes on instead
 
 
 def test_kv_cache_reuses_the_shared_prefix(default_llm):
