@@ -155,6 +155,7 @@ def test_selecting_a_node_shows_its_events_and_filter_narrows_them(qtbot, window
 
 
 def test_double_click_opens_the_whole_event_and_its_folder(qtbot, window_factory, tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_TZ", "UTC")  # the person's zone, in which Spotify's UTC instants are shown
     window = window_factory()
     path = write_spotify(tmp_path / "export", 3)
     import_by_drop(qtbot, window, [path])
@@ -172,6 +173,7 @@ def test_double_click_opens_the_whole_event_and_its_folder(qtbot, window_factory
         "Source", "Music (spotify_account)",
         "Start", "2024-01-01 07:57:00+00:00",
         "End", "2024-01-01 08:00:00+00:00",
+        "Time zone", "UTC",
         "Artist", "Daft Punk",
         "Ms played", "180,000",
         "Track", "Track 0",
