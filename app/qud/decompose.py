@@ -149,8 +149,9 @@ class _Decomposer:
         values = grounded_values(self.root) if ground else None
         phrases = grounded_phrases(self.root) if ground else None
         grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values, phrases)
-        # A sub-question may not repeat the question or one above it: the decoder never writes those.
-        forbid = [f'QUD("{q}")' for q in (*path, question)]
+        # A sub-question may not repeat the question or one above it, nor be this question with words added
+        # ("my hikes in 2022 a a"): the decoder never writes those.
+        forbid = [f'QUD("{q}")' for q in (*path, question)] + [f'QUD("{question} ']
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"], forbid=forbid,
