@@ -4,6 +4,7 @@
     python -m app.qud.measure questions                   # resources/qud/measure_questions.txt, recursive
     python -m app.qud.measure questions --one-shot        # the same questions, whole tree in one generation
     python -m app.qud.measure questions --json out.json   # per-question records
+    python -m app.qud.measure speed                       # load time, prompt tokens/s, ms per generated token
 
 Options: --model PATH (a GGUF; default: the configured QUD model), --threads N, --style above|plain|dialog.
 """
@@ -151,9 +152,43 @@ def measure_questions(args) -> int:
     return 0
 
 
+def measure_speed(args) -> int:
+    """Raw llama.cpp costs on this machine: the numbers behind the QUD's time per question."""
+    from models.default_qud import qud_model_path
+    from models.llm import GGUFModel
+
+    model = GGUFModel(qud_model_path(args.model), n_threads=args.threads)
+    started = time.perf_counter()
+    model.load()
+    print(f"model {model.path.name}: loaded in {time.perf_counter() - started:.2f} s, {model.n_threads} threads")
+    from app.qud.prompt import INSTRUCTION
+
+    prompt = (INSTRUCTION * 3)[:1600]
+    tokens = model.tokenize(prompt, add_bos=True)
+    rates = []
+    for _ in range(3):
+        model._forget_cache()
+        started = time.perf_counter()
+        model._prefill(tokens)
+        rates.append(len(tokens) / (time.perf_counter() - started))
+    print(f"prompt evaluation: {len(tokens)} tokens at {statistics.median(rates):.0f} tokens/s (median of 3)")
+    position = len(tokens)
+    started = time.perf_counter()
+    for i in range(32):
+        model._decode([tokens[i]], position + i, all_logits=True)
+    print(f"one token at a time: {(time.perf_counter() - started) / 32 * 1000:.1f} ms per token (32 tokens)")
+    model._truncate_cache(position)
+    started = time.perf_counter()
+    for i in range(8):
+        model._decode(tokens[i * 8: i * 8 + 8], position + i * 8, all_logits=True)
+    print(f"eight at a time (a draft checked): {(time.perf_counter() - started) / 8 * 1000:.1f} ms per batch of 8")
+    model.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.qud.measure", description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=("steps", "questions"))
+    parser.add_argument("what", choices=("steps", "questions", "speed"))
     parser.add_argument("--model", help="GGUF file (default: the configured QUD model)")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--style", default="above", choices=("above", "plain", "dialog"))
@@ -165,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write per-item records here")
     parser.add_argument("--verbose", "-v", action="store_true")
     args = parser.parse_args(argv)
-    return measure_steps(args) if args.what == "steps" else measure_questions(args)
+    return {"steps": measure_steps, "questions": measure_questions, "speed": measure_speed}[args.what](args)
 
 
 if __name__ == "__main__":
