@@ -10,7 +10,8 @@ three things the high-level `llama_cpp.Llama` does slowly or not at all on a 2-c
   ~0.1 s per token), falling back to the whole vocabulary only when none of the top-k is allowed.
 * Prompt-lookup speculative decoding: the QUD's output copies much from its prompt, so a few tokens that
   follow the same n-gram in the prompt are proposed as a draft and checked in one batch. Acceptance keeps
-  exactly the tokens the model would have chosen itself, so the output does not change, only the time.
+  exactly the tokens the model chooses at each position, so the output is the same as without drafts, up
+  to llama.cpp's floating-point differences between batch sizes (a near tie can flip, rarely).
 
     model = shared_model(path)                       # one instance per file and process
     out = model.complete(prompt, grammar=GBNF, max_tokens=96, stop=["\\n"])
