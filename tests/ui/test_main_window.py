@@ -39,6 +39,8 @@ def drop_files(window, paths: list[Path]) -> None:
 def import_by_drop(qtbot, window, paths):
     with qtbot.waitSignal(window.import_finished, timeout=TIMEOUT_MS) as blocker:
         drop_files(window, paths)
+    # The summary arrives just before the job lets go of the window: wait until it has.
+    qtbot.waitUntil(lambda: window.import_job is None, timeout=TIMEOUT_MS)
     return blocker.args[0]
 
 
