@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reference-date", help="'today' for relative expressions (ISO date; default: the real date)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--qud-model", help="a GGUF file to decompose with instead of the configured model")
+    p.add_argument("--operators", choices=("small", "default", "lexical"),
+                   help="RETRIEVE/EXTRACT models (default: $LIFELENS_OPERATOR_MODELS, else 'default'); "
+                        "lexical: the keyword and key look-up baselines")
     p.add_argument("--evidence", type=int, default=20, help="evidence events to print (default 20)")
     p.add_argument("--verbose", "-v", action="store_true", help="print each decomposition step on stderr")
     p.set_defaults(func=cmd_ask)
@@ -54,9 +57,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 2
     progress = (lambda message: print(message, file=sys.stderr)) if args.verbose else None
     trace = Trace()
+    from app.operators import operator_models
+
     with _open_store(args, read_only=True) as store:
+        retriever, extractor = operator_models(store, args.operators)
         try:
-            answer = ask(args.question, store, reference, llm=llm, progress=progress, trace=trace)
+            answer = ask(args.question, store, reference, llm=llm, progress=progress, trace=trace,
+                         retriever=retriever, extractor=extractor)
         except LLMError as exc:  # a file that is not a loadable GGUF: a message, not a traceback
             print(f"lifelens ask: {exc}", file=sys.stderr)
             return 2

@@ -67,12 +67,16 @@ def ask(
     cancel: Any = None,
     config: QudConfig | None = None,
     trace: Trace | None = None,
+    retriever: Any = None,
+    extractor: Any = None,
 ) -> Answer:
     """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
 
     progress: receives short messages ("Understanding the question …", each step written, "Running …").
     cancel:   a callable, a threading.Event or an object with `.cancelled`; checked between model calls and
               by the engine.
+    retriever, extractor: the operator models (`app.retrieve.make_retriever`, `app.extract.make_extractor`);
+              None runs the engine's lexical baselines.
     """
     from app.engine import execute
 
@@ -111,7 +115,7 @@ def ask(
         return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc))
     timings["qud"] = time.perf_counter() - qud_started
     say("Running the operator tree …")
-    answer = execute(tree, store, reference_date, cancel=cancel)
+    answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
     merged = {**answer.timings, **timings}
     merged["total"] = time.perf_counter() - started
     return replace(answer, timings=merged)

@@ -51,6 +51,7 @@ class PipelineAnswerer:
         self.qud_model = qud_model
         self.operator_size = operator_size
         self._llm: Any = None
+        self._operators: tuple[Any, Any] | None = None  # (retriever, extractor), made on the first question
         self._lock = threading.Lock()
 
     @property
@@ -68,14 +69,23 @@ class PipelineAnswerer:
                  cancel: CancelToken) -> Any:
         from app.qud.pipeline import ask
 
+        from app.operators import operator_models
+
         self.load(progress, cancel)
         with EventStore.open(self.store_path, read_only=True) as store:
-            return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel)
+            if self._operators is None:
+                self._operators = operator_models(store, self.operator_size)
+            retriever, extractor = self._operators
+            return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
+                       retriever=retriever, extractor=extractor)
 
     def close(self) -> None:
         # The model is shared by every answerer of the process (models.llm.shared_model); launch closes
         # them all at exit. Here only the reference goes.
         self._llm = None
+        if self._operators is not None and hasattr(self._operators[0], "close"):
+            self._operators[0].close()
+        self._operators = None
 
 
 def _load_qud_model(choice: str) -> Any:

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.cli import main
+from app.engine.retrieve import KeywordRetriever
 from app.qud import pipeline
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -69,6 +70,38 @@ def test_ask_decomposes_runs_and_times_the_qud(store_path):
     assert messages[0] == "Understanding the question …"
     assert messages[1] == 'MAX(l=QUD("my hikes with distance"), attr_name="distance_km")'
     assert messages[-1] == "Running the operator tree …"
+
+
+class RecordingRetriever(KeywordRetriever):
+    def __init__(self):
+        super().__init__()
+        self.queries: list[str] = []
+
+    def retrieve(self, query, store, reference_date):
+        self.queries.append(query)
+        return super().retrieve(query, store, reference_date)
+
+
+def test_ask_runs_the_tree_with_the_operator_models_it_is_given(store_path):
+    retriever = RecordingRetriever()
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(list(HIKE_STEPS)), retriever=retriever)
+    assert retriever.queries == ["I went hiking"]
+    assert answer.value == 12.25
+
+
+def test_lifelens_ask_uses_the_chosen_operator_models(store_path, monkeypatch, capsys):
+    chosen = []
+
+    def fake_models(store, size=None):
+        chosen.append(size)
+        return RecordingRetriever(), None
+
+    monkeypatch.setattr(pipeline, "default_llm", lambda model_path=None: FakeLLM(list(HIKE_STEPS)))
+    monkeypatch.setattr("app.operators.operator_models", fake_models)
+    assert main(["ask", "How far was my longest hike?", "--db", str(store_path), "--operators", "small", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["answer"] == 12.25
+    assert chosen == ["small"]
 
 
 def test_a_question_that_cannot_be_decomposed_gives_a_message_not_a_crash(store_path):
