@@ -14,13 +14,12 @@ gold value. From them:
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from app.retrieve.patterns import mine_patterns, pattern_labels
-from app.retrieve.verbalize import format_value, verbalize_event
-from models.extractor import extractor_input
+from app.retrieve.verbalize import verbalize_event
+from models.extract_eval import ExtractCase, classify_case, find_spans  # shared with the bench (no torch)
 from models.train.nets import PATTERN_LABELS
 from models.train.trainer import ExtractExample, PairExample
 
@@ -31,14 +30,6 @@ class RetrieveCase:
     gold: set[str]                 # store event ids that the query must return
     pool: list[Any]                # StoredEvents of the SPLADE pool (what the pipeline will see)
     extra_gold: list[Any] = field(default_factory=list)  # gold events the pool missed (still teach the CE)
-
-
-@dataclass
-class ExtractCase:
-    event: Any                     # a StoredEvent
-    key: str
-    value: Any                     # gold value (None: the event says nothing about the key)
-    people: Sequence[str] = ()
 
 
 def cross_encoder_examples(
@@ -74,39 +65,6 @@ def _per_source(events: Sequence[Any], count: int, rng: random.Random) -> list[A
             if members and len(chosen) < count:
                 chosen.append(members.pop())
     return chosen
-
-
-def find_spans(segment: str, value: Any) -> list[tuple[int, int]]:
-    """Character ranges of the value in the segment (each list element separately), case-insensitive,
-    on word boundaries; for a list, every element found; for a scalar, its first occurrence."""
-    values = value if isinstance(value, (list, tuple)) else [value]
-    spans: list[tuple[int, int]] = []
-    for v in values:
-        text = format_value(v).strip()
-        if not text:
-            continue
-        match = re.search(r"(?<!\w)" + re.escape(text) + r"(?!\w)", segment, flags=re.IGNORECASE)
-        if match:
-            spans.append((match.start(), match.end()))
-        elif not isinstance(value, (list, tuple)):
-            return []
-    return sorted(spans)
-
-
-def classify_case(case: ExtractCase, key_labels: dict[str, list[str]]) -> tuple[str, str]:
-    """(segment, kind) where kind is 'span', 'label', 'none', or 'skip' (a value no mode can produce)."""
-    from app.extract.model_extractor import item_text
-    from app.engine.values import Item
-
-    segment = extractor_input(item_text(Item.from_event(case.event)), case.people)
-    if case.value is None or case.value == [] or case.value == "":
-        return segment, "none"
-    labels = key_labels.get(case.key)
-    if labels and isinstance(case.value, str) and case.value.lower() in labels:
-        return segment, "label"  # a closed-set key is always answered by a label, written in the text or not
-    if find_spans(segment, case.value):
-        return segment, "span"
-    return segment, "skip"
 
 
 def extractor_examples(

@@ -24,16 +24,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from models.train.base_weights import cache_dir
-from models.train.examples import ExtractCase, RetrieveCase
+from models.extract_eval import EXTRACT_KEYS, LABEL_KEYS, extract_cases, label_sets, persona_people  # noqa: F401  (shared with the bench)
+from models.train.examples import RetrieveCase
 
 EXPORT_DIRS = ("Spotify Extended Streaming History", "netflix", "amazon", "apple_health_export", "Takeout")
-
-# Keys the extractor learns, and the keys among them answered by a closed set of labels.
-EXTRACT_KEYS = ("participants", "cuisine", "place", "activity", "dish", "host", "workout_type", "artist", "track",
-                "album", "genre", "product", "category", "doctor_type", "doctor", "series", "show", "person",
-                "holiday", "place_type", "city")
-LABEL_KEYS = ("cuisine", "activity", "genre", "category", "doctor_type", "workout_type", "holiday", "place_type")
-
 
 @dataclass
 class PersonaStore:
@@ -53,11 +47,7 @@ class PersonaStore:
 
     @property
     def people(self) -> list[str]:
-        p = self.timeline.p
-        people = [p.me, p.mother, p.father, *p.siblings, *p.friends, *p.colleagues, *p.kids]
-        if getattr(p, "partner", None):
-            people.append(p.partner)
-        return [x.full_name for x in people if x is not None]
+        return persona_people(self.timeline)
 
 
 def persona_store(persona_id: str, log: Callable[[str], None] = print) -> PersonaStore:
@@ -258,40 +248,4 @@ def question_bank_leaves(ps: PersonaStore) -> list[tuple[str, list[str]]]:
     return [(q, sorted(ids)) for q, ids in sorted(merged.items())]
 
 
-# --- EXTRACT -----------------------------------------------------------------------------------------
-
-def label_sets(personas: Iterable[PersonaStore]) -> dict[str, list[str]]:
-    """Closed label sets per key, lower-cased, from the canonical events of the given personas."""
-    values: dict[str, set[str]] = {k: set() for k in LABEL_KEYS}
-    for ps in personas:
-        for event in ps.timeline.events:
-            for key in LABEL_KEYS:
-                v = event.attrs.get(key)
-                if isinstance(v, str) and v:
-                    values[key].add(v.lower())
-    return {k: sorted(v) for k, v in values.items() if v}
-
-
-def extract_cases(ps: PersonaStore, *, per_kind: int = 60, seed: int = 13) -> list[ExtractCase]:
-    """Per canonical kind, up to `per_kind` events; every observation in the store, asked every known key
-    of the canonical event, and one key it does not have (gold None)."""
-    rng = random.Random(f"{seed}-{ps.persona_id}-extract")
-    people = ps.people
-    by_kind: dict[str, list[Any]] = {}
-    for event in ps.timeline.events:
-        if event.obs:
-            by_kind.setdefault(event.kind, []).append(event)
-    cases: list[ExtractCase] = []
-    for kind, events in sorted(by_kind.items()):
-        for canon in rng.sample(events, min(per_kind, len(events))):
-            ids = ps.mapper.store_ids([canon.id])
-            if not ids:
-                continue
-            keys = [k for k in EXTRACT_KEYS if canon.attrs.get(k) not in (None, "", [])]
-            absent = [k for k in EXTRACT_KEYS if k not in canon.attrs]
-            for stored in ps.store.get(ids):
-                for key in keys:
-                    cases.append(ExtractCase(stored, key, canon.attrs[key], people))
-                if absent:
-                    cases.append(ExtractCase(stored, rng.choice(absent), None, people))
-    return cases
+# --- EXTRACT: cases, label sets and the keys live in models/extract_eval.py (shared with the bench) ------

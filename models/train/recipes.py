@@ -285,60 +285,7 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
                     + "\n```\n", encoding="utf-8")
 
 
-def extract_accuracy(model: Any, cases: list, key_labels: dict[str, list[str]]) -> dict[str, Any]:
-    """Accuracy of the full EXTRACT (ModelExtractor: look-up shortcut, then the model) per kind of key.
-
-    existing: the gold value is written in the event (or is a look-up away); inferred: a closed-set value
-    that the event's text does not contain; none: the event has no value (must answer None)."""
-    from app.engine.values import Item
-    from app.extract.model_extractor import ModelExtractor
-    from models.train.examples import classify_case, find_spans
-
-    extractor = ModelExtractor(model=model)
-    tallies: dict[str, list[int]] = {"existing": [0, 0], "inferred": [0, 0], "none": [0, 0]}
-    per_key: dict[str, list[int]] = {}
-    # grouped by key and source: an EXTRACT reads one RETRIEVE's result, events of a kind, not a mix
-    by_key: dict[tuple[str, str], list] = {}
-    for case in cases:
-        by_key.setdefault((case.key, case.event.source), []).append(case)
-    for (key, _), group in sorted(by_key.items()):
-        extractor.people = list(group[0].people)
-        items = [Item.from_event(c.event) for c in group]
-        values, _ = extractor.values(items, key)
-        for case, value in zip(group, values):
-            segment, kind = classify_case(case, key_labels)
-            if kind == "skip":
-                continue
-            if kind == "label":
-                kind = "existing" if find_spans(segment.split(" | people: ")[0], case.value) else "inferred"
-            elif kind == "span":
-                kind = "existing"
-            ok = _same(value, case.value)
-            tallies[kind][0] += ok
-            tallies[kind][1] += 1
-            per_key.setdefault(key, [0, 0])
-            per_key[key][0] += ok
-            per_key[key][1] += 1
-    return {
-        **{k: {"accuracy": round(a / n, 4) if n else None, "n": n} for k, (a, n) in tallies.items()},
-        "per_key": {k: round(a / n, 3) for k, (a, n) in sorted(per_key.items())},
-    }
-
-
-def _same(predicted: Any, gold: Any) -> bool:
-    from app.engine.values import MISSING
-    from app.retrieve.verbalize import format_value
-
-    if gold is None:
-        return predicted is None or predicted is MISSING
-    if predicted is None or predicted is MISSING:
-        return False
-
-    def norm(v: Any) -> set[str]:
-        items = v if isinstance(v, (list, tuple)) else [v]
-        return {format_value(x).strip().lower().split(" <")[0] for x in items}
-
-    return norm(predicted) == norm(gold)
+from models.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)
 
 
 def _layers_text(layers: int | None) -> str:
