@@ -50,6 +50,7 @@ class QuestionResult:
     retrieve_recall: float | None = None
     retrieve_precision: float | None = None
     qud_seconds: float | None = None
+    gold_equivalent: bool | None = None   # the tree gives the gold tree's answer on this store (qud, one-shot)
 
 
 @dataclass
@@ -76,6 +77,8 @@ class BenchReport:
             "hit_at_1": _mean(r.hit for r in rs),
             "relaxed_hit_at_1": _mean(r.relaxed for r in rs),
             "tree_executes": None if self.mode == "rag" else _mean(float(r.tree_ok) for r in rs),
+            "gold_equivalent": (_mean(float(r.gold_equivalent) for r in rs)
+                                if rs and all(r.gold_equivalent is not None for r in rs) else None),
             "retrieve_recall": _mean(recalls) if recalls else None,
             "retrieve_precision": _mean(precisions) if precisions else None,
             "per_category": {
@@ -215,12 +218,26 @@ def run_bench(
                 error=error, retrieve_recall=recall, retrieve_precision=precision,
                 qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
             )
+            if mode in ("qud", "one-shot"):
+                result.gold_equivalent = answer is not None and gives_gold_answer(answer, record, store)
             report.results.append(result)
             say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['question']}  -> {result.predicted!r}"
                 f" (gold {record['answer']!r})")
         store.close()
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
+
+
+def gives_gold_answer(answer: Answer, record: dict, store: Any) -> bool:
+    """The paper's tree equivalence, judged by its effect: the tree's answer equals the gold tree's answer on the
+    same store (both run by the same engine), so trees that differ only in wording still count."""
+    from app.engine import execute
+    from app.engine.tree import Node
+
+    if answer.tree is None or answer.value is None:
+        return False
+    gold = execute(Node.from_json(record["tree"]), store, date.fromisoformat(record["reference_date"]))
+    return hit_at_1(answer.value, [gold.value]) == 1.0
 
 
 def _expand(compact: list[str]) -> list[str]:
@@ -257,6 +274,8 @@ def markdown(report: BenchReport) -> str:
     lines += ["", "| stage | value |", "| --- | ---: |"]
     if s["tree_executes"] is not None:  # RAG builds no tree
         lines.append(f"| trees that execute | {s['tree_executes']:.3f} |")
+    if s["gold_equivalent"] is not None:
+        lines.append(f"| trees equivalent to the gold tree (same answer on the store) | {s['gold_equivalent']:.3f} |")
     if s["retrieve_recall"] is not None:
         lines.append(f"| RETRIEVE recall (union of RETRIEVE nodes vs gold ids) | {s['retrieve_recall']:.3f} |")
         lines.append(f"| RETRIEVE precision | {s['retrieve_precision']:.3f} |")
