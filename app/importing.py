@@ -170,11 +170,9 @@ def import_file(
                     raise Cancelled()
                 if isinstance(record, Event):
                     if zone is not None and record.tz is None:
-                        record = replace(
-                            record, start=record.start.astimezone(zone), tz=zone_name,
-                            end=record.end.astimezone(zone) if record.end is not None else None,
-                        )
-                    writer.add(record)
+                        writer.add(record, zone, zone_name)  # shown in the person's zone; same instant
+                    else:
+                        writer.add(record)
                 else:
                     writer.add_error(record)
         except (OSError, EOFError) as exc:

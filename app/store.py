@@ -22,12 +22,14 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import orjson
 
 from importers.base import Event, RecordError
 
@@ -142,7 +144,20 @@ def _json_default(value: Any) -> Any:
 
 
 # One encoder for all rows: json.dumps with options builds a new encoder per call (twice the cost).
-_encode_data = json.JSONEncoder(ensure_ascii=False, default=_json_default, separators=(",", ":")).encode
+_encode_data_stdlib = json.JSONEncoder(ensure_ascii=False, default=_json_default, separators=(",", ":")).encode
+# orjson writes the same compact JSON ~8x faster; datetimes and dataclasses still go through _json_default.
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _encode_data(data: dict[str, Any]) -> str:
+    """`data` as compact JSON text, the same as the stdlib encoder gives (numbers may be spelt differently)."""
+    try:
+        out = orjson.dumps(data, default=_json_default, option=_ORJSON_OPTIONS)
+    except orjson.JSONEncodeError:  # non-string keys, lone surrogates, integers past 64 bits
+        return _encode_data_stdlib(data)
+    if b"null" in out:  # orjson writes NaN and Infinity as null; the stdlib keeps them
+        return _encode_data_stdlib(data)
+    return out.decode()
 
 
 @dataclass(frozen=True)
@@ -228,9 +243,15 @@ class FileWriter:
         self._writing: threading.Thread | None = None  # the batch being written behind the reader
         self._failure: BaseException | None = None
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, zone: tzinfo | None = None, zone_name: str | None = None) -> None:
+        """Buffer `event`; with `zone` it is stored shown in that zone, as `zone_name` (the instant is kept)."""
         start = event.start
         end = event.end
+        tz = event.tz
+        if zone is not None:
+            start = start.astimezone(zone)
+            end = end.astimezone(zone) if end is not None else None
+            tz = zone_name
         self._pending.append(
             (
                 event.id,
@@ -240,7 +261,7 @@ class FileWriter:
                 int(start.utcoffset().total_seconds()),  # type: ignore[union-attr]
                 end.timestamp() if end else None,
                 int(end.utcoffset().total_seconds()) if end else None,  # type: ignore[union-attr]
-                event.tz,
+                tz,
                 event.title,
                 event.text,
                 _encode_data(event.data),

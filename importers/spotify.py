@@ -25,7 +25,10 @@ file, at least three of its different "tracks" were each played for 20 minutes o
 artist with three 20-minute plays of different songs is very rare; a show with episodes is common). That
 needs one quick extra pass over such a file; current ``StreamingHistory_music_N.json`` files skip it.
 
-Arrays are streamed with ``ijson`` (C backend), so memory stays flat whatever the file size.
+Reading: a file up to ``WHOLE_FILE_MAX_BYTES`` (real chunks are 10-15 MB) is parsed at once with ``orjson``,
+several times faster than streaming; a larger file, or one that does not parse (truncated, bad bytes), is
+streamed with ``ijson`` (C backend), which also says at which row a broken file stops. Memory stays bounded
+whatever the file size.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from datetime import datetime, timedelta, timezone
 from typing import IO, Any, Iterator
 
 import ijson
+import orjson
 
 from importers.base import Event, InputFile, Record, RecordError
 
@@ -51,6 +55,9 @@ ACCOUNT_KEYS = ('"endTime"', '"msPlayed"')
 # Mixed pre-2023 files: a "artist" is a podcast show when this many different titles each ran this long.
 PODCAST_MIN_TITLES = 3
 PODCAST_MIN_MS = 20 * 60 * 1000
+
+# Files up to this size are parsed whole (a 15 MB chunk takes ~40 MB as Python objects); larger ones stream.
+WHOLE_FILE_MAX_BYTES = 64 * 1024 * 1024
 
 
 class SpotifyImporter:
@@ -101,7 +108,43 @@ class _SkipBOM:
         return self._raw.read(size)
 
 
+def _whole_array(file: InputFile) -> list | None:
+    """The file's top-level array parsed at once, or None: too large, not an array, or not valid JSON."""
+    if file.size > WHOLE_FILE_MAX_BYTES:
+        return None
+    with file.open() as raw:
+        data = raw.read(WHOLE_FILE_MAX_BYTES + 1)
+    if len(data) > WHOLE_FILE_MAX_BYTES:
+        return None
+    try:
+        rows = orjson.loads(data[3:] if data.startswith(BOM) else data)
+    except orjson.JSONDecodeError:
+        return None  # streaming finds the row where it breaks
+    return rows if type(rows) is list else None
+
+
 def _read_rows(file: InputFile, make_event, type_name: str, podcast_shows: frozenset[str]) -> Iterator[Record]:
+    rows = _whole_array(file)
+    if rows is None:
+        yield from _stream_rows(file, make_event, type_name, podcast_shows)
+        return
+    display = file.display
+    rows.reverse()  # popped from the end: each row is freed once it became an event
+    pop = rows.pop
+    n = 0
+    while rows:
+        row = pop()
+        n += 1
+        if type(row) is not dict:
+            yield RecordError(display, f"row {n}", f"expected an object with stream fields, found {type(row).__name__}")
+            continue
+        try:
+            yield make_event(row, n, type_name, podcast_shows)
+        except _RowProblem as problem:
+            yield RecordError(display, f"row {n}", str(problem))
+
+
+def _stream_rows(file: InputFile, make_event, type_name: str, podcast_shows: frozenset[str]) -> Iterator[Record]:
     display = file.display
     n = 0
     with file.open() as raw:
