@@ -77,7 +77,9 @@ def plan(tree: Node) -> PlannedNode:
     return PlannedNode(tree, [plan(c) for c in tree.children], compiled, problems)
 
 
-def _cancel_check(cancel: Any) -> Callable[[], bool] | None:
+def cancel_check(cancel: Any) -> Callable[[], bool] | None:
+    """A no-argument check from what callers pass as `cancel`: a callable, a threading.Event, or an object with
+    `.cancelled` (the UI's CancelToken); None stays None."""
     if cancel is None:
         return None
     if hasattr(cancel, "cancelled"):
@@ -246,7 +248,7 @@ def execute(
         timings = {"plan": planned_at - started, "execute": 0.0, "total": _clock.perf_counter() - started}
         return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error)
     run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
-               _cancel_check(cancel), time_limit)
+               cancel_check(cancel), time_limit)
     try:
         result, report = run.run(planned)
     except Cancelled:

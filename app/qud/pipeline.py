@@ -35,18 +35,6 @@ def default_llm(model_path: str | None = None):
     return shared_model(qud_model_path(model_path))
 
 
-def _cancel_check(cancel: Any) -> Callable[[], bool] | None:
-    if cancel is None:
-        return None
-    if hasattr(cancel, "cancelled"):
-        return lambda: bool(cancel.cancelled)
-    if hasattr(cancel, "is_set"):
-        return cancel.is_set
-    if callable(cancel):
-        return cancel
-    raise TypeError("cancel must be a callable, a threading.Event or an object with .cancelled")
-
-
 def decompose(question: str, reference_date: date, llm=None, **kwargs) -> Node:
     """The operator tree for `question` (recursive decomposition). Raises DecompositionError."""
     return _decompose(question, reference_date, llm if llm is not None else default_llm(), **kwargs)
@@ -79,10 +67,11 @@ def ask(
               None runs the engine's lexical baselines.
     """
     from app.engine import execute
+    from app.engine.executor import cancel_check
 
     started = time.perf_counter()
     say = progress or (lambda message: None)
-    check = _cancel_check(cancel)
+    check = cancel_check(cancel)
     timings: dict[str, float] = {}
     if llm is None:
         llm = default_llm()
