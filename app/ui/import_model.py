@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from app.store import FileResult
 from importers.base import RecordError
 
 from .presenting import format_bytes
+from .row_table import RowTableModel
 
-Index = QModelIndex | QPersistentModelIndex
 PERCENT_ROLE = Qt.ItemDataRole.UserRole  # 0..100 on the progress column, for the progress-bar delegate
 PROGRESS_COLUMN = 1
 
@@ -34,7 +34,7 @@ class FileRow:
         return int(100 * self.done / self.total) if self.total else 0
 
 
-class ImportFilesModel(QAbstractTableModel):
+class ImportFilesModel(RowTableModel):
     HEADERS = ("File", "Progress", "Status", "Added", "Skipped", "Errors")
 
     def __init__(self, parent=None):
@@ -82,22 +82,7 @@ class ImportFilesModel(QAbstractTableModel):
                 entry.status = "cancelled"
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        entry = self._rows[index.row()]
-        col = index.column()
+    def cell(self, entry: Any, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             name = entry.file.rsplit("!", 1)[-1].replace("\\", "/").rsplit("/", 1)[-1]
             progress = f"{format_bytes(entry.done)} of {format_bytes(entry.total)}" if entry.total else ""

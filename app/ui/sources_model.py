@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from app.store import SourceSummary
 
 from .presenting import source_label
+from .row_table import RowTableModel
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole  # the raw source name ("music_stream") on every cell
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
-Index = QModelIndex | QPersistentModelIndex
 
 
-class SourcesModel(QAbstractTableModel):
+class SourcesModel(RowTableModel):
     HEADERS = ("Source", "Events", "Dates", "Last import")
 
     def __init__(self, parent=None):
@@ -31,22 +31,7 @@ class SourcesModel(QAbstractTableModel):
     def source_at(self, row: int) -> SourceSummary:
         return self._rows[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        row = self._rows[index.row()]
-        col = index.column()
+    def cell(self, row: Any, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 source_label(row.source),
