@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -31,7 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import orjson
 
-from importers.base import Event, RecordError
+from importers.base import Event, RecordError, event_id
 
 SCHEMA_VERSION = 1
 BATCH_SIZE = 2000
@@ -247,20 +248,26 @@ class FileWriter:
         """Buffer `event`; with `zone` it is stored shown in that zone, as `zone_name` (the instant is kept)."""
         start = event.start
         end = event.end
-        tz = event.tz
-        if zone is not None:
-            start = start.astimezone(zone)
-            end = end.astimezone(zone) if end is not None else None
+        # Instants are taken before any shift: timestamp() is cheapest on the importer's own (fixed) offset.
+        start_utc = start.timestamp()
+        end_utc = end.timestamp() if end is not None else None
+        if zone is None:
+            tz = event.tz
+            start_offset = start.utcoffset()
+            end_offset = end.utcoffset() if end is not None else None
+        else:
             tz = zone_name
+            start_offset = start.astimezone(zone).utcoffset()
+            end_offset = end.astimezone(zone).utcoffset() if end is not None else None
         self._pending.append(
             (
-                event.id,
+                event_id(event.source, event.key),
                 event.source,
                 event.type,
-                start.timestamp(),
-                int(start.utcoffset().total_seconds()),  # type: ignore[union-attr]
-                end.timestamp() if end else None,
-                int(end.utcoffset().total_seconds()) if end else None,  # type: ignore[union-attr]
+                start_utc,
+                int(start_offset.total_seconds()),  # type: ignore[union-attr]
+                end_utc,
+                int(end_offset.total_seconds()) if end_offset is not None else None,
                 tz,
                 event.title,
                 event.text,
@@ -308,16 +315,48 @@ class FileWriter:
 
     def _write(self, batch: list[tuple]) -> None:
         last_rowid = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0]
-        cur = self._conn.executemany(
-            f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES ({','.join('?' * 14)})", batch
-        )
-        if cur.rowcount:  # rowids only grow inside this transaction: the new rows are those above last_rowid
+        added = _insert_rows(self._conn, batch)
+        if added:  # rowids only grow inside this transaction: the new rows are those above last_rowid
             self._conn.execute(
                 "INSERT INTO events_fts(rowid, title, text) SELECT rowid, title, text FROM events WHERE rowid > ?",
                 (last_rowid,),
             )
-        self.result.added += cur.rowcount
-        self.result.skipped += len(batch) - cur.rowcount
+        self.result.added += added
+        self.result.skipped += len(batch) - added
+
+
+_COLUMN_COUNT = len(EVENT_COLUMNS.split(","))
+_ROW_PLACEHOLDERS = f"({','.join('?' * _COLUMN_COUNT)})"
+_INSERT_ROW = f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES {_ROW_PLACEHOLDERS}"
+
+
+@lru_cache(maxsize=8)
+def _insert_rows_sql(rows: int) -> str:
+    return f"INSERT OR IGNORE INTO events ({EVENT_COLUMNS}) VALUES " + ",".join([_ROW_PLACEHOLDERS] * rows)
+
+
+def _insert_rows(conn: sqlite3.Connection, batch: list[tuple]) -> int:
+    """INSERT OR IGNORE `batch` into events; returns how many rows were new.
+
+    Rows go in as multi-row INSERTs: one statement runs in SQLite without the GIL for its whole chunk,
+    so the importing thread keeps parsing meanwhile. (executemany takes the GIL back after every row,
+    and so waited on the parsing thread, up to the 5 ms switch interval, row after row.) Chunk sizes are
+    few and fixed so their statements stay prepared; the last few rows go one by one.
+    """
+    most = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // _COLUMN_COUNT
+    added = 0
+    done = 0
+    for size in (min(BATCH_SIZE, most), min(100, most)):
+        if size < 2:
+            break
+        sql = None
+        while len(batch) - done >= size:
+            sql = sql or _insert_rows_sql(size)
+            added += conn.execute(sql, list(chain.from_iterable(batch[done : done + size]))).rowcount
+            done += size
+    if done < len(batch):
+        added += conn.executemany(_INSERT_ROW, batch[done:]).rowcount
+    return added
 
 
 class Cancelled(Exception):

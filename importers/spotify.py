@@ -249,6 +249,9 @@ def _extended_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[
             "uri": track_uri,
             "country": get("conn_country"),
         }
+        values = data.values()
+        if None in values or "" in values:  # most rows have every field: skip the copy then
+            data = {k: v for k, v in data.items() if v is not None and v != ""}
         return Event(
             source="music_stream",
             type=type_name,
@@ -256,7 +259,7 @@ def _extended_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[
             end=end,
             title=title,
             text=f"{title} - {album}" if album else title,
-            data={k: v for k, v in data.items() if v is not None and v != ""},
+            data=data,
             position=f"row {n}",
             key=f"{get('ts')}|{track_uri or title}|{ms}",
         )
