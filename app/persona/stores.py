@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from app.store import EventStore
 
@@ -52,26 +52,28 @@ def _current(path: Path, persona_id: str, stamp: str) -> bool:
         return False
 
 
-def build_store(persona_id: str, path: Path, *, stamp: str = "", seed: int = 0,
+def build_store(persona_id: str, path: Path, *, meta: Mapping[str, str] = {}, seed: int = 0, label: str = "",
                 say: Callable[[str], None] = lambda text: None) -> None:
-    """Generate the persona's exports next to `path` and import them into a fresh store at `path`."""
+    """Generate the persona's exports next to `path` and import them into a fresh store at `path`, whose meta
+    table then holds the persona's reference date and `meta`. Built in a side file, moved into place when done."""
     from app.importing import import_paths
     from app.persona.generate import EXPORT_DIRS, generate_persona
 
     path.parent.mkdir(parents=True, exist_ok=True)
     exports = path.parent / "exports"
-    say(f"{persona_id}: writing the exports")
+    label = label or persona_id  # who the progress messages name
+    say(f"Writing {label}'s exports")
     result = generate_persona(persona_id, exports, seed=seed, canonical=False)
     building = path.with_name(path.name + ".building")
     for leftover in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
         leftover.unlink(missing_ok=True)
-    say(f"{persona_id}: importing the exports")
+    say(f"Importing {label}'s exports")
     with EventStore.open(building) as store:
         import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()],
-                         home_zone=home_zone_of(result))
+                     home_zone=home_zone_of(result))
         store.set_meta(META_REFERENCE_DATE, result.persona.reference_date.isoformat())
-        store.set_meta(META_PERSONA, persona_id)
-        store.set_meta(META_STAMP, stamp)
+        for key, value in meta.items():
+            store.set_meta(key, value)
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     shutil.move(str(building), str(path))
@@ -84,5 +86,5 @@ def persona_store(persona_id: str, *, cache: Path | None = None, seed: int = 0,
     path = (cache or default_cache()) / persona_id / "events.sqlite"
     stamp = "zoned:" + timeline_stamp(persona_id, seed)  # stores before home zones are rebuilt
     if not _current(path, persona_id, stamp):
-        build_store(persona_id, path, stamp=stamp, seed=seed, say=say)
+        build_store(persona_id, path, meta={META_PERSONA: persona_id, META_STAMP: stamp}, seed=seed, say=say)
     return EventStore.open(path)
