@@ -179,3 +179,25 @@ def test_batches_written_behind_are_all_searchable_and_a_failing_batch_rolls_bac
                 writer.add(event)
     assert writer.result.status == "failed"
     assert store.count() == 2 * BATCH_SIZE + 5
+
+
+def test_rows_written_in_multi_row_chunks_keep_ignore_semantics_and_full_text(store):
+    from app.store import BATCH_SIZE
+
+    import_events(store, [make_event(i, text=f"okapi{i}") for i in range(0, 3000, 3)], label="old.json")
+    # One batch of BATCH_SIZE rows (one chunk), then 134 more (a chunk of 100 and 34 one by one). Every
+    # third event is stored already; some repeat within a chunk or across chunks: the first copy stays.
+    events = [make_event(i, text=f"okapi{i}") for i in range(BATCH_SIZE + 130)]
+    events[10:10] = [make_event(1), make_event(BATCH_SIZE + 50, text="first copy"), make_event(BATCH_SIZE + 129)]
+    events.insert(BATCH_SIZE + 40, make_event(BATCH_SIZE + 41, text=f"okapi{BATCH_SIZE + 41}"))
+    assert len(events) == BATCH_SIZE + 134
+    result = import_events(store, events, label="new.json")
+    distinct_new = len(set(range(BATCH_SIZE + 130)) - set(range(0, 3000, 3)))
+    assert distinct_new == 1420
+    assert (result.added, result.skipped) == (distinct_new, len(events) - distinct_new)
+    assert store.count() == 1000 + distinct_new
+    assert [len(store.search(f"okapi{i}")) for i in (1, 2, BATCH_SIZE + 41, BATCH_SIZE + 128)] == [1, 1, 1, 1]
+    assert store.search(f"okapi{BATCH_SIZE + 50}") == [] and len(store.search("first copy")) == 1
+    assert [e.file for e in store.events(text=f"okapi{BATCH_SIZE + 41}")] == ["new.json"]
+    assert [e.file for e in store.events(text="okapi3")] == ["old.json"]
+    store.check()

@@ -210,3 +210,51 @@ def test_byte_order_mark_is_tolerated(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     store, summary = import_into(tmp_path, [path])
     assert summary.errors == [] and store.count() == 3
+
+
+def _read_both_ways(path, monkeypatch):
+    """The records of `path` read whole (orjson) and streamed (ijson, as files above the size bound are)."""
+    import importers.spotify as spotify
+
+    (file,) = list(iter_input_files([path]))
+    whole = list(SpotifyImporter().read(file))
+    monkeypatch.setattr(spotify, "WHOLE_FILE_MAX_BYTES", 0)
+    streamed = list(SpotifyImporter().read(file))
+    monkeypatch.undo()
+    return whole, streamed
+
+
+def test_files_read_whole_and_streamed_give_identical_records(tmp_path, monkeypatch):
+    rows = spotify_extended_rows(0, 40)
+    rows[3]["ms_played"] = "lots"
+    rows[4]["master_metadata_album_album_name"] = ""  # left out of data
+    rows[5]["ms_played"] = 1234.0
+    rows[6] = ["not", "a", "row"]
+    path = spotify_extended_file(tmp_path, "Streaming_History_Audio_2024_0.json", rows)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    whole, streamed = _read_both_ways(path, monkeypatch)
+    assert whole == streamed
+    assert [type(r).__name__ for r in whole].count("Event") == 38
+    assert [(r.position, r.message) for r in whole if type(r).__name__ == "RecordError"] == [
+        ("row 4", "ms_played 'lots' is not a number of milliseconds"),
+        ("row 7", "expected an object with stream fields, found list"),
+    ]
+    fifth, sixth = whole[4], whole[5]
+    assert "album" not in fifth.data and sixth.data["ms_played"] == 1234
+
+
+def test_a_broken_file_is_streamed_to_find_where_it_breaks(tmp_path, monkeypatch):
+    full = spotify_extended_file(tmp_path, "full.json", spotify_extended_rows(0, 20))
+    cut = truncated_copy(full, tmp_path, "Streaming_History_Audio_2024_1.json", cut_after='"Track 9"')  # row 10
+    whole, streamed = _read_both_ways(cut, monkeypatch)
+    assert whole == streamed
+    assert len(whole) == 10 and [r.position for r in whole[:9]] == [f"row {i}" for i in range(1, 10)]
+    assert whole[9].position == "row 10" and "download" in whole[9].message
+
+
+@needs_real_exports
+@pytest.mark.parametrize("name", sorted(REAL_COUNTS))
+def test_real_exports_read_whole_and_streamed_alike(tmp_path, monkeypatch, name):
+    whole, streamed = _read_both_ways(real_export("spotify", name), monkeypatch)
+    assert whole == streamed
+    assert len(whole) == sum(REAL_COUNTS[name])
