@@ -12,9 +12,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("bench", help="run the persona benchmark: Hit@1, Relaxed Hit@1, per category and stage")
     p.add_argument("--split", choices=("train", "dev", "test"), default="dev")
     p.add_argument("--limit", type=int, help="at most this many questions")
-    p.add_argument("--mode", choices=("qud", "one-shot", "gold", "rag"), default="qud",
+    p.add_argument("--mode", choices=("qud", "one-shot", "gold", "rag", "codegen"), default="qud",
                    help="qud: the product path; one-shot: whole tree in one generation; gold: gold trees through "
-                        "the engine; rag: top-k events into the model (baseline)")
+                        "the engine; rag: top-k events into the model (baseline); codegen: the model writes one "
+                        "SQL SELECT over a read-only view of the store (baseline)")
+    p.add_argument("--stage", choices=("answers", "extract"), default="answers",
+                   help="answers: answer the questions (--mode); extract: EXTRACT accuracy on the split's "
+                        "labelled (event, key, value) cases, no questions")
+    p.add_argument("--operators", choices=("small", "default", "lexical"),
+                   help="RETRIEVE/EXTRACT models of the engine modes and the extract stage "
+                        "(default: $LIFELENS_OPERATOR_MODELS or 'default')")
     p.add_argument("--persona", action="append", help="only this persona (repeatable)")
     p.add_argument("--qud-model", help="a GGUF file instead of the default model")
     p.add_argument("--out", type=Path, help="write the JSON report here (the Markdown table goes next to it)")
@@ -25,17 +32,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_bench(args: argparse.Namespace) -> int:
     from app.bench.runner import markdown, run_bench
 
+    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    if args.stage == "extract":
+        from app.bench.extract_stage import extract_markdown, run_extract_stage
+
+        extract_report = run_extract_stage(args.split, operators=args.operators, personas=args.persona,
+                                           cache=args.cache, say=say)
+        _write(args.out, extract_report.to_json(), extract_markdown(extract_report))
+        return 0
     llm = None
     if args.mode != "gold":
         from app.qud.pipeline import default_llm
 
         llm = default_llm(args.qud_model)
     report = run_bench(args.split, mode=args.mode, limit=args.limit, personas=args.persona, llm=llm,
-                       cache=args.cache, say=lambda text: print(text, file=sys.stderr, flush=True))
-    table = markdown(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report.to_json(), indent=1, default=str))
-        args.out.with_suffix(".md").write_text(table)
-    print(table)
+                       cache=args.cache, operators=args.operators, say=say)
+    _write(args.out, report.to_json(), markdown(report))
     return 0
+
+
+def _write(out: Path | None, data: dict, table: str) -> None:
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(data, indent=1, default=str))
+        out.with_suffix(".md").write_text(table)
+    print(table)

@@ -7,12 +7,17 @@ For each persona of a split, its exports are generated and imported once into a 
 - `one-shot` the whole tree in one generation (the paper's ablation), then the engine
 - `gold`     the gold tree through the engine: the upper bound that a perfect QUD reaches
 - `rag`      the paper's RAG baseline: the top-k events by BM25 into the language model, which answers directly
+- `codegen`  the paper's CodeGen baseline: the language model writes one SQLite SELECT over a read-only view of
+             the store (app.bench.codegen), whose result is the answer
 
-Scores: Hit@1 and Relaxed Hit@1 (app.bench.metrics), overall and per category; stage figures: tree
-validity, RETRIEVE recall and precision of the union of RETRIEVE nodes against the gold event ids;
-per-question time (median, p95) and peak memory.
+The engine modes run with the operator models chosen by `operators` (small / default / lexical,
+`app.operators.operator_models`), made once per persona store. Scores: Hit@1 and Relaxed Hit@1
+(app.bench.metrics), overall and per category; stage figures: tree validity, RETRIEVE recall and precision
+per stage (pool, after patterns, after events, after de-duplication; app.bench.stages) against the gold ids
+of the question's gold RETRIEVE queries, RETRIEVE and EXTRACT time per 1,000 events; per-question time
+(median, p95) and peak memory. The EXTRACT accuracy stage is `app.bench.extract_stage`.
 
-    report = run_bench("dev", mode="gold", limit=20)
+    report = run_bench("dev", mode="gold", limit=20, operators="small")
     print(markdown(report))
 """
 
@@ -30,8 +35,10 @@ from typing import Any, Callable, Iterable
 
 from app.answer import Answer, NodeReport
 from app.bench.metrics import hit_at_1, relaxed_hit_at_1
+from app.bench.stages import STAGES, mean_stage_figures, per_1000
 
-MODES = ("qud", "one-shot", "gold", "rag")
+MODES = ("qud", "one-shot", "gold", "rag", "codegen")
+ENGINE_MODES = ("qud", "one-shot", "gold")  # the modes that run operator trees through the engine
 
 
 @dataclass
@@ -51,14 +58,23 @@ class QuestionResult:
     retrieve_precision: float | None = None
     qud_seconds: float | None = None
     gold_equivalent: bool | None = None   # the tree gives the gold tree's answer on this store (qud, one-shot)
+    retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (app.bench.stages)
 
 
 @dataclass
 class BenchReport:
     split: str
     mode: str
+    operators: str | None = None          # RETRIEVE/EXTRACT models of the engine modes (small/default/lexical)
     results: list[QuestionResult] = field(default_factory=list)
     peak_rss_mb: float = 0.0
+    index_seconds: float = 0.0            # SPLADE index sync before the questions (not in their times)
+    retrieve_calls: int = 0
+    retrieve_seconds: float = 0.0         # RETRIEVE calls, without index sync
+    retrieve_candidates: int = 0          # pool sizes (model retriever) or events returned (lexical)
+    extract_calls: int = 0
+    extract_seconds: float = 0.0
+    extract_events: int = 0
 
     def summary(self) -> dict[str, Any]:
         rs = self.results
@@ -76,11 +92,19 @@ class BenchReport:
             "questions": len(rs),
             "hit_at_1": _mean(r.hit for r in rs),
             "relaxed_hit_at_1": _mean(r.relaxed for r in rs),
-            "tree_executes": None if self.mode == "rag" else _mean(float(r.tree_ok) for r in rs),
+            "operators": self.operators,
+            "tree_executes": _mean(float(r.tree_ok) for r in rs) if self.mode in ENGINE_MODES else None,
             "gold_equivalent": (_mean(float(r.gold_equivalent) for r in rs)
                                 if rs and all(r.gold_equivalent is not None for r in rs) else None),
             "retrieve_recall": _mean(recalls) if recalls else None,
             "retrieve_precision": _mean(precisions) if precisions else None,
+            "retrieve_stages": mean_stage_figures(r.retrieve_stages for r in rs),
+            "retrieve_calls": self.retrieve_calls,
+            "retrieve_seconds_per_1000_candidates": per_1000(self.retrieve_seconds, self.retrieve_candidates),
+            "retrieve_candidates_mean": round(self.retrieve_candidates / self.retrieve_calls, 1) if self.retrieve_calls else None,
+            "extract_calls": self.extract_calls,
+            "extract_seconds_per_1000_events": per_1000(self.extract_seconds, self.extract_events),
+            "index_seconds": round(self.index_seconds, 1),
             "per_category": {
                 c: {"questions": len(v), "hit_at_1": _mean(r.hit for r in v), "relaxed_hit_at_1": _mean(r.relaxed for r in v)}
                 for c, v in sorted(per_cat.items())
@@ -129,18 +153,26 @@ def recall_precision(predicted: set[str], gold: set[str]) -> tuple[float | None,
     return hit / len(gold), (hit / len(predicted) if predicted else 0.0)
 
 
-def answer_question(record: dict, store: Any, mode: str, llm: Any) -> tuple[Answer, float | None]:
-    """One question through the chosen path; returns the answer and the QUD seconds (if any)."""
+def answer_question(record: dict, store: Any, mode: str, llm: Any, *, retriever: Any = None, extractor: Any = None,
+                    sandbox: Any = None) -> tuple[Answer, float | None]:
+    """One question through the chosen path; returns the answer and the QUD seconds (if any). `retriever` and
+    `extractor` are the operator models of the engine modes (None: the engine's lexical baselines); `sandbox`
+    is the codegen mode's SqlSandbox."""
     reference = date.fromisoformat(record["reference_date"])
+    models = {"retriever": retriever, "extractor": extractor}
     if mode == "gold":
         from app.engine import execute
         from app.engine.tree import Node
 
-        return execute(Node.from_json(record["tree"]), store, reference), None
+        return execute(Node.from_json(record["tree"]), store, reference, **models), None
     if mode == "rag":
         from app.bench.rag import rag_answer
 
         return rag_answer(record["question"], store, reference, llm), None
+    if mode == "codegen":
+        from app.bench.codegen import codegen_answer
+
+        return codegen_answer(record["question"], store, reference, llm, sandbox=sandbox), None
     from app.qud.pipeline import ask
 
     if mode == "one-shot":
@@ -157,9 +189,9 @@ def answer_question(record: dict, store: Any, mode: str, llm: Any) -> tuple[Answ
             return Answer(record["question"], None, f"I could not understand the question: {exc}", None, (),
                           {"qud": seconds}, str(exc)), seconds
         qud_seconds = time.perf_counter() - started
-        answer = execute(tree, store, reference)
+        answer = execute(tree, store, reference, **models)
         return replace(answer, timings={**answer.timings, "qud": qud_seconds}), qud_seconds
-    answer = ask(record["question"], store, reference, llm=llm)
+    answer = ask(record["question"], store, reference, llm=llm, **models)
     return answer, answer.timings.get("qud")
 
 
@@ -171,13 +203,17 @@ def run_bench(
     personas: list[str] | None = None,
     llm: Any = None,
     cache: Path | None = None,
+    operators: str | None = None,
     say: Callable[[str], None] = lambda text: None,
 ) -> BenchReport:
+    """`operators`: the RETRIEVE/EXTRACT models of the engine modes, "small" | "default" | "lexical" (default:
+    `app.retrieve.operator_size()`); made once per persona store and closed after it."""
     from app.persona.questions import questions_for
     from app.persona.splits import PERSONAS, templates_in
     from app.persona.generate import timeline_for
     from app.persona.storeids import StoreIdMapper
     from app.persona.stores import persona_store
+    from app.retrieve import operator_size
 
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; one of {MODES}")
@@ -185,7 +221,8 @@ def run_bench(
         from app.qud.pipeline import default_llm
 
         llm = default_llm()
-    report = BenchReport(split=split, mode=mode)
+    size = operator_size(operators) if mode in ENGINE_MODES else None
+    report = BenchReport(split=split, mode=mode, operators=size)
     templates = templates_in(split)
     budget = limit
     for persona_id in personas or PERSONAS[split]:
@@ -198,34 +235,98 @@ def run_bench(
         if budget is not None:
             records = records[:budget]
             budget -= len(records)
-        for record in records:
-            gold_ids = set(mapper.store_ids(_expand(record["evidence"])))
-            started = time.perf_counter()
-            try:
-                answer, qud_seconds = answer_question(record, store, mode, llm)
-                error = answer.error
-            except Exception as exc:  # a crash is a miss with its reason, never the end of the run
-                answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
-            seconds = time.perf_counter() - started
-            predicted = answer.value if answer is not None else None
-            tree = answer.tree if answer is not None else None
-            recall, precision = recall_precision(retrieved_ids(tree), gold_ids) if mode != "rag" else (None, None)
-            result = QuestionResult(
-                id=record["id"], persona=persona_id, categories=list(record["categories"]),
-                question=record["question"], gold=record["answer"], predicted=_plain(predicted),
-                hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
-                seconds=round(seconds, 3), tree_ok=bool(tree is not None and not _tree_failed(tree)),
-                error=error, retrieve_recall=recall, retrieve_precision=precision,
-                qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
-            )
-            if mode in ("qud", "one-shot"):
-                result.gold_equivalent = answer is not None and gives_gold_answer(answer, record, store)
-            report.results.append(result)
-            say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['question']}  -> {result.predicted!r}"
-                f" (gold {record['answer']!r})")
-        store.close()
+
+        def gold_of(record: dict) -> tuple[set[str], set[str]]:
+            retrieve = record.get("retrieve") or {"": record["evidence"]}
+            wanted = sorted({i for compact in retrieve.values() for i in _expand(compact)})
+            return set(mapper.store_ids(_expand(record["evidence"]))), set(mapper.store_ids(wanted))
+
+        retriever = extractor = sandbox = None
+        if size is not None:
+            from app.operators import operator_models
+
+            retriever, extractor = operator_models(store, size)
+            if hasattr(retriever, "index_for"):  # SPLADE index sync, once, outside the question times
+                say(f"{persona_id}: syncing the SPLADE index")
+                clock = time.perf_counter()
+                retriever.index_for(store)
+                report.index_seconds += time.perf_counter() - clock
+        elif mode == "codegen":
+            from app.bench.codegen import SqlSandbox
+
+            sandbox = SqlSandbox(store.path)
+        try:
+            bench_records(report, persona_id, store, records, gold_of, llm=llm, retriever=retriever,
+                          extractor=extractor, sandbox=sandbox, say=say)
+        finally:
+            for model in (retriever, extractor, sandbox):
+                if hasattr(model, "close"):
+                    model.close()
+            store.close()
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
+
+
+def bench_records(
+    report: BenchReport,
+    persona_id: str,
+    store: Any,
+    records: list[dict],
+    gold_of: Callable[[dict], tuple[set[str], set[str]]],
+    *,
+    llm: Any = None,
+    retriever: Any = None,
+    extractor: Any = None,
+    sandbox: Any = None,
+    say: Callable[[str], None] = lambda text: None,
+) -> None:
+    """Answer and score `records` on one store, adding to `report`. `gold_of(record)` gives the store ids of
+    the answer's evidence and of the relevant events of the gold RETRIEVE queries (the RETRIEVE stage gold)."""
+    from app.bench.stages import RecordingExtractor, RecordingRetriever, retrieve_stage_figures
+
+    mode = report.mode
+    recorder = RecordingRetriever(retriever) if retriever is not None else None
+    extract_recorder = RecordingExtractor(extractor) if extractor is not None else None
+    for record in records:
+        _, retrieve_gold = gold_of(record)
+        started = time.perf_counter()
+        try:
+            answer, qud_seconds = answer_question(record, store, mode, llm, retriever=recorder,
+                                                  extractor=extract_recorder, sandbox=sandbox)
+            error = answer.error
+        except Exception as exc:  # a crash is a miss with its reason, never the end of the run
+            answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - started
+        predicted = answer.value if answer is not None else None
+        tree = answer.tree if answer is not None else None
+        has_tree = mode in ENGINE_MODES
+        recall, precision = recall_precision(retrieved_ids(tree), retrieve_gold) if has_tree else (None, None)
+        stages = None
+        if recorder is not None:
+            calls = recorder.take()
+            stages = retrieve_stage_figures(calls, retrieve_gold, staged=recorder.staged)
+            report.retrieve_calls += len(calls)
+            report.retrieve_seconds += sum(c.seconds for c in calls)
+            report.retrieve_candidates += sum(c.candidates for c in calls)
+        if extract_recorder is not None:
+            calls = extract_recorder.take()
+            report.extract_calls += len(calls)
+            report.extract_seconds += sum(c.seconds for c in calls)
+            report.extract_events += sum(c.events for c in calls)
+        result = QuestionResult(
+            id=record["id"], persona=persona_id, categories=list(record["categories"]),
+            question=record["question"], gold=record["answer"], predicted=_plain(predicted),
+            hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
+            seconds=round(seconds, 3), tree_ok=bool(tree is not None and not _tree_failed(tree)),
+            error=error, retrieve_recall=recall, retrieve_precision=precision,
+            qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
+            retrieve_stages=stages,
+        )
+        if mode in ("qud", "one-shot"):
+            result.gold_equivalent = answer is not None and gives_gold_answer(answer, record, store)
+        report.results.append(result)
+        say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['question']}  -> {result.predicted!r}"
+            f" (gold {record['answer']!r})")
 
 
 def gives_gold_answer(answer: Answer, record: dict, store: Any) -> bool:
@@ -263,7 +364,8 @@ def _plain(value: Any) -> Any:
 def markdown(report: BenchReport) -> str:
     s = report.summary()
     lines = [
-        f"### Lifelens bench: split `{s['split']}`, mode `{s['mode']}`, {s['questions']} questions",
+        f"### Lifelens bench: split `{s['split']}`, mode `{s['mode']}`"
+        + (f", operators `{s['operators']}`" if s["operators"] else "") + f", {s['questions']} questions",
         "",
         "| category | questions | Hit@1 | Relaxed Hit@1 |",
         "| --- | ---: | ---: | ---: |",
@@ -277,12 +379,30 @@ def markdown(report: BenchReport) -> str:
     if s["gold_equivalent"] is not None:
         lines.append(f"| trees equivalent to the gold tree (same answer on the store) | {s['gold_equivalent']:.3f} |")
     if s["retrieve_recall"] is not None:
-        lines.append(f"| RETRIEVE recall (union of RETRIEVE nodes vs gold ids) | {s['retrieve_recall']:.3f} |")
-        lines.append(f"| RETRIEVE precision | {s['retrieve_precision']:.3f} |")
+        lines.append(f"| RETRIEVE recall (events of the tree's RETRIEVE nodes vs gold ids) | {s['retrieve_recall']:.3f} |")
+        lines.append(f"| RETRIEVE precision (events) | {s['retrieve_precision']:.3f} |")
+    if s["retrieve_seconds_per_1000_candidates"] is not None:
+        what = "pool events" if "pool" in s["retrieve_stages"] else "events returned"
+        lines.append(f"| RETRIEVE time per 1,000 candidates ({what}; {s['retrieve_calls']} calls, "
+                     f"mean {s['retrieve_candidates_mean']} candidates) (s) | {s['retrieve_seconds_per_1000_candidates']:.3f} |")
+    if s["extract_seconds_per_1000_events"] is not None:
+        lines.append(f"| EXTRACT time per 1,000 events ({s['extract_calls']} calls) (s) | {s['extract_seconds_per_1000_events']:.3f} |")
+    if s["index_seconds"]:
+        lines.append(f"| SPLADE index sync before the questions (s) | {s['index_seconds']:.1f} |")
     lines.append(f"| time per question, median / p95 (s) | {_fmt(s['seconds_median'])} / {_fmt(s['seconds_p95'])} |")
     if s["qud_seconds_median"] is not None:
         lines.append(f"| QUD time per question, median / p95 (s) | {_fmt(s['qud_seconds_median'])} / {_fmt(s['qud_seconds_p95'])} |")
     lines.append(f"| peak memory (MB) | {s['peak_rss_mb']} |")
+    if s["retrieve_stages"]:
+        names = {"pool": "pool", "after_patterns": "after patterns", "after_events": "after events",
+                 "final": "after de-duplication (final)" if "pool" in s["retrieve_stages"] else "final"}
+        lines += ["", "RETRIEVE per stage: per question, the union of its RETRIEVE calls against the gold ids of its "
+                  "gold RETRIEVE queries; averaged over questions (final: items, correct when one of their events is gold).",
+                  "", "| RETRIEVE stage | questions | recall | precision | mean size |", "| --- | ---: | ---: | ---: | ---: |"]
+        for stage in STAGES:
+            if stage in s["retrieve_stages"]:
+                v = s["retrieve_stages"][stage]
+                lines.append(f"| {names[stage]} | {v['questions']} | {v['recall']:.3f} | {v['precision']:.3f} | {v['size_mean']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -36,9 +36,12 @@ def test_recall_and_precision():
 
 
 def test_gold_trees_on_a_dev_persona_are_scored_per_category(cache):
-    report = run_bench("dev", mode="gold", limit=4, personas=["p13"], cache=cache)
+    report = run_bench("dev", mode="gold", limit=4, personas=["p13"], cache=cache, operators="lexical")
     summary = report.summary()
-    assert summary["questions"] == 4 and summary["tree_executes"] == 1.0
+    assert summary["questions"] == 4 and summary["tree_executes"] == 1.0 and summary["operators"] == "lexical"
+    # the lexical retriever has one stage; every question has gold RETRIEVE ids and is scored
+    assert list(summary["retrieve_stages"]) == ["final"] and summary["retrieve_stages"]["final"]["questions"] == 4
+    assert summary["retrieve_calls"] >= 4 and summary["retrieve_seconds_per_1000_candidates"] > 0
     assert 0.0 <= summary["hit_at_1"] <= summary["relaxed_hit_at_1"] <= 1.0
     assert sum(r.hit for r in report.results) == round(summary["hit_at_1"] * 4)
     assert all(r.retrieve_recall is not None for r in report.results)
@@ -46,7 +49,8 @@ def test_gold_trees_on_a_dev_persona_are_scored_per_category(cache):
         members = [r for r in report.results if category in r.categories]
         assert figures["questions"] == len(members)
     table = markdown(report)
-    assert "| **all** | 4 |" in table and "RETRIEVE recall" in table
+    assert "| **all** | 4 |" in table and "RETRIEVE recall" in table and "operators `lexical`" in table
+    assert "| final | 4 |" in table
     json.dumps(report.to_json(), default=str)  # the JSON report is serialisable
 
 
