@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 DEFAULT_CONTEXT = 4096
+MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
 TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
 DRAFT_TOKENS = 12   # longest speculative draft (each drafted token costs one more row of the 262k-wide output layer)
 EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
@@ -355,9 +356,9 @@ class GGUFModel:
 
     # -- sampling
 
-    def _choose(self, logits, sampler, temperature: float, rng, out: bytes = b"", forbid=()) -> int | None:
-        """Pick the next token among those the grammar allows and that complete no forbidden text: greedy,
-        or sampled at `temperature`."""
+    def _choose(self, logits, sampler, temperature: float, rng, out: bytes = b"", forbid=(), exclude=()) -> int | None:
+        """Pick the next token among those the grammar allows, that complete no forbidden text and are not in
+        `exclude` (tried here before, a dead end): greedy, or sampled at `temperature`."""
         import numpy as np
 
         top = np.argpartition(-logits, TOP_K)[:TOP_K]
@@ -369,6 +370,8 @@ class GGUFModel:
                 ids = self._allowed_full(sampler, logits)
         else:
             ids = top
+        if exclude and len(ids):
+            ids = ids[[int(t) not in exclude for t in ids]]
         if forbid and len(ids):
             tail = out[-max(len(f) for f in forbid):]
             ids = ids[[not any(f in tail + self.piece(int(t)) for f in forbid) for t in ids]]
@@ -448,11 +451,27 @@ class GGUFModel:
             draft_length = 4
             finish = "length"
             logits = self._logits(-1)
+            dead_ends: dict[int, set[int]] = {}  # position -> tokens that led nowhere from there
             while len(generated) < max_tokens:
-                token = self._choose(logits, sampler, temperature, rng, out, banned)
+                token = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
                 if token is None:
-                    finish = "grammar"
-                    break
+                    if sampler is None or not generated or sum(map(len, dead_ends.values())) >= MAX_BACKTRACKS:
+                        finish = "grammar"
+                        break
+                    # A dead end: the grammar allows nothing here that completes no forbidden text (e.g. a
+                    # sub-question that can only go on as the question itself). Take the last token back and
+                    # choose another one in its place, so the output still parses.
+                    last = generated.pop()
+                    dead_ends = {p: t for p, t in dead_ends.items() if p <= len(generated)}
+                    dead_ends.setdefault(len(generated), set()).add(last)
+                    out = bytearray(b"".join(self.piece(t) for t in generated))
+                    lib.llama_sampler_reset(sampler)
+                    for t in generated:
+                        lib.llama_sampler_accept(sampler, t)
+                    self._prefill(prompt_ids + generated)
+                    decode_calls += 1
+                    logits = self._logits(-1)
+                    continue
                 if self.is_eog(token):
                     finish = "stop"
                     break
@@ -478,7 +497,7 @@ class GGUFModel:
                 logits = self._logits(0)
                 stopped = False
                 for i, proposed in enumerate(draft):
-                    choice = self._choose(logits, sampler, temperature, rng, out, banned)
+                    choice = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
                     if choice != proposed:
                         break
                     if self.is_eog(choice):

@@ -191,3 +191,16 @@ def test_close_frees_and_next_call_loads_again(default_gguf):
     model.close()  # twice is fine
     assert model.complete("Hello", max_tokens=2).text == out.text
     model.close()
+
+
+def test_a_dead_end_is_backed_out_of_so_the_output_still_parses(default_llm):
+    # After "songs" the grammar allows only '")' or ' in 2023")', and both are forbidden: the decoder must take
+    # tokens back and write another sub-question instead of stopping half-way.
+    prompt = 'Write: QUD("songs")\nWrite: QUD("songs")\nWrite: QUD("songs")\nWrite:'
+    grammar = 'root ::= " QUD(\\"" ("songs" | "song" | "tracks") ("\\")" | " in 2023\\")")\n'
+    free = default_llm.complete(prompt, grammar=grammar, max_tokens=20, stop=["\n"])
+    assert free.text == ' QUD("songs")'
+    out = default_llm.complete(prompt, grammar=grammar, max_tokens=20, stop=["\n"], forbid=['QUD("songs")', 'QUD("songs '])
+    assert out.finish_reason != "grammar"
+    assert out.text in {' QUD("song")', ' QUD("song in 2023")', ' QUD("tracks")', ' QUD("tracks in 2023")'}
+    assert default_llm.grammar_accepts(grammar, out.text)[0]
