@@ -8,7 +8,6 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from app import __version__
 from app.versions import VersionAction
 from app.paths import db_path
 from app.store import EventStore, StoreError
