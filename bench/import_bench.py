@@ -5,7 +5,8 @@
 
 Targets (issue 2, 2-core machine): >= 50,000 Spotify rows/s, >= 2,000 mbox messages/s, peak RSS < 500 MB.
 The generated files are realistic in shape (Spotify splits its history into files of ~16k rows; mail
-bodies of a few hundred words, some multipart with HTML), so the figures are about real exports.
+bodies of a few hundred words wrapped at 76 characters, some multipart with HTML), so the figures are about
+real exports. Inputs already in --workdir are reused (delete them after changing --rows or --messages).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -61,7 +63,8 @@ def write_mbox(path: Path, messages: int, seed: int = 2) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         for i in range(messages):
             t += timedelta(minutes=rnd.randint(1, 900))
-            body = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 400)))
+            # Mail bodies are wrapped at 76 characters, as mail programs send them.
+            body = textwrap.fill(" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(40, 400))), 76)
             date = t.strftime("%a, %d %b %Y %H:%M:%S %z")
             head = (f"From 1234@xxx {t:%a %b %d %H:%M:%S %Y}\nX-GM-THRID: {i}\nX-Gmail-Labels: Inbox,Category Updates\n"
                     f"Message-ID: <msg{i}@example.org>\nDate: {date}\nFrom: Friend {i % 50} <friend{i % 50}@example.org>\n"

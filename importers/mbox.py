@@ -60,7 +60,6 @@ _ENVELOPE_DATE = re.compile(
 )
 _MONTH_NUMBER = {name.lower(): i for i, name in enumerate(_MONTHS.split("|"), start=1)}
 _HEADER_LINE = re.compile(rb"^[!-9;-~]+:")
-_ESCAPED_FROM = re.compile(rb"^>+From ")
 _OBFUSCATED_AT = re.compile(r"([\w.+=-]+) at ([\w-]+(?:\.[\w-]+)+)")
 _LABEL_SPLIT = re.compile(r'\s*,\s*(?=(?:[^"]*"[^"]*")*[^"]*$)')
 
@@ -70,7 +69,7 @@ class _RawMessage:
     number: int
     offset: int
     envelope: bytes
-    lines: list[bytes]
+    data: bytes  # the message after its envelope line, mbox quoting undone, at most ~MAX_MESSAGE_BYTES
     cut: bool  # longer than MAX_MESSAGE_BYTES: the tail was dropped
     last: bool  # ends at the end of the file
 
@@ -109,54 +108,128 @@ class _Truncated(Exception):
     pass
 
 
-def split_messages(stream: IO[bytes]) -> Iterator[_RawMessage]:
-    """Cut an mbox byte stream into messages at envelope lines, keeping at most MAX_MESSAGE_BYTES each."""
-    number = 0
+BLOCK_BYTES = 256 * 1024  # read at a time; a block always ends at a line end
+# A body line quoted by the mbox writer (mboxrd/mboxo: ">From ...", ">>From ..."): one ">" goes.
+_QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+
+
+def _blocks(stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """(file offset, bytes) in blocks of whole lines (the last may lack its newline)."""
     offset = 0
-    start = 0
-    envelope = b""
-    lines: list[bytes] = []
-    kept = 0
-    cut = False
-    started = False
-    for line in stream:
-        length = len(line)
-        if line.startswith(b"From ") and (not started or _ENVELOPE.match(line.rstrip(b"\r\n"))):
-            if started:
-                yield _RawMessage(number, start, envelope, lines, cut, last=False)
-            number += 1
-            started = True
-            start = offset
-            envelope = line.rstrip(b"\r\n")
-            lines, kept, cut = [], 0, False
-        elif started:
-            if kept < MAX_MESSAGE_BYTES:
-                if line[:1] == b">" and _ESCAPED_FROM.match(line):
-                    line = line[1:]  # mboxrd/mboxo quoting of body lines that begin with "From "
-                lines.append(line)
-                kept += length
+    carry = b""
+    while True:
+        chunk = stream.read(BLOCK_BYTES)
+        if not chunk:
+            if carry:
+                yield offset, carry
+            return
+        data = carry + chunk if carry else chunk
+        end = data.rfind(b"\n") + 1
+        if end == 0:  # one line longer than a block: read on to its end
+            carry = data
+            continue
+        yield offset, data[:end] if end < len(data) else data
+        offset += end
+        carry = data[end:]
+
+
+class _Collector:
+    """The message being cut out: its kept bytes (at most MAX_MESSAGE_BYTES, in whole lines)."""
+
+    def __init__(self, number: int, offset: int, envelope: bytes):
+        self.number = number
+        self.offset = offset
+        self.envelope = envelope
+        self.parts: list[bytes] = []
+        self.kept = 0
+        self.cut = False
+
+    def add(self, text: bytes, unquote: bool = True) -> None:
+        """Append whole lines: each line that starts below MAX_MESSAGE_BYTES is kept, the rest cut."""
+        if not text:
+            return
+        room = MAX_MESSAGE_BYTES - self.kept
+        if room <= 0:
+            self.cut = True
+            return
+        if len(text) > room:
+            end = text.find(b"\n", room - 1) + 1  # the end of the line holding the last byte with room
+            if 0 < end < len(text):
+                text = text[:end]
+                self.cut = True
+        self.kept += len(text)  # bytes as in the file: offsets and the cap count the quoting ">"
+        if unquote and b">From " in text:
+            text = _QUOTED_FROM.sub(rb"\1", text)
+        self.parts.append(text)
+
+    def message(self, last: bool) -> _RawMessage:
+        return _RawMessage(self.number, self.offset, self.envelope, b"".join(self.parts), self.cut, last)
+
+
+def split_messages(stream: IO[bytes]) -> Iterator[_RawMessage]:
+    """Cut an mbox byte stream into messages at envelope lines, keeping at most MAX_MESSAGE_BYTES each.
+
+    Blocks of lines are searched for "From " at line starts; only those lines are looked at one by one,
+    so a message costs a few byte searches, not a step per line. A "From " line inside a message is an
+    envelope only when it looks like one (sender and date); the first one of the file always is.
+    """
+    number = 0
+    current: _Collector | None = None
+    for block_offset, block in _blocks(stream):
+        pos = 0  # block[pos:] is not yet given to a message
+        size = len(block)
+        search = 0
+        while pos < size:
+            if search == 0 and block.startswith(b"From "):
+                at = 0
             else:
-                cut = True
-        elif line.strip():
-            # Bytes before the first envelope: not an mbox start (detect() refuses such files).
+                at = block.find(b"\nFrom ", search) + 1 or size  # size: no envelope candidate left
+            if current is None:  # blank lines are dropped; other text starts a message without envelope
+                current, number = _before_first_envelope(block[pos:at], block_offset + pos, number)
+                pos = at
+            if at == size:
+                if current is not None:
+                    current.add(block[pos:])
+                break
+            line_end = block.find(b"\n", at) + 1 or size
+            line = block[at:line_end].rstrip(b"\r\n")
+            search = at + 1
+            if current is not None and not _ENVELOPE.match(line):
+                continue  # a body line that starts with "From ": stays in the message
+            if current is not None:
+                current.add(block[pos:at])
+                yield current.message(last=False)
             number += 1
-            started = True
-            start = offset
-            envelope = b""
-            lines, kept, cut = [line], length, False
-        offset += length
-    if started:
-        yield _RawMessage(number, start, envelope, lines, cut, last=True)
+            current = _Collector(number, block_offset + at, line)
+            pos = line_end
+    if current is not None:
+        yield current.message(last=True)
+
+
+def _before_first_envelope(text: bytes, offset: int, number: int) -> tuple[_Collector | None, int]:
+    """Bytes before the first envelope: blank lines are skipped; any other line starts a message without
+    an envelope (not an mbox start: detect() refuses such files, read() reports them per message)."""
+    pos = 0
+    while pos < len(text):
+        end = text.find(b"\n", pos) + 1 or len(text)
+        line = text[pos:end]
+        if line.strip():
+            collector = _Collector(number + 1, offset + pos, b"")
+            collector.add(line, unquote=False)
+            collector.add(text[end:])
+            return collector, number + 1
+        pos = end
+    return None, number
 
 
 def message_event(raw: _RawMessage, position: str) -> Event | None:
     """The event for one message, None when it has no headers at all; raises _Truncated."""
-    mail = parse_message(b"".join(raw.lines))
+    mail = parse_message(raw.data)
     if not mail.has_headers:
         return None
     body = readable_body(mail)
     if raw.last and not raw.cut:
-        if not mail.headers_ended and not raw.lines[-1].endswith(b"\n"):
+        if not mail.headers_ended and not raw.data.endswith(b"\n"):
             raise _Truncated("the file ends inside this message's headers; the file looks truncated (incomplete download?)")
         if body.open_multipart:
             raise _Truncated(

@@ -403,3 +403,63 @@ def test_reading_is_streamed_memory_does_not_grow_with_the_file(tmp_path):
         tracemalloc.stop()
     assert seen == count > 800
     assert peak < 2 * 1024 * 1024, f"peak {peak / 1e6:.1f} MB while reading a {path.stat().st_size / 1e6:.0f} MB mbox"
+
+
+def _reference_split(data: bytes, max_bytes: int) -> list[tuple]:
+    """The line-by-line splitter the block splitter replaced, kept as the definition of the result."""
+    import re
+
+    escaped = re.compile(rb"^>+From ")
+    found, number, offset, start, envelope, lines, kept, cut, started = [], 0, 0, 0, b"", [], 0, False, False
+    for line in re.findall(rb"[^\n]*\n|[^\n]+\Z", data):  # as iterating over a binary file gives them
+        length = len(line)
+        if line.startswith(b"From ") and (not started or mbox_module._ENVELOPE.match(line.rstrip(b"\r\n"))):
+            if started:
+                found.append((number, start, envelope, b"".join(lines), cut, False))
+            number, started, start, envelope = number + 1, True, offset, line.rstrip(b"\r\n")
+            lines, kept, cut = [], 0, False
+        elif started:
+            if kept < max_bytes:
+                lines.append(line[1:] if escaped.match(line) else line)
+                kept += length
+            else:
+                cut = True
+        elif line.strip():
+            number, started, start, envelope = number + 1, True, offset, b""
+            lines, kept, cut = [line], length, False
+        offset += length
+    if started:
+        found.append((number, start, envelope, b"".join(lines), cut, True))
+    return found
+
+
+_LINES = [
+    b"From alice@example.com Mon Jan  1 10:00:00 2024\n",
+    b"From 1234@xxx Tue Feb 06 11:12:13 +0000 2024\r\n",
+    b"From here on we meet at ten.\n",
+    b">From the quoted start.\n",
+    b">>From a quoted quote\r\n",
+    b"Subject: hello\n",
+    b"\n",
+    b"  \r\n",
+    b"body text " * 7 + b"\n",
+    b"x" * 150 + b"\n",
+    b"no newline at the end",
+]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_block_splitter_cuts_exactly_like_reading_line_by_line(monkeypatch, seed):
+    import io
+    import random
+
+    rnd = random.Random(seed)
+    max_bytes = rnd.choice([40, 100, 300, 10_000])
+    monkeypatch.setattr(mbox_module, "MAX_MESSAGE_BYTES", max_bytes)
+    monkeypatch.setattr(mbox_module, "BLOCK_BYTES", rnd.choice([7, 64, 200, 4096]))
+    lines = [rnd.choice(_LINES[:-1]) for _ in range(rnd.randint(0, 80))]
+    if rnd.random() < 0.3:
+        lines.append(_LINES[-1])
+    data = b"".join(lines)
+    got = [(m.number, m.offset, m.envelope, m.data, m.cut, m.last) for m in mbox_module.split_messages(io.BytesIO(data))]
+    assert got == _reference_split(data, max_bytes)
