@@ -323,21 +323,24 @@ def bench_records(
             retrieve_stages=stages,
         )
         if mode in ("qud", "one-shot"):
-            result.gold_equivalent = answer is not None and gives_gold_answer(answer, record, store)
+            result.gold_equivalent = answer is not None and gives_gold_answer(  # unrecorded: not a stage figure
+                answer, record, store, retriever=retriever, extractor=extractor)
         report.results.append(result)
         say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['question']}  -> {result.predicted!r}"
             f" (gold {record['answer']!r})")
 
 
-def gives_gold_answer(answer: Answer, record: dict, store: Any) -> bool:
+def gives_gold_answer(answer: Answer, record: dict, store: Any, *, retriever: Any = None, extractor: Any = None) -> bool:
     """The paper's tree equivalence, judged by its effect: the tree's answer equals the gold tree's answer on the
-    same store (both run by the same engine), so trees that differ only in wording still count."""
+    same store (both run by the same engine with the same operator models), so trees that differ only in
+    wording still count."""
     from app.engine import execute
     from app.engine.tree import Node
 
     if answer.tree is None or answer.value is None:
         return False
-    gold = execute(Node.from_json(record["tree"]), store, date.fromisoformat(record["reference_date"]))
+    gold = execute(Node.from_json(record["tree"]), store, date.fromisoformat(record["reference_date"]),
+                   retriever=retriever, extractor=extractor)
     return hit_at_1(answer.value, [gold.value]) == 1.0
 
 
