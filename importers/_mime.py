@@ -61,28 +61,68 @@ def parse_message(raw: bytes) -> Mail:
     """Split `raw` into headers and body the way mail readers do (first blank line ends the headers)."""
     if raw[:1] == b"\n" or raw[:2] == b"\r\n":  # no headers at all
         return Mail({}, raw[1:] if raw[:1] == b"\n" else raw[2:], has_headers=False, headers_ended=True)
-    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
-    if ends:
-        cut = min(ends)
-        head, body_start = raw[:cut], cut + (2 if raw[cut + 1 : cut + 2] == b"\n" else 3)
+    lf = raw.find(b"\n\n")
+    crlf = raw.find(b"\n\r\n", 0, len(raw) if lf == -1 else lf + 2)  # only a blank line before lf matters
+    if lf == -1 and crlf == -1:
+        head, body_start, ended = raw, len(raw), False
     else:
-        head, body_start = raw, len(raw)
+        cut = crlf if lf == -1 or crlf != -1 else lf
+        head, body_start, ended = raw[:cut], cut + (2 if raw[cut + 1 : cut + 2] == b"\n" else 3), True
     headers: dict[str, list[bytes]] = {}
+    body_at = (_header_fields if b"\r" not in head else _header_lines)(head, headers)
+    if body_at is not None:  # a line that is not a header: the body starts there, without a blank line
+        return Mail(headers, raw[body_at:], has_headers=bool(headers), headers_ended=False)
+    return Mail(headers, raw[body_start:], has_headers=bool(headers), headers_ended=ended)
+
+
+# One header field with its folded continuation lines (for header blocks without carriage returns).
+_HEADER_FIELD = re.compile(rb"([!-9;-~]+)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)(?:\n|\Z)")
+_NAMES: dict[bytes, str] = {}  # raw header name -> lower-case name, for the names mail keeps using
+
+
+def _header_fields(head: bytes, headers: dict[str, list[bytes]]) -> int | None:
+    """Fill `headers` from a header block without CR; the offset where a non-header line starts, else None."""
+    pos = 0
+    size = len(head)
+    match = _HEADER_FIELD.match
+    while pos < size:
+        field = match(head, pos)
+        if field is None:
+            return pos
+        raw_name = field.group(1)
+        name = _NAMES.get(raw_name)
+        if name is None:
+            name = raw_name.decode("ascii").lower()
+            if len(_NAMES) < 512:
+                _NAMES[raw_name] = name
+        values = headers.get(name)
+        if values is None:
+            headers[name] = [field.group(2)]
+        else:
+            values.append(field.group(2))
+        pos = field.end()
+    return size if not head or head.endswith(b"\n") else None  # an empty last line is no header either
+
+
+def _header_lines(head: bytes, headers: dict[str, list[bytes]]) -> int | None:
+    """`_header_fields` line by line, for any header block (a CR ending a line is dropped)."""
     current: list[bytes] | None = None
     lines = head.split(b"\n")
-    for index, line in enumerate(lines):
+    offset = 0
+    for line in lines:
+        start = offset
+        offset += len(line) + 1
         if line.endswith(b"\r"):
             line = line[:-1]
         if line[:1] in (b" ", b"\t") and current is not None:
             current[-1] = current[-1] + b"\n" + line
             continue
         match = _HEADER_NAME.match(line)
-        if match is None:  # not a header: the body starts here, without a blank line
-            offset = sum(len(part) + 1 for part in lines[:index])
-            return Mail(headers, raw[offset:], has_headers=bool(headers), headers_ended=False)
+        if match is None:
+            return start
         current = headers.setdefault(match.group(1).decode("ascii").lower(), [])
         current.append(line[match.end():].lstrip(b" \t"))
-    return Mail(headers, raw[body_start:], has_headers=bool(headers), headers_ended=bool(ends))
+    return None
 
 
 def content_type(mail: Mail) -> tuple[str, dict[str, str]]:

@@ -463,3 +463,38 @@ def test_block_splitter_cuts_exactly_like_reading_line_by_line(monkeypatch, seed
     data = b"".join(lines)
     got = [(m.number, m.offset, m.envelope, m.data, m.cut, m.last) for m in mbox_module.split_messages(io.BytesIO(data))]
     assert got == _reference_split(data, max_bytes)
+
+
+_HEADER_PIECES = [
+    b"Subject: hello",
+    b"subject:no space",
+    b"X-Odd_Name!#:  value with  spaces  ",
+    b"To: a@example.com,\n\tb@example.com,\n c@example.com",
+    b"Received: from x\n by y; Mon, 1 Jan 2024 10:00:00 +0000",
+    b"Empty:",
+    b"Bad Header Line",
+    b" leading continuation",
+    b"Content-Type: text/plain;\n charset=\"utf-8\"",
+    b"Caf\xc3\xa9: eight-bit value \xff",
+    b"From: =?utf-8?q?J=C3=B6rg?= <j@example.com>",
+]
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_header_block_read_as_fields_equals_reading_line_by_line(seed):
+    import random
+
+    from importers import _mime
+
+    rnd = random.Random(seed)
+    head = b"\n".join(rnd.choice(_HEADER_PIECES) for _ in range(rnd.randint(1, 12)))
+    if rnd.random() < 0.2:
+        head += b"\n"
+    fields: dict = {}
+    lines: dict = {}
+    assert _mime._header_fields(head, fields) == _mime._header_lines(head, lines)
+    assert fields == lines
+    # The same block with CRLF line ends reads the same (line by line, the CRs dropped).
+    crlf = _mime.parse_message(head.replace(b"\n", b"\r\n") + b"\r\n\r\nbody")
+    plain = _mime.parse_message(head + b"\n\nbody")
+    assert (crlf.headers, crlf.has_headers, crlf.headers_ended) == (plain.headers, plain.has_headers, plain.headers_ended)
