@@ -140,9 +140,20 @@ class GGUFModel:
         n_threads: int | None = None,
         n_batch: int = 512,
         use_extra_buffers: bool | None = None,
+        lora_path: str | os.PathLike | None = None,
+        lora_scale: float = 1.0,
+        prompt_style: str | None = None,
     ):
         self.path = Path(path)
         self.name = self.path.name
+        # A GGUF LoRA adapter applied on top of the model (models/train/qud_sft.py writes one), and the QUD
+        # prompt style it was trained with (app.qud.prompt; None: the decomposer's own default).
+        self.lora_path = Path(lora_path) if lora_path else None
+        self.lora_scale = lora_scale
+        self.prompt_style = prompt_style
+        if self.lora_path is not None:
+            self.name = f"{self.path.name}+{self.lora_path.name}"
+        self._adapter = None
         self.n_ctx = n_ctx
         self.n_batch = n_batch
         self.n_threads = n_threads or max(1, os.cpu_count() or 1)
@@ -194,12 +205,37 @@ class GGUFModel:
             if not ctx:
                 lib.llama_model_free(model)
                 raise LLMError(f"{self.path}: llama.cpp cannot create a context ({_recent_log()})")
+            if self.lora_path is not None:
+                self._adapter = self._apply_lora(lib, model, ctx)
             self._lib, self._model, self._ctx = lib, model, ctx
             self._vocab = lib.llama_model_get_vocab(model)
             self._n_vocab = lib.llama_vocab_n_tokens(self._vocab)
             self._batch = lib.llama_batch_init(self.n_batch, 0, 1)
             self._cached = []
             self.load_seconds = time.perf_counter() - started
+
+    def _apply_lora(self, lib, model, ctx):
+        """Load the LoRA adapter and set it on the context; frees context and model when that fails."""
+        problem = ""
+        adapter = None
+        if not self.lora_path.is_file():
+            problem = "file not found"
+        else:
+            adapter = lib.llama_adapter_lora_init(model, str(self.lora_path).encode())
+            if not adapter:
+                problem = f"llama.cpp cannot load it as a LoRA adapter for {self.path.name} ({_recent_log()})"
+            else:
+                adapters = (lib.llama_adapter_lora_p_ctypes * 1)(adapter)
+                scales = (ctypes.c_float * 1)(self.lora_scale)
+                if lib.llama_set_adapters_lora(ctx, adapters, 1, scales):
+                    problem = f"llama.cpp cannot apply it ({_recent_log()})"
+        if problem:
+            if adapter:
+                lib.llama_adapter_lora_free(adapter)
+            lib.llama_free(ctx)
+            lib.llama_model_free(model)
+            raise LLMError(f"{self.lora_path}: {problem}")
+        return adapter
 
     def close(self) -> None:
         with self._lock:
@@ -211,6 +247,9 @@ class GGUFModel:
             self._grammars.clear()
             lib.llama_batch_free(self._batch)
             lib.llama_free(self._ctx)
+            if self._adapter is not None:
+                lib.llama_adapter_lora_free(self._adapter)
+                self._adapter = None
             lib.llama_model_free(self._model)
             self._ctx = self._model = self._vocab = self._batch = self._full = None
             self._cached = []
@@ -536,13 +575,16 @@ class GGUFModel:
 
 # --- one model per file and process ---------------------------------------------------------------
 
-_shared: dict[Path, GGUFModel] = {}
+_shared: dict[Path | tuple[Path, Path], GGUFModel] = {}
 _shared_lock = threading.Lock()
 
 
 def shared_model(path: str | os.PathLike, **kwargs) -> GGUFModel:
-    """The process-wide instance for this GGUF file (created on first request, loaded on first use)."""
+    """The process-wide instance for this GGUF file and LoRA adapter (created on first request, loaded on
+    first use)."""
     key = Path(path).resolve()
+    if kwargs.get("lora_path"):
+        key = (key, Path(kwargs["lora_path"]).resolve())
     with _shared_lock:
         model = _shared.get(key)
         if model is None:

@@ -55,7 +55,11 @@ def expand_call(call: Call) -> Call:
     return Call(call.operator, call.args + (("attr_types", types),))
 
 
-PROMPT_STYLES = ("above", "plain", "dialog")
+PROMPT_STYLES = ("above", "plain", "dialog", "tuned")
+
+# Style "tuned", for a model fine-tuned on these steps (models/train/qud_sft.py): no instruction beyond this
+# line and no examples, only the current step as in style "above"; a prompt is about 60 tokens.
+TUNED_INSTRUCTION = "Lifelens plan step. Today is date.today()."
 
 
 def _block(question: str, above: Sequence[tuple[str, str]], needs: str, style: str) -> str:
@@ -84,8 +88,11 @@ def step_prompt(
     """The prompt for one step; the model's continuation is " CALL\\n".
 
     style "above": every block shows the step above its input; "plain": input and needs only;
-    "dialog": plain examples, then the path so far as a sequence of steps (the paper's conversation).
+    "dialog": plain examples, then the path so far as a sequence of steps (the paper's conversation);
+    "tuned": a one-line instruction and the current step as in "above", no examples (a fine-tuned model).
     """
+    if style == "tuned":
+        return TUNED_INSTRUCTION + "\n" + _block(question, above, needs, "above")
     parts = [INSTRUCTION]
     parts.extend(example_block(e, style) for e in examples)
     if style == "dialog" and above:

@@ -3,6 +3,7 @@
     python -m models.train splade --out models/artifacts/splade-tiny
     python -m models.train cross_encoder --size default --out models/artifacts/cross_encoder-default
     python -m models.train extractor --size default --out models/artifacts/extractor-default
+    python -m models.train qud_sft --out models/artifacts/qud-lora
 
 Training data come from the persona generator's TRAIN personas only; thresholds are chosen on DEV.
 """
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("splade", help="export SPLADE-tiny to int8 ONNX (no training)")
     p.add_argument("--out", required=True)
     p.set_defaults(run=_splade)
+    from models.train import qud_sft
+
+    qud_sft.register(sub)
     try:
         from models.train import recipes
     except ImportError as exc:  # the recipes need the persona generator

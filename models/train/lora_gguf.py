@@ -1,0 +1,77 @@
+"""Write a peft LoRA as a GGUF adapter that llama.cpp applies on top of the base GGUF.
+
+llama.cpp's adapter format (what its convert_lora_to_gguf.py writes): general.type = "adapter",
+adapter.type = "lora", adapter.lora.alpha, and per adapted weight two tensors named after the base GGUF's
+tensor, `blk.N.attn_q.weight.lora_a` with peft's lora_A (rank x in) and `...lora_b` with lora_B (out x rank).
+llama.cpp scales the product by alpha / rank.
+
+    write_lora_gguf(peft_model, Path("adapter.gguf"), alpha=16.0, base=Path("gemma-3-270m-q4_k_m.gguf"))
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+# Hugging Face module name -> GGUF tensor name (the same for the Llama, Gemma, Qwen and Mistral families)
+GGUF_NAMES = {
+    "self_attn.q_proj": "attn_q",
+    "self_attn.k_proj": "attn_k",
+    "self_attn.v_proj": "attn_v",
+    "self_attn.o_proj": "attn_output",
+    "mlp.gate_proj": "ffn_gate",
+    "mlp.up_proj": "ffn_up",
+    "mlp.down_proj": "ffn_down",
+}
+_PEFT_NAME = re.compile(r"layers\.(\d+)\.(self_attn\.\w+|mlp\.\w+)\.lora_([AB])\.[^.]+\.weight$")
+
+
+def base_architecture(base: Path) -> str:
+    from gguf import GGUFReader
+
+    field = GGUFReader(str(base)).fields["general.architecture"]
+    return bytes(field.parts[field.data[0]]).decode("utf-8")
+
+
+def lora_tensors(model) -> dict[str, "object"]:
+    """GGUF tensor name -> float32 numpy array for every LoRA matrix of a peft model."""
+    tensors = {}
+    for name, param in model.named_parameters():
+        match = _PEFT_NAME.search(name)
+        if not match:
+            continue
+        layer, module, which = match.groups()
+        if module not in GGUF_NAMES:
+            raise ValueError(f"{name}: no GGUF tensor name known for {module}")
+        suffix = "lora_a" if which == "A" else "lora_b"
+        tensors[f"blk.{layer}.{GGUF_NAMES[module]}.weight.{suffix}"] = param.detach().float().cpu().numpy()
+    if not tensors:
+        raise ValueError("the model has no LoRA weights")
+    return tensors
+
+
+def write_lora_gguf(model, path: Path, alpha: float, base: Path, dtype: str = "f16") -> Path:
+    """The adapter file (float16 by default: half the size, llama.cpp computes with it directly)."""
+    import numpy as np
+    from gguf import GGUFWriter
+
+    architecture = base_architecture(base)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    writer = GGUFWriter(str(partial), architecture)
+    writer.add_string("general.type", "adapter")
+    writer.add_string("adapter.type", "lora")
+    writer.add_float32("adapter.lora.alpha", float(alpha))
+    writer.add_string("general.name", f"lifelens qud lora on {base.name}")
+    for name, array in sorted(lora_tensors(model).items(), key=lambda kv: _order(kv[0])):
+        writer.add_tensor(name, array.astype(np.float16 if dtype == "f16" else np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    partial.replace(path)
+    return path
+
+
+def _order(name: str) -> tuple[int, str]:
+    return int(name.split(".")[1]), name
