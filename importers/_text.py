@@ -167,6 +167,8 @@ def fix_mojibake(text: str) -> str:
     >>> fix_mojibake("EntÃ£o")
     'Então'
     """
+    if text.isascii():  # constant time for str: most mail bodies
+        return text
     for _ in range(2):
         if not _MOJIBAKE_HINT.search(text):
             return text
@@ -237,7 +239,11 @@ def html_to_text(html: str) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
+# Whitespace at the end of a line (what str.rstrip() removes from each line; \s is the same set).
+_TRAILING_SPACE = re.compile(r"[^\S\n]+(?=\n|\Z)")
+
+
 def squeeze(text: str) -> str:
     """Collapse runs of blank lines and trailing spaces (for bodies shown and indexed)."""
-    lines = (line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
-    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+    text = _TRAILING_SPACE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return _BLANK_LINES.sub("\n\n", text).strip()

@@ -498,3 +498,12 @@ def test_header_block_read_as_fields_equals_reading_line_by_line(seed):
     crlf = _mime.parse_message(head.replace(b"\n", b"\r\n") + b"\r\n\r\nbody")
     plain = _mime.parse_message(head + b"\n\nbody")
     assert (crlf.headers, crlf.has_headers, crlf.headers_ended) == (plain.headers, plain.has_headers, plain.headers_ended)
+
+
+def test_body_text_loses_trailing_spaces_of_every_line_and_extra_blank_lines():
+    from importers._text import fix_mojibake, squeeze
+
+    text = "Hi \t\r\nline two\u00a0\x0c\rthree\u3000\n \n\n\n\x0bfour  \n  "
+    assert squeeze(text) == "Hi\nline two\nthree\n\n\x0bfour"  # only line ends lose their whitespace
+    assert squeeze("only\u2028 \nspaces\u2028") == "only\nspaces"  # U+2028 is whitespace, not a line end
+    assert fix_mojibake("plain ascii Ã") == "plain ascii Ã" and fix_mojibake("EntÃ£o") == "Então"
