@@ -239,11 +239,9 @@ def html_to_text(html: str) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
-# Whitespace at the end of a line (what str.rstrip() removes from each line; \s is the same set).
-_TRAILING_SPACE = re.compile(r"[^\S\n]+(?=\n|\Z)")
-
-
 def squeeze(text: str) -> str:
     """Collapse runs of blank lines and trailing spaces (for bodies shown and indexed)."""
-    text = _TRAILING_SPACE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    # A list, not a generator: join() makes one from a generator anyway. (A regex for line-end spaces is
+    # ten times slower: it tries every space between words.)
+    text = "\n".join([line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
     return _BLANK_LINES.sub("\n\n", text).strip()
