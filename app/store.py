@@ -242,6 +242,7 @@ class FileWriter:
         self._pending: list[tuple] = []
         self.result = result
         self._writing: threading.Thread | None = None  # the batch being written behind the reader
+        self._last_rowid: int | None = None  # the largest rowid in events, once known
         self._failure: BaseException | None = None
 
     def add(self, event: Event, zone: tzinfo | None = None, zone_name: str | None = None) -> None:
@@ -314,13 +315,17 @@ class FileWriter:
             self._failure = exc
 
     def _write(self, batch: list[tuple]) -> None:
-        last_rowid = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0]
+        if self._last_rowid is None:
+            self._last_rowid = self._conn.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0]
+        last_rowid = self._last_rowid
         added = _insert_rows(self._conn, batch)
         if added:  # rowids only grow inside this transaction: the new rows are those above last_rowid
             self._conn.execute(
                 "INSERT INTO events_fts(rowid, title, text) SELECT rowid, title, text FROM events WHERE rowid > ?",
                 (last_rowid,),
             )
+        # Each new row took max(rowid) + 1 (this transaction is the only writer): no query per batch.
+        self._last_rowid = last_rowid + added
         self.result.added += added
         self.result.skipped += len(batch) - added
 
