@@ -252,16 +252,17 @@ def _extended_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[
         values = data.values()
         if None in values or "" in values:  # most rows have every field: skip the copy then
             data = {k: v for k, v in data.items() if v is not None and v != ""}
+        # Positional: nine keyword arguments cost more than the rest of this function (the hot path).
         return Event(
-            source="music_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=f"{title} - {album}" if album else title,
-            data=data,
-            position=f"row {n}",
-            key=f"{get('ts')}|{track_uri or title}|{ms}",
+            "music_stream",  # source
+            type_name,  # type
+            start,
+            end,
+            title,
+            f"{title} - {album}" if album else title,  # text
+            data,
+            f"row {n}",  # position
+            f"{get('ts')}|{track_uri or title}|{ms}",  # key
         )
     episode = get("episode_name")
     episode_uri = get("spotify_episode_uri")
@@ -325,16 +326,9 @@ def _account_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[s
                 position=f"row {n}",
                 key=key,
             )
-        return Event(
-            source="music_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=title,
-            data={"artist": artist, "track": track, "ms_played": ms},
-            position=f"row {n}",
-            key=key,
+        return Event(  # positional, as in _extended_event
+            "music_stream", type_name, start, end, title, title, {"artist": artist, "track": track, "ms_played": ms},
+            f"row {n}", key,
         )
     show = get("podcastName")
     if show is not None:
