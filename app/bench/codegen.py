@@ -235,6 +235,42 @@ EXAMPLES = (
 EXAMPLE_TODAY = "2024-06-15"
 
 
+SOURCES = ("music_stream", "podcast_stream", "audiobook_stream", "movie_stream", "tvseries_stream", "online_purchase",
+           "workout", "mail", "calendar")
+KEYS = ("artist", "track", "album", "ms_played", "show", "episode", "audiobook", "chapter", "title", "duration_s",
+        "series", "season", "product", "quantity", "unit_price", "total", "currency", "category", "workout_type",
+        "distance_km", "energy_kcal", "heart_rate_avg", "from_name", "to", "subject", "body", "summary", "location",
+        "description", "attendees")
+
+
+def _alternatives(words: tuple[str, ...]) -> str:
+    return " | ".join(f'"{w}"' for w in words)
+
+
+# What the model may write after "SQL: SELECT": one SELECT over the view, with the sources and data keys of
+# the interface only (a 270M model otherwise invents `source = 'dental'`). Every example above matches it.
+SQL_GRAMMAR = f"""
+root ::= " " ("DISTINCT ")? sel " FROM events" wh? grp? ord? lim?
+sel ::= "count(*)" | "count(DISTINCT " val ")" | "round(" agg (" / " number)? ", " [0-2] ")" | agg | "date(" ("max" | "min") "(start))" | val
+agg ::= ("sum" | "avg" | "max" | "min") "(" field ")"
+val ::= field | "title" | "date(start)" | "strftime('" fmt "', start)"
+field ::= "json_extract(data, '$." key "')"
+key ::= {_alternatives(KEYS)}
+wh ::= " WHERE " cond (" AND " cond)? (" AND " cond)? (" AND " cond)?
+cond ::= "source = '" src "'" | "source IN (" srcq (", " srcq)* ")" | field " = '" text "'" | field " " cmp " " number | "strftime('" fmt "', start) = '" text "'" | "start " cmp " '" text "'" | "lower(" ("text" | "title") ") LIKE '%" like "%'"
+srcq ::= "'" src "'"
+src ::= {_alternatives(SOURCES)}
+cmp ::= ">=" | "<=" | ">" | "<"
+text ::= [^'\n]+
+like ::= [^'%\n]+
+number ::= [0-9]+ ("." [0-9]+)?
+fmt ::= "%Y" | "%Y-%m" | "%Y-%m-%d" | "%m" | "%w" | "%H"
+grp ::= " GROUP BY 1"
+ord ::= " ORDER BY " ("count(*)" | "start" | agg | "1") (" DESC" | " ASC")?
+lim ::= " LIMIT " [0-9]+
+"""
+
+
 def codegen_prompt(question: str, reference_date: date) -> str:
     shots = "\n\n".join(f"Question: {q}\nSQL: {sql}" for q, sql in EXAMPLES)
     return (f"{SCHEMA}\nExamples (today is {EXAMPLE_TODAY}):\n\n{shots}\n\n"
@@ -259,9 +295,12 @@ def value_of(rows: list[tuple]) -> Any:
 
 
 def codegen_answer(question: str, store: Any, reference_date: date, llm: Any, *,
-                   sandbox: SqlSandbox | None = None) -> Answer:
+                   sandbox: SqlSandbox | None = None, grammar: str | None = SQL_GRAMMAR) -> Answer:
+    """`grammar`: GBNF the model's SQL must match (SQL_GRAMMAR; None: free text). The sandbox checks the
+    statement either way: the grammar helps the model, it is not the safety."""
     started = time.perf_counter()
-    completion = llm.complete(codegen_prompt(question, reference_date), max_tokens=160, stop=[";", "\n"])
+    completion = llm.complete(codegen_prompt(question, reference_date), grammar=grammar, max_tokens=160,
+                              stop=[";", "\n"])
     generated = time.perf_counter() - started
     sql = statement_from(completion.text)
     own = sandbox is None

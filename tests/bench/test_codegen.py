@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from datetime import date
 
 import pytest
 
-from app.bench.codegen import (SqlRefused, SqlSandbox, codegen_answer, codegen_prompt, single_statement,
-                               statement_from, value_of)
+from app.bench.codegen import (EXAMPLES, KEYS, SOURCES, SQL_GRAMMAR, SqlRefused, SqlSandbox, codegen_answer,
+                               codegen_prompt, single_statement, statement_from, value_of)
 from app.bench.runner import BenchReport, bench_records
 from app.store import EventStore
 from models.llm import FakeLLM
@@ -128,7 +129,17 @@ def test_scripted_sql_answers_on_a_real_store(store):
     assert len(titles(store)) == 12
     prompt, grammar, _ = llm.calls[0]
     assert prompt.endswith("Today is 2024-04-01.\nQuestion: How many Daft Punk songs did I play?\nSQL: SELECT")
-    assert grammar is None and prompt == codegen_prompt("How many Daft Punk songs did I play?", TODAY)
+    assert grammar == SQL_GRAMMAR and prompt == codegen_prompt("How many Daft Punk songs did I play?", TODAY)
+
+
+def test_the_prompt_examples_use_the_interface_and_run(sandbox):
+    """Every example writes only sources and data keys the grammar allows, and runs in the sandbox."""
+    for _, sql in EXAMPLES:
+        assert set(re.findall(r"source = '(\w+)'", sql)) <= set(SOURCES)
+        assert set(re.findall(r"'\$\.(\w+)'", sql)) <= set(KEYS)
+        source = re.search(r"source = '(\w+)'", sql).group(1)
+        assert f'"{source}"' in SQL_GRAMMAR
+        sandbox.query(sql)  # valid SQL over the view (the small store may give no rows)
 
 
 def test_the_bench_scores_codegen_answers(store):
