@@ -201,3 +201,40 @@ def test_rows_written_in_multi_row_chunks_keep_ignore_semantics_and_full_text(st
     assert [e.file for e in store.events(text=f"okapi{BATCH_SIZE + 41}")] == ["new.json"]
     assert [e.file for e in store.events(text="okapi3")] == ["old.json"]
     store.check()
+
+
+@pytest.mark.parametrize(
+    "zone, day",
+    [
+        ("Europe/Berlin", datetime(2024, 3, 31, tzinfo=timezone.utc)),  # spring forward at 01:00 UTC
+        ("Europe/Berlin", datetime(2024, 10, 27, tzinfo=timezone.utc)),  # fall back at 01:00 UTC
+        ("Australia/Lord_Howe", datetime(2024, 4, 6, tzinfo=timezone.utc)),  # half-hour change at 15:00 UTC
+        ("Asia/Kolkata", datetime(1945, 10, 14, tzinfo=timezone.utc)),  # historical war-time change
+    ],
+)
+def test_zone_offsets_remembered_per_hour_equal_exact_conversion_at_every_minute(zone, day):
+    from app.store import ZoneOffsets
+
+    offsets = ZoneOffsets(ZoneInfo(zone))
+    instants = [day.timestamp() + 60 * m + s for m in range(-60, 2 * 1440) for s in (0, 59.5)]
+    exact = [int(datetime.fromtimestamp(t, ZoneInfo(zone)).utcoffset().total_seconds()) for t in instants]
+    assert [offsets.at(t) for t in instants] == exact
+    assert len(set(exact)) == 2  # the day holds a change
+
+
+def test_events_shown_in_a_zone_keep_the_instant_and_take_its_offset(store):
+    from app.store import BATCH_SIZE
+
+    utc = timezone.utc
+    events = [make_event(i, start=datetime(2024, 3, 31, 0, 30, tzinfo=utc) + timedelta(minutes=i)) for i in range(90)]
+    run = store.begin_run(["zone.json"])
+    with store.file_import(run, "zone.json", "test") as writer:
+        for event in events:
+            writer.add(event, BERLIN, "Europe/Berlin")
+    assert writer.result.added == 90 < BATCH_SIZE
+    stored = {e.position: e for e in store.events()}
+    before, after = stored["row 29"], stored["row 30"]  # 00:59 and 01:00 UTC: clocks jump from 02:00 to 03:00
+    assert (before.start.isoformat(), after.start.isoformat()) == ("2024-03-31T01:59:00+01:00", "2024-03-31T03:00:00+02:00")
+    assert before.end.isoformat() == "2024-03-31T03:02:00+02:00"  # ends after the change
+    assert {e.tz for e in stored.values()} == {"Europe/Berlin"}
+    assert all(stored[f"row {i}"].start == events[i].start for i in range(90))
