@@ -144,8 +144,7 @@ def _step_models() -> dict[str, Any]:
     """Load every model the way the app does: each ONNX artifact in onnxruntime (one SPLADE encoding as a
     functional check) and the QUD's GGUF in llama.cpp (the file the app would use, and how long it takes)."""
     started = time.perf_counter()
-    from models.default_qud import qud_model_path
-    from models.llm import shared_model
+    from models.default_qud import qud_model, qud_model_path
     from models.runtime import ARTIFACTS_DIR, OnnxModel
     from models.splade import SpladeEncoder
 
@@ -159,7 +158,7 @@ def _step_models() -> dict[str, Any]:
     terms = [term for term, _ in encoder.terms(vector)[:5]]
     path = qud_model_path()
     load_started = time.perf_counter()
-    shared_model(path).load()  # the answer step reuses this instance
+    qud_model().load()  # the answer step reuses this instance (with the default's LoRA adapter)
     return {
         "step": "models", "ok": bool(onnx) and bool(terms), "seconds": round(time.perf_counter() - started, 3),
         "onnx": onnx, "splade_terms": terms, "qud_model": str(path),

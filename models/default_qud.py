@@ -9,6 +9,14 @@ Which GGUF the QUD uses, first match wins:
   2. the environment variable $LIFELENS_QUD_MODEL,
   3. the `qud_model` key of `data_dir()/settings.json` (when that file exists),
   4. the embedded default, assembled on first use.
+
+The embedded default runs with the committed LoRA adapter models/artifacts/qud-lora/adapter.gguf (fine-tuned
+on decomposition steps, models/cards/qud-lora.md) and the prompt style "tuned". The choice "base" (as
+`--qud-model base`, $LIFELENS_QUD_MODEL=base or the setting) is the embedded model without the adapter, with
+in-context examples. Another GGUF runs without an adapter.
+
+    model = qud_model()            # GGUFModel: base + adapter, prompt_style "tuned"
+    model = qud_model("base")      # the base model alone
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ from typing import Callable
 QUD_MODEL_ENV = "LIFELENS_QUD_MODEL"
 SETTINGS_FILE = "settings.json"
 SETTING_KEY = "qud_model"
+BASE_CHOICE = "base"   # the embedded model without the fine-tuned adapter
+DEFAULT_ADAPTER = Path(__file__).resolve().parent / "artifacts" / "qud-lora" / "adapter.gguf"
+ADAPTER_STYLE = "tuned"  # the prompt style the adapter was trained with (app.qud.prompt)
 
 
 class ModelUnavailable(RuntimeError):
@@ -155,8 +166,26 @@ def configured_model_path(explicit: str | os.PathLike | None = None) -> Path | N
 def qud_model_path(explicit: str | os.PathLike | None = None) -> Path:
     """The GGUF file the QUD should load (assembling the default one if that is the choice)."""
     chosen = configured_model_path(explicit)
-    if chosen is None:
+    if chosen is None or str(chosen) == BASE_CHOICE:
         return ensure_default_model()
     if not chosen.is_file():
         raise ModelUnavailable(f"{chosen}: QUD model file not found (check --qud-model or ${QUD_MODEL_ENV})")
     return chosen
+
+
+def qud_adapter_path(explicit: str | os.PathLike | None = None) -> Path | None:
+    """The LoRA adapter for the chosen model: the committed one for the embedded default, else None."""
+    if configured_model_path(explicit) is None and DEFAULT_ADAPTER.is_file():
+        return DEFAULT_ADAPTER
+    return None
+
+
+def qud_model(explicit: str | os.PathLike | None = None, **kwargs):
+    """The process-wide GGUFModel for the chosen QUD model, with the adapter and its prompt style if any."""
+    from models.llm import shared_model
+
+    adapter = qud_adapter_path(explicit)
+    if adapter is not None:
+        kwargs.setdefault("lora_path", adapter)
+        kwargs.setdefault("prompt_style", ADAPTER_STYLE)
+    return shared_model(qud_model_path(explicit), **kwargs)

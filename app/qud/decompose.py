@@ -39,7 +39,8 @@ class QudConfig:
     max_tokens: int = 120                  # per step
     examples: int = 8                      # in-context step examples per step
     one_shot_max_tokens: int = 600
-    style: str = "above"                   # prompt layout, see app.qud.prompt.step_prompt
+    style: str = "auto"                    # prompt layout, see app.qud.prompt.step_prompt; "auto": the model's
+                                           # own (llm.prompt_style, "tuned" for the fine-tuned adapter) or "above"
     stable_examples: bool = True           # keep the previous step's examples in place when still relevant
     cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
     selection: str = "question"            # which examples besides the best one: step | path | question (select.py)
@@ -139,7 +140,8 @@ class _Decomposer:
         depth = len(above)
         path = [q for q, _ in above]
         previous = self.previous if self.config.stable_examples else None
-        examples = self.selector.select(question, path, previous=previous, needs=needs.text())
+        examples = () if self.config.style == "tuned" else self.selector.select(
+            question, path, previous=previous, needs=needs.text())
         self.previous = examples
         prompt = step_prompt(question, above, needs.text(), examples, style=self.config.style, above_needs=above_needs)
         last_attempt = attempt == len(self.config.temperatures) - 1
@@ -228,6 +230,8 @@ def decompose(
     config = config or QudConfig()
     if style is not None:
         config = replace(config, style=style)
+    if config.style == "auto":
+        config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
     worker = _Decomposer(question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel)
     if trace is not None:
         worker.trace = trace

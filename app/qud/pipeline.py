@@ -28,11 +28,11 @@ __all__ = ["ask", "decompose", "decompose_one_shot", "default_llm", "Decompositi
 
 
 def default_llm(model_path: str | None = None):
-    """The process-wide QUD model (loaded lazily, once): `model_path` or the configured one."""
-    from models.default_qud import qud_model_path
-    from models.llm import shared_model
+    """The process-wide QUD model (loaded lazily, once): `model_path` or the configured one (the embedded
+    default comes with its fine-tuned LoRA adapter, "base" is the embedded model alone; models.default_qud)."""
+    from models.default_qud import qud_model
 
-    return shared_model(qud_model_path(model_path))
+    return qud_model(model_path)
 
 
 def decompose(question: str, reference_date: date, llm=None, **kwargs) -> Node:

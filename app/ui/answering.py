@@ -94,9 +94,8 @@ def _load_qud_model(choice: str) -> Any:
     The built-in one is assembled into the data dir on first use (models.default_qud), which takes a while
     once; afterwards loading a 250 MB GGUF takes about a second.
     """
-    from models.default_qud import qud_model_path
-    from models.llm import shared_model
+    from models.default_qud import qud_model
 
-    model = shared_model(qud_model_path(None if choice == "default" else choice))
+    model = qud_model(None if choice == "default" else choice)  # the default: base + fine-tuned adapter
     model.load()
     return model
