@@ -36,6 +36,7 @@ from importers.base import Event, RecordError, event_id
 
 SCHEMA_VERSION = 1
 BATCH_SIZE = 2000
+WRITE_BEHIND_BATCHES = 2  # full batches handed to writing threads before the importer waits
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS import_runs (
@@ -269,7 +270,7 @@ class FileWriter:
         self._file = file_label
         self._pending: list[tuple] = []
         self.result = result
-        self._writing: threading.Thread | None = None  # the batch being written behind the reader
+        self._writing: list[threading.Thread] = []  # batches being written behind the reader, oldest first
         self._last_rowid: int | None = None  # the largest rowid in events, once known
         self._zone_offsets: ZoneOffsets | None = None
         self._failure: BaseException | None = None
@@ -324,23 +325,34 @@ class FileWriter:
             self._write(batch)
 
     def wait(self) -> None:
-        """Let the batch being written behind finish; its error, if any, is raised here."""
-        writing, self._writing = self._writing, None
-        if writing is not None:
-            writing.join()
+        """Let the batches being written behind finish; the first error, if any, is raised here."""
+        writing, self._writing = self._writing, []
+        for thread in writing:
+            thread.join()
         failure, self._failure = self._failure, None
         if failure is not None:
             raise failure
 
     def _write_behind(self) -> None:
         # SQLite works without holding the GIL: the importer parses the next batch while this one is written.
-        # The connection is only ever used by one thread at a time (wait() comes before any other use).
-        self.wait()
+        # Two batches may be in flight, each thread writing after the one before, so the importer rarely
+        # stops for a batch that is slow to finish (the machine is busy, a page cache flush).
+        if len(self._writing) >= WRITE_BEHIND_BATCHES:
+            self._writing.pop(0).join()
+            if self._failure is not None:
+                self.wait()  # raises it
         batch, self._pending = self._pending, []
-        self._writing = threading.Thread(target=self._write_catching, args=(batch,), name="lifelens-write", daemon=True)
-        self._writing.start()
+        previous = self._writing[-1] if self._writing else None
+        thread = threading.Thread(target=self._write_after, args=(previous, batch), name="lifelens-write", daemon=True)
+        self._writing.append(thread)
+        thread.start()
 
-    def _write_catching(self, batch: list[tuple]) -> None:
+    def _write_after(self, previous: threading.Thread | None, batch: list[tuple]) -> None:
+        # The connection is used by one thread at a time: this batch goes in once the one before is done.
+        if previous is not None:
+            previous.join()
+        if self._failure is not None:
+            return  # a batch before failed: the file's transaction is rolled back anyway
         try:
             self._write(batch)
         except BaseException as exc:  # handed to the importing thread by wait()

@@ -12,6 +12,8 @@ import time
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from app.importing import CancelToken, import_paths
 from app.store import EventStore
 from bench.import_bench import ROWS_PER_FILE, write_spotify
@@ -146,3 +148,39 @@ def test_home_zone_comes_from_the_environment_when_not_given(tmp_path, monkeypat
         import_paths(store, [tmp_path / "export"])
         (event,) = store.events()
         assert event.tz == "Asia/Tokyo" and event.start.utcoffset().total_seconds() == 9 * 3600
+
+
+def test_next_file_read_ahead_keeps_progress_order_counts_and_failures(tmp_path, monkeypatch):
+    """Each file's first records are read while the one before commits; nothing else may show it."""
+    from importers.spotify import SpotifyImporter
+
+    write_spotify(tmp_path / "export", 3 * ROWS_PER_FILE + 10)
+    order: list[str] = []
+
+    def progress(name: str, done: int, total: int) -> None:
+        if not order or order[-1] != name:
+            order.append(name)
+
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        summary = import_paths(store, [tmp_path / "export"], progress=progress)
+        assert [f.added for f in summary.files] == [ROWS_PER_FILE] * 3 + [10]
+        assert order == [f.file for f in summary.files]  # one file after the other, never interleaved
+        store.check()
+
+    read = SpotifyImporter.read
+
+    def failing_read(self, file):
+        for n, record in enumerate(read(self, file)):
+            if n == 3 and file.name.endswith("_001.json"):
+                raise RuntimeError("importer bug")  # inside the records read ahead
+            yield record
+
+    monkeypatch.setattr(SpotifyImporter, "read", failing_read)
+    with EventStore.open(tmp_path / "t.sqlite") as store:
+        with pytest.raises(RuntimeError, match="importer bug"):
+            import_paths(store, [tmp_path / "export"])
+        assert store.count() == ROWS_PER_FILE  # the file before is stored, the failing one rolled back
+        with sqlite3.connect(tmp_path / "t.sqlite") as conn:
+            files = conn.execute("SELECT status FROM import_files ORDER BY id").fetchall()
+            runs = conn.execute("SELECT status FROM import_runs").fetchall()
+        assert (files, runs) == ([("done",), ("failed",)], [("interrupted",)])
