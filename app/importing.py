@@ -278,7 +278,7 @@ def _import_opened(
     return writer.result
 
 
-READ_AHEAD_RECORDS = 2000  # records of the next file read while the previous one commits
+READ_AHEAD_RECORDS = 500  # records of the next file read while the previous one commits
 
 
 class _RecordReader:

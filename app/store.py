@@ -36,6 +36,7 @@ from importers.base import Event, RecordError, event_id
 
 SCHEMA_VERSION = 1
 BATCH_SIZE = 2000
+BATCH_BYTES = 16 * 1024 * 1024  # a batch of long mails is written sooner: memory stays bounded
 WRITE_BEHIND_BATCHES = 2  # full batches handed to writing threads before the importer waits
 
 SCHEMA = """
@@ -269,6 +270,7 @@ class FileWriter:
         self._run_id = run_id
         self._file = file_label
         self._pending: list[tuple] = []
+        self._pending_chars = 0  # text and data characters in _pending
         self.result = result
         self._writing: list[threading.Thread] = []  # batches being written behind the reader, oldest first
         self._last_rowid: int | None = None  # the largest rowid in events, once known
@@ -293,6 +295,7 @@ class FileWriter:
                 offsets = self._zone_offsets = ZoneOffsets(zone)
             start_offset = offsets.at(start_utc)
             end_offset = offsets.at(end_utc) if end_utc is not None else None
+        data = _encode_data(event.data)
         self._pending.append(
             (
                 event_id(event.source, event.key),
@@ -305,13 +308,14 @@ class FileWriter:
                 tz,
                 event.title,
                 event.text,
-                _encode_data(event.data),
+                data,
                 self._file,
                 event.position,
                 self._run_id,
             )
         )
-        if len(self._pending) >= BATCH_SIZE:
+        self._pending_chars += len(event.text) + len(data)
+        if len(self._pending) >= BATCH_SIZE or self._pending_chars >= BATCH_BYTES:
             self._write_behind()
 
     def add_error(self, error: RecordError) -> None:
@@ -321,7 +325,7 @@ class FileWriter:
         """Write every event added so far (after the batch still being written behind, if any)."""
         self.wait()
         if self._pending:
-            batch, self._pending = self._pending, []
+            batch, self._pending, self._pending_chars = self._pending, [], 0
             self._write(batch)
 
     def wait(self) -> None:
@@ -341,7 +345,7 @@ class FileWriter:
             self._writing.pop(0).join()
             if self._failure is not None:
                 self.wait()  # raises it
-        batch, self._pending = self._pending, []
+        batch, self._pending, self._pending_chars = self._pending, [], 0
         previous = self._writing[-1] if self._writing else None
         thread = threading.Thread(target=self._write_after, args=(previous, batch), name="lifelens-write", daemon=True)
         self._writing.append(thread)

@@ -238,3 +238,17 @@ def test_events_shown_in_a_zone_keep_the_instant_and_take_its_offset(store):
     assert before.end.isoformat() == "2024-03-31T03:02:00+02:00"  # ends after the change
     assert {e.tz for e in stored.values()} == {"Europe/Berlin"}
     assert all(stored[f"row {i}"].start == events[i].start for i in range(90))
+
+
+def test_a_batch_of_long_texts_is_written_before_it_reaches_batch_size(store, monkeypatch):
+    import app.store as store_module
+
+    monkeypatch.setattr(store_module, "BATCH_BYTES", 5_000)
+    batches: list[int] = []
+    write = store_module.FileWriter._write
+    monkeypatch.setattr(store_module.FileWriter, "_write", lambda self, batch: batches.append(len(batch)) or write(self, batch))
+    result = import_events(store, [make_event(i, text=f"walrus{i} " + "x" * 990) for i in range(23)])
+    assert batches == [5, 5, 5, 5, 3]  # each event holds ~1,000 text and ~55 data characters
+    assert (result.added, store.count()) == (23, 23)
+    assert [len(store.search(f"walrus{i}")) for i in (0, 22)] == [1, 1]
+    store.check()
