@@ -4,6 +4,10 @@ Progress is reported in bytes read per file (every importer streams from `InputF
 wrapping that stream measures all of them alike). Cancelling rolls back the file in progress; files
 already finished stay imported.
 
+Speed: events are written in batches by a thread behind the importer (app/store.py), and while a file's
+last batches and its commit run in SQLite, a helper thread already parses the next file's first records
+(`_RecordReader`). A file's progress is reported only once its own import has begun.
+
     summary = import_paths(store, ["~/Downloads/takeout.zip"], progress=print_progress)
 """
 
