@@ -401,11 +401,14 @@ def markdown(report: BenchReport) -> str:
                  "final": "after de-duplication (final)" if "pool" in s["retrieve_stages"] else "final"}
         lines += ["", "RETRIEVE per stage: per question, the union of its RETRIEVE calls against the gold ids of its "
                   "gold RETRIEVE queries; averaged over questions (final: items, correct when one of their events is gold).",
-                  "", "| RETRIEVE stage | questions | recall | precision | mean size |", "| --- | ---: | ---: | ---: | ---: |"]
+                  " Micro: sums of found / gold and correct / kept over all questions.",
+                  "", "| RETRIEVE stage | questions | recall | precision | recall (micro) | precision (micro) | mean size |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for stage in STAGES:
             if stage in s["retrieve_stages"]:
                 v = s["retrieve_stages"][stage]
-                lines.append(f"| {names[stage]} | {v['questions']} | {v['recall']:.3f} | {v['precision']:.3f} | {v['size_mean']} |")
+                lines.append(f"| {names[stage]} | {v['questions']} | {v['recall']:.3f} | {v['precision']:.3f} | "
+                             f"{v['recall_micro']:.3f} | {v['precision_micro']:.3f} | {v['size_mean']} |")
     return "\n".join(lines) + "\n"
 
 

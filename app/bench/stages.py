@@ -100,10 +100,14 @@ class RecordingExtractor:
 
 
 def _figure(found: int, gold: int, correct: int, kept: int) -> dict[str, float]:
+    """Recall and precision, plus the counts behind them (for micro averages over questions)."""
     return {
         "recall": round(found / gold, 4),
         "precision": round(correct / kept, 4) if kept else 0.0,
         "size": kept,
+        "found": found,
+        "gold": gold,
+        "correct": correct,
     }
 
 
@@ -115,7 +119,7 @@ def retrieve_stage_figures(
     >>> call = RetrieveCall("q", 0.1, 4, {"pool": ("a", "b", "c", "d"), "after_patterns": ("a", "b", "c"),
     ...                     "after_events": ("a", "b")}, (("a", "x"), ("b",)))
     >>> retrieve_stage_figures([call], {"a", "c"}, staged=True)["final"]
-    {'recall': 0.5, 'precision': 0.5, 'size': 2}
+    {'recall': 0.5, 'precision': 0.5, 'size': 2, 'found': 1, 'gold': 2, 'correct': 1}
     """
     if not gold:
         return None
@@ -133,7 +137,9 @@ def retrieve_stage_figures(
 
 
 def mean_stage_figures(per_question: Iterable[dict[str, dict[str, float]] | None]) -> dict[str, dict[str, float]]:
-    """Macro average over questions, per stage (questions without gold are left out)."""
+    """Per stage, the macro average over questions (`recall`, `precision`) and the micro one (`recall_micro`,
+    `precision_micro`: sums of found / gold and correct / kept over questions); questions without gold are
+    left out."""
     rows = [q for q in per_question if q]
     out: dict[str, dict[str, float]] = {}
     for stage in STAGES:
@@ -145,6 +151,10 @@ def mean_stage_figures(per_question: Iterable[dict[str, dict[str, float]] | None
                 "precision": round(sum(v["precision"] for v in values) / len(values), 4),
                 "size_mean": round(sum(v["size"] for v in values) / len(values), 1),
             }
+            if all("gold" in v for v in values):
+                gold, kept = sum(v["gold"] for v in values), sum(v["size"] for v in values)
+                out[stage]["recall_micro"] = round(sum(v["found"] for v in values) / gold, 4) if gold else 0.0
+                out[stage]["precision_micro"] = round(sum(v["correct"] for v in values) / kept, 4) if kept else 0.0
     return out
 
 

@@ -57,22 +57,24 @@ def test_stage_union_over_several_retrieve_calls_is_scored_against_gold():
     gold = {"a", "b", "c", "w", "z"}
     figures = retrieve_stage_figures(calls, gold, staged=True)
     # pool union {a,b,c,x,y,w,v}: 4 of 5 gold found, 4 of 7 kept are gold
-    assert figures["pool"] == {"recall": 0.8, "precision": round(4 / 7, 4), "size": 7}
-    assert figures["after_patterns"] == {"recall": 0.6, "precision": 0.6, "size": 5}
-    assert figures["after_events"] == {"recall": 0.6, "precision": 1.0, "size": 3}
-    # final: items {a}, {b}, {w, c}; gold found a, b, w, c
-    assert figures["final"] == {"recall": 0.8, "precision": 1.0, "size": 3}
+    assert figures["pool"] == {"recall": 0.8, "precision": round(4 / 7, 4), "size": 7, "found": 4, "gold": 5, "correct": 4}
+    assert figures["after_patterns"] == {"recall": 0.6, "precision": 0.6, "size": 5, "found": 3, "gold": 5, "correct": 3}
+    assert figures["after_events"] == {"recall": 0.6, "precision": 1.0, "size": 3, "found": 3, "gold": 5, "correct": 3}
+    # final: items {a}, {b}, {w, c}; gold found a, b, w, c; all 3 items correct
+    assert figures["final"] == {"recall": 0.8, "precision": 1.0, "size": 3, "found": 4, "gold": 5, "correct": 3}
     assert list(retrieve_stage_figures(calls, gold, staged=False)) == ["final"]
     assert retrieve_stage_figures(calls, set(), staged=True) is None
     nothing = retrieve_stage_figures([], {"a"}, staged=True)
-    assert nothing["pool"] == {"recall": 0.0, "precision": 0.0, "size": 0} and nothing["final"]["recall"] == 0.0
+    assert nothing["pool"] == {"recall": 0.0, "precision": 0.0, "size": 0, "found": 0, "gold": 1, "correct": 0}
+    assert nothing["final"]["recall"] == 0.0
 
 
 def test_mean_over_questions_and_time_per_thousand():
-    q1 = {"final": {"recall": 1.0, "precision": 0.5, "size": 4}}
-    q2 = {"final": {"recall": 0.5, "precision": 1.0, "size": 2}}
+    q1 = {"final": {"recall": 1.0, "precision": 0.5, "size": 4, "found": 2, "gold": 2, "correct": 2}}
+    q2 = {"final": {"recall": 0.5, "precision": 1.0, "size": 2, "found": 4, "gold": 8, "correct": 2}}
     assert mean_stage_figures([q1, None, q2]) == {
-        "final": {"questions": 2, "recall": 0.75, "precision": 0.75, "size_mean": 3.0}}
+        "final": {"questions": 2, "recall": 0.75, "precision": 0.75, "size_mean": 3.0,
+                  "recall_micro": 0.6, "precision_micro": round(4 / 6, 4)}}
     assert per_1000(0.5, 250) == 2.0 and per_1000(1.0, 0) is None
 
 
@@ -106,20 +108,20 @@ def test_a_gold_tree_with_two_retrieve_nodes_is_recorded_through_the_engine(stor
     result = report.results[0]
     assert result.error is None and result.predicted == 2 and result.tree_ok  # 2 songs x 1 game
     stages = result.retrieve_stages
-    assert stages["pool"] == {"recall": 0.8, "precision": round(4 / 6, 4), "size": 6}
-    assert stages["after_patterns"] == {"recall": 0.8, "precision": 0.8, "size": 5}
-    assert stages["after_events"] == {"recall": 0.6, "precision": 1.0, "size": 3}
-    assert stages["final"] == {"recall": 0.6, "precision": 1.0, "size": 3}
+    assert stages["pool"] == {"recall": 0.8, "precision": round(4 / 6, 4), "size": 6, "found": 4, "gold": 5, "correct": 4}
+    assert stages["after_patterns"] == {"recall": 0.8, "precision": 0.8, "size": 5, "found": 4, "gold": 5, "correct": 4}
+    assert stages["after_events"] == {"recall": 0.6, "precision": 1.0, "size": 3, "found": 3, "gold": 5, "correct": 3}
+    assert stages["final"] == {"recall": 0.6, "precision": 1.0, "size": 3, "found": 3, "gold": 5, "correct": 3}
     summary = report.summary()
     assert summary["retrieve_calls"] == 2 and report.retrieve_candidates == 6  # pool sizes 3 + 3
     assert report.extract_calls == 1 and report.extract_events == 2  # EXTRACT read the 2 kept songs
     assert summary["retrieve_seconds_per_1000_candidates"] is not None
     assert report.retrieve_seconds < 5.0  # the trace's 5 s of index sync are not RETRIEVE time
     assert summary["retrieve_stages"]["after_events"] == {"questions": 1, "recall": 0.6, "precision": 1.0,
-                                                          "size_mean": 3.0}
+                                                          "size_mean": 3.0, "recall_micro": 0.6, "precision_micro": 1.0}
     table = markdown(report)
-    assert "operators `small`" in table and "| after events | 1 | 0.600 | 1.000 | 3.0 |" in table
-    assert "| after de-duplication (final) | 1 | 0.600 | 1.000 | 3.0 |" in table
+    assert "operators `small`" in table and "| after events | 1 | 0.600 | 1.000 | 0.600 | 1.000 | 3.0 |" in table
+    assert "| after de-duplication (final) | 1 | 0.600 | 1.000 | 0.600 | 1.000 | 3.0 |" in table
 
 
 class FakeCrossEncoder:
@@ -158,8 +160,8 @@ def test_the_model_retriever_trace_feeds_every_stage(store):
     assert [len(i.ids) for i in items] == [2] and call.groups == (items[0].ids,)
     gold = {t["Soccer, 90 min"], t["Football with the team"]}
     figures = retrieve_stage_figures([call], gold, staged=True)
-    assert figures["final"] == {"recall": 1.0, "precision": 1.0, "size": 1}
-    assert figures["after_events"] == {"recall": 1.0, "precision": 1.0, "size": 2}
+    assert figures["final"] == {"recall": 1.0, "precision": 1.0, "size": 1, "found": 2, "gold": 2, "correct": 1}
+    assert figures["after_events"] == {"recall": 1.0, "precision": 1.0, "size": 2, "found": 2, "gold": 2, "correct": 2}
     assert figures["pool"]["recall"] == 1.0 and figures["pool"]["size"] == call.candidates
     retriever.close()
 
