@@ -400,8 +400,8 @@ def markdown(report: BenchReport) -> str:
         names = {"pool": "pool", "after_patterns": "after patterns", "after_events": "after events",
                  "final": "after de-duplication (final)" if "pool" in s["retrieve_stages"] else "final"}
         lines += ["", "RETRIEVE per stage: per question, the union of its RETRIEVE calls against the gold ids of its "
-                  "gold RETRIEVE queries; averaged over questions (final: items, correct when one of their events is gold).",
-                  " Micro: sums of found / gold and correct / kept over all questions.",
+                  "gold RETRIEVE queries; averaged over questions (final: items, correct when one of their events is gold). "
+                  "Micro: sums of found / gold and correct / kept over all questions.",
                   "", "| RETRIEVE stage | questions | recall | precision | recall (micro) | precision (micro) | mean size |",
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for stage in STAGES:
