@@ -38,7 +38,9 @@ class Extractor(Protocol):
     def extract(
         self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None
     ) -> list[Item]:
-        """The items with a value (or None) for every name, converted by the matching attr_types entry."""
+        """The items with a value (or None) for every name, converted by the matching attr_types entry.
+        An extractor whose `extract` also takes `check=` gets a callable to call between chunks of long work
+        (it raises to stop the question)."""
 
 
 def _participants(item: Item) -> Any:

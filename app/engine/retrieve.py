@@ -41,7 +41,8 @@ MAX_RESULTS = 50_000
 
 class Retriever(Protocol):
     def retrieve(self, query: str, store: Any, reference_date: date) -> list[Item]:
-        """All events that match the query, as Items (ids = the event's id)."""
+        """All events that match the query, as Items (ids = the event's id). A retriever whose `retrieve`
+        also takes `check=` gets a callable to call between chunks of long work; it raises to stop."""
 
 
 SOURCE_WORDS: dict[str, tuple[str, ...]] = {

@@ -28,6 +28,7 @@ from app.retrieve.verbalize import format_value, verbalize_event
 from models.extractor import Extractor
 
 Converter = Callable[[Any], Any]
+CHUNK = 512         # items the model reads between two cancel/time checks
 PROBE = 50           # items looked at before freezing a mapping (the paper's 50)
 FREEZE_SHARE = 0.7   # share of the probe that must agree (the paper's 70%)
 NONE_SHARE = 0.96    # a probe this empty (48 of 50) means the key does not apply to these events at all
@@ -66,13 +67,15 @@ class ModelExtractor:
         self.model.close()
 
     def extract(
-        self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None
+        self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None,
+        *, check: Callable[[], None] | None = None,
     ) -> list[Item]:
+        """check: called between chunks of model work; it raises to stop (cancel, the question's time limit)."""
         converters = list(attr_types or [])
         columns: dict[str, list[Any]] = {}
         self.last_modes = {}
         for name in attr_names:
-            columns[name], self.last_modes[name] = self.values(items, name)
+            columns[name], self.last_modes[name] = self.values(items, name, check=check)
         out: list[Item] = []
         missing: Counter[str] = Counter()
         bad: Counter[str] = Counter()
@@ -106,7 +109,7 @@ class ModelExtractor:
                 self.last_reasons[name] = "; ".join(parts)
         return out
 
-    def values(self, items: Sequence[Item], name: str) -> tuple[list[Any], str]:
+    def values(self, items: Sequence[Item], name: str, *, check: Callable[[], None] | None = None) -> tuple[list[Any], str]:
         """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model."""
         looked_up = [resolve(item, name) for item in items]
         probe = looked_up[:PROBE]
@@ -125,8 +128,11 @@ class ModelExtractor:
             values = [a if a is not None else v for a, v in zip(answers, looked_up)] + looked_up[PROBE:]
             return values, "mapped:none"
         rest = list(items[PROBE:])
-        if rest:
-            answers = answers + self.model.extract(name, [item_text(i) for i in rest], people=self.people)
+        for start in range(0, len(rest), CHUNK):
+            if check is not None:
+                check()
+            chunk = rest[start: start + CHUNK]
+            answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people)
         values = [a if a is not None else v for a, v in zip(answers, looked_up)]
         return [MISSING if v is None else v for v in values], "model"
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from app.retrieve.sparse_index import SparseIndex
 from app.retrieve.verbalize import verbalize_event
 from models.cross_encoder import CrossEncoder
 from models.splade import SpladeEncoder
+
+
+CHECK_EVERY = 256  # events the event cross-encoder reads between two cancel/time checks
 
 
 @dataclass(frozen=True)
@@ -103,26 +106,30 @@ class ModelRetriever:
         self.cross_encoder.close()
         self.encoder.close()
 
-    def index_for(self, store: Any) -> SparseIndex:
+    def index_for(self, store: Any, *, check: Callable[[], None] | None = None) -> SparseIndex:
+        """The store's SPLADE index, brought up to date first (events imported since are encoded; `check`
+        runs between batches and raises to stop)."""
         with self._lock:
             key = Path(store.path).resolve()
             if key not in self._indexes:
                 self._indexes[key] = SparseIndex.for_store(store, self.encoder)
             index = self._indexes[key]
-        index.sync(store)
+        index.sync(store, cancel=None if check is None else (lambda: check() or False))
         return index
 
     # --- the protocol --------------------------------------------------------------------------
 
-    def retrieve(self, query: str, store: Any, reference_date: date) -> list[Item]:
+    def retrieve(self, query: str, store: Any, reference_date: date, *,
+                 check: Callable[[], None] | None = None) -> list[Item]:
+        """check: called between chunks of model work (index sync, event cross-encoder); it raises to stop."""
         self.last_problems = []
         trace = RetrieveTrace(query=query)
         self.last_trace = trace
         clock = time.perf_counter()
-        index = self.index_for(store)
+        index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
         events = self.pool(query, store, index, trace)
-        kept = self.select(query, events, trace)
+        kept = self.select(query, events, trace, check=check)
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept)
@@ -147,7 +154,8 @@ class ModelRetriever:
         trace.seconds["pool"] = time.perf_counter() - clock
         return events
 
-    def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace) -> list[Any]:
+    def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace, *,
+               check: Callable[[], None] | None = None) -> list[Any]:
         """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
         t = self.thresholds
         clock = time.perf_counter()
@@ -189,10 +197,13 @@ class ModelRetriever:
             kept.update(e.id for e in overflow if leaning[e.source][2] >= leaning[e.source][0])
             self.last_problems.append(
                 f"{len(overflow)} candidate events were judged by their source only (more than {t.max_event_ce})")
-        if undecided:
-            probs = self.cross_encoder.event_probs(query, [verbalize_event(e, with_time=True) for e in undecided])
-            trace.event_ce_calls = len(undecided)
-            kept.update(e.id for e, p in zip(undecided, probs) if p >= t.keep)
+        for start in range(0, len(undecided), CHECK_EVERY):
+            if check is not None:
+                check()
+            chunk = undecided[start: start + CHECK_EVERY]
+            probs = self.cross_encoder.event_probs(query, [verbalize_event(e, with_time=True) for e in chunk])
+            trace.event_ce_calls += len(chunk)
+            kept.update(e.id for e, p in zip(chunk, probs) if p >= t.keep)
         trace.seconds["events"] = time.perf_counter() - clock
         trace.after_events = [e.id for e in events if e.id in kept]
         return [by_id[i] for i in trace.after_events]

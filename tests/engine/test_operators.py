@@ -302,6 +302,56 @@ def test_extract_reports_missing_values_and_never_drops():
         REGISTRY["EXTRACT"](c, {"l": SONGS, "attr_names": ("genre",), "attr_types": None})
 
 
+class ChunkedExtractor:
+    """Reads one item per chunk and asks whether to go on before each, as the model extractor does."""
+
+    def __init__(self):
+        self.read = 0
+
+    def extract(self, items, attr_names, attr_types, *, check=None):
+        for _ in items:
+            check()
+            self.read += 1
+        return list(items)
+
+
+class SlowExtractor(ChunkedExtractor):
+    def __init__(self, seconds_per_item: float):
+        super().__init__()
+        self.seconds = seconds_per_item
+
+    def extract(self, items, attr_names, attr_types, *, check=None):
+        import time as clock
+
+        for _ in items:
+            check()
+            clock.sleep(self.seconds)
+            self.read += 1
+        return list(items)
+
+
+def test_a_long_extract_stops_when_the_question_is_cancelled_or_out_of_time():
+    import time as clock
+
+    from app.engine.operators import Cancelled
+
+    args = {"l": SONGS, "attr_names": ("genre",), "attr_types": None}
+    c = ctx()
+    c.extractor = ChunkedExtractor()
+    REGISTRY["EXTRACT"](c, args)
+    assert c.extractor.read == 4  # nothing stops it: it reads everything
+    asked: list[int] = []
+    c.extractor = ChunkedExtractor()
+    c.cancel = lambda: asked.append(1) or len(asked) > 3  # once by the operator, then once per item
+    with pytest.raises(Cancelled):
+        REGISTRY["EXTRACT"](c, args)
+    assert c.extractor.read == 2  # stopped in the middle, not after all items
+    c.extractor, c.cancel, c.deadline = SlowExtractor(0.03), None, clock.monotonic() + 0.05
+    with pytest.raises(OperatorError, match="time limit reached"):
+        REGISTRY["EXTRACT"](c, args)
+    assert 1 <= c.extractor.read < 4  # the question's time ran out while it read
+
+
 def test_extract_with_converters():
     from app.engine.extract import KeyAliasExtractor
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.engine.values import Item
 from app.extract.model_extractor import ModelExtractor, item_text
 from tests.retrieve.helpers import at, event, stored
@@ -74,3 +76,27 @@ def test_a_key_that_never_applies_is_not_read_item_by_item():
     assert extractor.last_modes == {"cuisine": "mapped:none"}
     assert model.calls == [("cuisine", 50)]
     assert all(i.get("cuisine") is None for i in out)
+
+
+def test_reading_many_items_goes_in_chunks_with_a_check_between_them():
+    from app.extract import model_extractor
+
+    mails = [Item.from_event(stored(event(f"m{i}", "mail", "Dinner", {"subject": "Dinner", "body": "pizza" if i % 2 else "sushi"},
+                                          at(4, 21), None))) for i in range(50 + 2 * model_extractor.CHUNK + 10)]
+    model, checks = FakeModel(), []
+    out = ModelExtractor(model=model).extract(mails, ["cuisine"], None, check=lambda: checks.append(len(model.calls)))
+    assert model.calls == [("cuisine", 50), ("cuisine", model_extractor.CHUNK), ("cuisine", model_extractor.CHUNK), ("cuisine", 10)]
+    assert checks == [1, 2, 3]  # before each chunk after the probe
+    assert [i.get("cuisine") for i in out[-2:]] == [None, "italian"]  # every item is still read
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_the_first_chunk():
+        if len(model.calls) > 1:
+            raise Stop
+
+    model = FakeModel()
+    with pytest.raises(Stop):
+        ModelExtractor(model=model).extract(mails, ["cuisine"], None, check=stop_after_the_first_chunk)
+    assert model.calls == [("cuisine", 50), ("cuisine", model_extractor.CHUNK)]

@@ -94,3 +94,29 @@ def test_verdict_thresholds():
     assert retriever.verdict(np.array([0.69, 0.3, 0.01])) == "partly"
     assert retriever.verdict(np.array([0.7, 0.2, 0.1])) == "irrelevant"
     retriever.close()
+
+
+def test_the_event_cross_encoder_reads_in_chunks_and_stops_when_asked(store, monkeypatch):
+    from app.retrieve import pipeline
+
+    monkeypatch.setattr(pipeline, "CHECK_EVERY", 1)
+    fake = FakeCrossEncoder(partly_sources={"music_stream"}, keep_word="hello")
+    thresholds = RetrieveThresholds(min_count=1000, pool_min_score=0.0)  # no value patterns: every song is read
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=thresholds)
+    checks: list[int] = []
+    retriever.retrieve("songs", store, date(2024, 4, 1), check=lambda: checks.append(len(fake.event_calls)))
+    songs = len(fake.event_calls)
+    assert songs >= 3 and checks[-songs:] == list(range(songs))  # one check before each chunk of one event
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two():
+        if len(fake.event_calls) >= 2:
+            raise Stop
+
+    fake.event_calls.clear()
+    with pytest.raises(Stop):
+        retriever.retrieve("songs", store, date(2024, 4, 1), check=stop_after_two)
+    assert len(fake.event_calls) == 2
+    retriever.close()

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from functools import lru_cache
+from typing import Any, Callable
 
 from app.engine.operators import OpContext, OperatorError, items_of, operator
 from app.engine.values import Item
+
+
+@lru_cache(maxsize=64)
+def _takes_check(method_type: type, name: str) -> bool:
+    return "check" in inspect.signature(getattr(method_type, name)).parameters
+
+
+def _with_check(obj: Any, name: str, ctx: OpContext) -> Callable[..., Any]:
+    """`obj.name`, given the context's cancel/time check when it takes one (`check=`: called between chunks of
+    work, it raises to stop), so that a model reading 30,000 events stops when the question is cancelled."""
+    method = getattr(obj, name)
+    if _takes_check(type(obj), name):
+        return lambda *args: method(*args, check=ctx.check_cancel)
+    return method
 
 
 @operator("RETRIEVE")
@@ -14,7 +30,7 @@ def retrieve(ctx: OpContext, args: dict[str, Any]) -> tuple:
     if ctx.store is None:
         raise OperatorError("RETRIEVE needs an event store")
     ctx.check_cancel()
-    items = ctx.retriever.retrieve(args["query"], ctx.store, ctx.reference_date)
+    items = _with_check(ctx.retriever, "retrieve", ctx)(args["query"], ctx.store, ctx.reference_date)
     for problem in getattr(ctx.retriever, "last_problems", None) or ():
         ctx.warn(f"RETRIEVE: {problem}")
     if any(not isinstance(i, Item) for i in items):
@@ -33,7 +49,7 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
     names = tuple(args["attr_names"])
     types = args.get("attr_types")
     ctx.check_cancel()
-    out = ctx.extractor.extract(rows, names, types)
+    out = _with_check(ctx.extractor, "extract", ctx)(rows, names, types)
     if len(out) != len(rows):
         raise OperatorError(f"the extractor returned {len(out)} items for {len(rows)} events")
     for name in names:
