@@ -41,6 +41,13 @@ class ExtractCall:
     events: int
 
 
+def _check_for(inner: Any, method: str, check: Any) -> dict[str, Any]:
+    """The engine's cancel/time check, passed on to the wrapped model when it takes one."""
+    from app.engine.operators.sources import accepts_check
+
+    return {"check": check} if check is not None and accepts_check(inner, method) else {}
+
+
 class RecordingRetriever:
     """Wraps an engine Retriever; every `retrieve` call is recorded. Other attributes pass through."""
 
@@ -56,9 +63,9 @@ class RecordingRetriever:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def retrieve(self, query: str, store: Any, reference_date: Any) -> list[Any]:
+    def retrieve(self, query: str, store: Any, reference_date: Any, *, check: Any = None) -> list[Any]:
         clock = time.perf_counter()
-        items = self.inner.retrieve(query, store, reference_date)
+        items = self.inner.retrieve(query, store, reference_date, **_check_for(self.inner, "retrieve", check))
         seconds = time.perf_counter() - clock
         trace = getattr(self.inner, "last_trace", None)
         groups = tuple(tuple(item.ids) for item in items)
@@ -88,9 +95,9 @@ class RecordingExtractor:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def extract(self, items: Sequence[Any], attr_names: Sequence[str], attr_types: Any) -> list[Any]:
+    def extract(self, items: Sequence[Any], attr_names: Sequence[str], attr_types: Any, *, check: Any = None) -> list[Any]:
         clock = time.perf_counter()
-        out = self.inner.extract(items, attr_names, attr_types)
+        out = self.inner.extract(items, attr_names, attr_types, **_check_for(self.inner, "extract", check))
         self.calls.append(ExtractCall(tuple(attr_names), time.perf_counter() - clock, len(items)))
         return out
 

@@ -15,11 +15,16 @@ def _takes_check(method_type: type, name: str) -> bool:
     return "check" in inspect.signature(getattr(method_type, name)).parameters
 
 
+def accepts_check(obj: Any, name: str) -> bool:
+    """Whether `obj.name` (a retriever's retrieve, an extractor's extract) takes the engine's `check=`."""
+    return _takes_check(type(obj), name)
+
+
 def _with_check(obj: Any, name: str, ctx: OpContext) -> Callable[..., Any]:
     """`obj.name`, given the context's cancel/time check when it takes one (`check=`: called between chunks of
     work, it raises to stop), so that a model reading 30,000 events stops when the question is cancelled."""
     method = getattr(obj, name)
-    if _takes_check(type(obj), name):
+    if accepts_check(obj, name):
         return lambda *args: method(*args, check=ctx.check_cancel)
     return method
 
