@@ -14,9 +14,10 @@ from pathlib import Path
 from platformdirs import user_config_path
 from PySide6.QtCore import QByteArray, QSettings
 
+from app.retrieve import DEFAULT_OPERATOR_SIZE, OPERATOR_SIZES
+
 CONFIG_ENV = "LIFELENS_CONFIG_DIR"
 HISTORY_LIMIT = 200
-OPERATOR_SIZES = ("small", "default")
 DEFAULT_QUD_MODEL = "default"
 
 
@@ -68,8 +69,8 @@ class AppSettings:
 
     @property
     def operator_size(self) -> str:
-        value = str(self._qs.value("models/operator_size", "default"))
-        return value if value in OPERATOR_SIZES else "default"
+        value = str(self._qs.value("models/operator_size", DEFAULT_OPERATOR_SIZE))
+        return value if value in OPERATOR_SIZES else DEFAULT_OPERATOR_SIZE
 
     @operator_size.setter
     def operator_size(self, value: str) -> None:

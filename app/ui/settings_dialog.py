@@ -13,6 +13,12 @@ from PySide6.QtWidgets import (
 
 from .settings import DEFAULT_QUD_MODEL, OPERATOR_SIZES
 
+OPERATOR_LABELS = {
+    "lexical": "Keyword search and key look-up (fastest; best answers so far)",
+    "small": "Small models (SPLADE-tiny cross-encoder)",
+    "default": "Larger models (MiniLM; slow on long histories)",
+}
+
 GGUF_MAGIC = b"GGUF"
 
 
@@ -68,7 +74,7 @@ class SettingsDialog(QDialog):
 
         self.operator_combo = QComboBox()
         for size in OPERATOR_SIZES:
-            self.operator_combo.addItem({"small": "Small (faster, less exact)", "default": "Default"}[size], size)
+            self.operator_combo.addItem(OPERATOR_LABELS[size], size)
         self.operator_combo.setCurrentIndex(OPERATOR_SIZES.index(values.operator_size))
 
         form = QFormLayout()

@@ -20,6 +20,7 @@ def test_dialog_shows_and_returns_values(qtbot, tmp_path):
     dialog = SettingsDialog(SettingsValues(None, "default", "small"), tmp_path / "default.sqlite")
     qtbot.addWidget(dialog)
     assert dialog.qud_default.isChecked() and dialog.operator_combo.currentData() == "small"
+    assert [dialog.operator_combo.itemData(i) for i in range(dialog.operator_combo.count())] == ["lexical", "small", "default"]
     assert dialog.store_edit.placeholderText() == f"{tmp_path / 'default.sqlite'} (default)"
     assert dialog.values() == SettingsValues(None, "default", "small")
     dialog.store_edit.setText(str(tmp_path))
@@ -38,7 +39,7 @@ def test_settings_change_the_store_and_the_model(qtbot, window_factory, tmp_path
     dialog.accept()
     assert dialog.isVisible() and "missing.gguf" in dialog.problem.text()
     dialog.qud_edit.setText(str(model))
-    dialog.operator_combo.setCurrentIndex(0)  # small
+    dialog.operator_combo.setCurrentIndex(dialog.operator_combo.findData("small"))
     dialog.store_edit.setText(str(tmp_path / "other" / "mine.sqlite"))
     dialog.accept()
     assert (settings.qud_model, settings.operator_size, settings.store_path) == \
