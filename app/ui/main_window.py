@@ -366,8 +366,11 @@ class MainWindow(QMainWindow):
         self.start_import([p for p in paths if p.exists()])
 
     def update_index(self) -> Job | None:
-        """Bring the search index up to date in the background; once more afterwards if asked meanwhile."""
+        """Bring the search index up to date in the background; once more afterwards if asked meanwhile.
+        Only the RETRIEVE models read it: with the lexical operators nothing is indexed."""
         if self.indexer is None or self.store is None or self.store.count() == 0:
+            return None
+        if self.settings.operator_size == "lexical":
             return None
         if self.index_job is not None:
             self.index_again = True
@@ -579,7 +582,8 @@ class MainWindow(QMainWindow):
         if new_store != self.own_store_path or models_changed:
             self.own_store_path = new_store
             self.open_store(new_store if not self.in_demo else self.store_path, demo=self.in_demo)
-            self.load_models()
+            if self.load_models() is None:  # else the index follows the models (_on_models_finished)
+                self.update_index()
 
     @Slot()
     def delete_all_data(self) -> list[Path] | None:

@@ -450,7 +450,8 @@ class RecordingIndexer:
         return 3
 
 
-def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, tmp_path, monkeypatch):
+def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, settings, tmp_path, monkeypatch):
+    settings.operator_size = "small"  # the RETRIEVE models read the index
     indexer = RecordingIndexer()
     window = window_factory(indexer=indexer)
     podcasts = tmp_path / "export" / "StreamingHistory_podcast_0.json"
@@ -466,6 +467,19 @@ def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, tm
     qtbot.waitUntil(lambda: indexer.calls == [4, 1] and window.index_job is None, timeout=TIMEOUT_MS)
     window.remove_source("podcast_stream")  # an empty store has nothing to index
     assert window.index_job is None and indexer.calls == [4, 1]
+
+
+def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_chosen(qtbot, window_factory, settings,
+                                                                                   tmp_path):
+    from app.ui.settings_dialog import SettingsValues
+
+    assert settings.operator_size == "lexical"
+    indexer = RecordingIndexer()
+    window = window_factory(indexer=indexer)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    assert window.index_job is None and indexer.calls == []
+    window.apply_settings(SettingsValues(settings.store_path, settings.qud_model, "small"))
+    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
 
 
 def test_a_drop_during_an_import_waits_its_turn_and_folders_are_read_whole(qtbot, window_factory, tmp_path):
