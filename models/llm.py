@@ -588,7 +588,7 @@ def shared_model(path: str | os.PathLike, **kwargs) -> GGUFModel:
     with _shared_lock:
         model = _shared.get(key)
         if model is None:
-            model = _shared[key] = GGUFModel(key, **kwargs)
+            model = _shared[key] = GGUFModel(Path(path).resolve(), **kwargs)
         return model
 
 

@@ -1,0 +1,131 @@
+"""The QUD fine-tuning data (models.train.qud_data) and the committed LoRA adapter (models/artifacts/qud-lora)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from app.engine.syntax import parse_call
+from app.engine.tree import Node
+from app.qud.decompose import decompose
+from app.qud.grammar import step_grammar
+from app.qud.prompt import TUNED_INSTRUCTION, step_prompt
+from models.default_qud import ADAPTER_STYLE, BASE_CHOICE, DEFAULT_ADAPTER, qud_adapter_path
+from models.llm import FakeLLM, GGUFModel
+from models.train.qud_data import STYLE, record_trees, step_pairs, train_records, tree_steps
+
+CARD = Path(__file__).resolve().parents[2] / "models" / "cards" / "qud-lora.md"
+
+GOLD = {
+    "question": "How far did I run in total in 2023?",
+    "step": 'SUM(l=QUD("my runs in 2023 with distance"), attr_name="distance_km")',
+    "children": [{
+        "question": "my runs in 2023 with distance",
+        "step": 'FILTER(l=QUD("my runs with distance"), filter=lambda attr: attr["start_datetime"].year == 2023)',
+        "children": [{
+            "question": "my runs with distance",
+            "step": 'EXTRACT(l=QUD("my runs"), attr_names=["start_datetime", "distance_km"], '
+                    'attr_types=[datetime.fromtimestamp, float])',
+            "children": [{"question": "my runs", "step": 'RETRIEVE(query="I went running")', "children": []}],
+        }],
+    }],
+}
+
+
+@pytest.fixture(scope="module")
+def p01_records():
+    return train_records(["p01"])
+
+
+def test_training_prompts_are_the_prompts_the_decomposer_sends():
+    tree = Node.from_json(GOLD)
+    steps = list(tree_steps(tree))
+    llm = FakeLLM([s["target"].strip() for s in steps])
+    llm.prompt_style = ADAPTER_STYLE   # what models.default_qud gives the model with the adapter
+    decompose(GOLD["question"], date(2024, 5, 1), llm)
+    assert [prompt for prompt, _, _ in llm.calls] == [s["prompt"] for s in steps]
+    assert STYLE == ADAPTER_STYLE == "tuned"
+    assert steps[2]["prompt"] == (
+        TUNED_INSTRUCTION + "\n"
+        'Above: FILTER(l=QUD("my runs with distance"), filter=lambda attr: attr["start_datetime"].year == 2023)\n'
+        'Input: QUD("my runs with distance")\n'
+        "Needs: distance_km\n"
+        "Output:"
+    )
+    # EXTRACT is written without attr_types (the decomposer adds them); the decoder stops on the newline
+    assert steps[2]["target"] == ' EXTRACT(l=QUD("my runs"), attr_names=["start_datetime", "distance_km"])\n'
+    assert [s["depth"] for s in steps] == [0, 1, 2, 3]
+
+
+def test_every_paraphrase_gives_its_own_root_step(p01_records):
+    record = next(r for r in p01_records if len(set(r["paraphrases"])) >= 2)
+    roots = [tree.question for tree in record_trees(record)]
+    assert roots[0] == record["question"]
+    assert sorted(set(roots)) == sorted(set(record["paraphrases"]) | {record["question"]})
+    pairs = step_pairs([record])
+    root_prompts = [p["prompt"] for p in pairs if p["depth"] == 0]
+    assert len(root_prompts) == len(set(roots))
+
+
+def test_data_come_from_train_templates_and_personas_only(p01_records):
+    from app.persona.splits import templates_in
+
+    pairs = step_pairs(p01_records)
+    held_out = set(templates_in("dev")) | set(templates_in("test"))
+    assert {p["template"] for p in pairs} <= set(templates_in("train"))
+    assert not {p["template"] for p in pairs} & held_out
+    assert {p["persona"] for p in pairs} == {"p01"}
+    assert len({(p["prompt"], p["target"]) for p in pairs}) == len(pairs)
+    with pytest.raises(ValueError, match="p13 is in the dev split"):
+        train_records(["p13"])
+
+
+def test_committed_adapter_matches_its_card():
+    card = CARD.read_text(encoding="utf-8")
+    recorded = re.search(r"adapter\.gguf sha256 \| `([0-9a-f]{64})`", card).group(1)
+    assert hashlib.sha256(DEFAULT_ADAPTER.read_bytes()).hexdigest() == recorded
+    assert qud_adapter_path(None) == DEFAULT_ADAPTER or qud_adapter_path(None) is None  # env may choose another
+    assert qud_adapter_path(BASE_CHOICE) is None
+
+
+def test_base_with_adapter_writes_a_step_that_parses(default_gguf):
+    question = "How many songs by Taylor Swift did I listen to in 2023?"
+    prompt = step_prompt(question, (), "", (), style="tuned")
+    tuned = GGUFModel(default_gguf, lora_path=DEFAULT_ADAPTER, n_threads=2, n_ctx=512)
+    base = GGUFModel(default_gguf, n_threads=2, n_ctx=512)
+    try:
+        step = tuned.complete(prompt, max_tokens=60, stop=["\n"]).text.strip()
+        call = parse_call(step)
+        assert call.operator in ("APPLY", "FILTER")
+        assert 'QUD("' in step
+        constrained = tuned.complete(prompt, grammar=step_grammar(()), max_tokens=60, stop=["\n"]).text.strip()
+        assert parse_call(constrained).operator == call.operator
+        assert base.complete(prompt, max_tokens=60, stop=["\n"]).text.strip() != step  # the adapter matters
+    finally:
+        tuned.close()
+        base.close()
+
+
+def test_default_choice_brings_the_adapter_and_base_leaves_it_out(monkeypatch, tmp_path):
+    from models import default_qud
+    from models.llm import close_shared_models
+
+    gguf = tmp_path / "gemma-3-270m-q4_k_m.gguf"
+    gguf.write_bytes(b"not loaded in this test")
+    monkeypatch.delenv(default_qud.QUD_MODEL_ENV, raising=False)
+    monkeypatch.setattr(default_qud, "configured_model_path", lambda explicit=None: None if explicit is None else
+                        Path(explicit))
+    monkeypatch.setattr(default_qud, "ensure_default_model", lambda **kw: gguf)
+    try:
+        tuned = default_qud.qud_model()
+        base = default_qud.qud_model(BASE_CHOICE)
+        assert (tuned.path, tuned.lora_path, tuned.prompt_style) == (gguf.resolve(), DEFAULT_ADAPTER, "tuned")
+        assert (base.path, base.lora_path, base.prompt_style) == (gguf.resolve(), None, None)
+        assert default_qud.qud_model() is tuned and tuned is not base   # one shared instance per (file, adapter)
+        assert tuned.name == "gemma-3-270m-q4_k_m.gguf+adapter.gguf"
+    finally:
+        close_shared_models()
