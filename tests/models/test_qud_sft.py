@@ -95,8 +95,8 @@ def test_committed_adapter_matches_its_card():
 def test_base_with_adapter_writes_a_step_that_parses(default_gguf):
     question = "How many songs by Taylor Swift did I listen to in 2023?"
     prompt = step_prompt(question, (), "", (), style="tuned")
-    tuned = GGUFModel(default_gguf, lora_path=DEFAULT_ADAPTER, n_threads=2, n_ctx=512)
-    base = GGUFModel(default_gguf, n_threads=2, n_ctx=512)
+    tuned = GGUFModel(default_gguf, lora_path=DEFAULT_ADAPTER, n_threads=1, n_ctx=512)
+    base = GGUFModel(default_gguf, n_threads=1, n_ctx=512)  # one thread: far faster on busy shared cores
     try:
         step = tuned.complete(prompt, max_tokens=60, stop=["\n"]).text.strip()
         call = parse_call(step)
