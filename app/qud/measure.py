@@ -6,7 +6,7 @@
     python -m app.qud.measure questions --json out.json   # per-question records
     python -m app.qud.measure speed                       # load time, prompt tokens/s, ms per generated token
 
-Options: --model PATH (a GGUF; default: the configured QUD model), --threads N, --style above|plain|dialog.
+Options: --model PATH (a GGUF; default: the configured QUD model), --threads N, --style auto|above|plain|dialog|tuned.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from app.engine.syntax import StepSyntaxError, format_call, parse_call
 from app.qud.decompose import DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
 from app.qud.examples import RESOURCES, load_examples, step_examples
 from app.qud.grammar import step_grammar
-from app.qud.prompt import compact_step, expand_call, step_prompt
+from app.qud.prompt import PROMPT_STYLES, compact_step, expand_call, step_prompt
 from app.qud.select import ExampleSelector
 from app.qud.validate import Needs, step_problems
 
@@ -44,13 +44,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def _model(args):
-    from models.default_qud import qud_model_path
-    from models.llm import GGUFModel
+    """The chosen QUD model as the app loads it (the default comes with its adapter); `--style auto` becomes the
+    model's own prompt style."""
+    from models.default_qud import qud_model
 
-    model = GGUFModel(qud_model_path(args.model), n_threads=args.threads)
+    model = qud_model(args.model, n_threads=args.threads)
     started = time.perf_counter()
     model.load()
-    print(f"model {model.path.name}: loaded in {time.perf_counter() - started:.2f} s, {model.n_threads} threads")
+    if args.style == "auto":
+        args.style = getattr(model, "prompt_style", None) or "above"
+    print(f"model {model.path.name}: loaded in {time.perf_counter() - started:.2f} s, {model.n_threads} threads, "
+          f"style {args.style}")
     return model
 
 
@@ -192,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("steps", "questions", "speed"))
     parser.add_argument("--model", help="GGUF file (default: the configured QUD model)")
     parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--style", default="above", choices=("above", "plain", "dialog"))
+    parser.add_argument("--style", default="auto", choices=("auto", *PROMPT_STYLES),
+                        help="prompt layout; auto: the model's own (tuned for the fine-tuned adapter, else above)")
     parser.add_argument("--selection", default="question", choices=("step", "path", "question"))
     parser.add_argument("--no-cues", action="store_true", help="do not narrow the first step by cue words")
     parser.add_argument("--limit", type=int, default=0, help="steps: stop after this many")
