@@ -136,13 +136,17 @@ def _read_rows(file: InputFile, make_event, type_name: str, podcast_shows: froze
     while rows:
         row = pop()
         n += 1
-        if type(row) is not dict:
-            yield RecordError(display, f"row {n}", f"expected an object with stream fields, found {type(row).__name__}")
-            continue
-        try:
-            yield make_event(row, n, type_name, podcast_shows)
-        except _RowProblem as problem:
-            yield RecordError(display, f"row {n}", str(problem))
+        yield _row_record(display, row, n, make_event, type_name, podcast_shows)
+
+
+def _row_record(display: str, row: object, n: int, make_event, type_name: str, podcast_shows: frozenset[str]) -> Record:
+    """Row `n` of a file (counted from 1) as its event, or the error that names the row."""
+    if type(row) is not dict:
+        return RecordError(display, f"row {n}", f"expected an object with stream fields, found {type(row).__name__}")
+    try:
+        return make_event(row, n, type_name, podcast_shows)
+    except _RowProblem as problem:
+        return RecordError(display, f"row {n}", str(problem))
 
 
 def _stream_rows(file: InputFile, make_event, type_name: str, podcast_shows: frozenset[str]) -> Iterator[Record]:
@@ -159,13 +163,7 @@ def _stream_rows(file: InputFile, make_event, type_name: str, podcast_shows: fro
                 yield RecordError(display, f"row {n + 1}", f"the file ends or breaks inside this row ({_short(exc)}); was the download complete?")
                 return
             n += 1
-            if type(row) is not dict:
-                yield RecordError(display, f"row {n}", f"expected an object with stream fields, found {type(row).__name__}")
-                continue
-            try:
-                yield make_event(row, n, type_name, podcast_shows)
-            except _RowProblem as problem:
-                yield RecordError(display, f"row {n}", str(problem))
+            yield _row_record(display, row, n, make_event, type_name, podcast_shows)
 
 
 def _podcast_shows(file: InputFile) -> frozenset[str]:

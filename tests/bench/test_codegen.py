@@ -12,18 +12,9 @@ import pytest
 from app.bench.codegen import (EXAMPLES, KEYS, SOURCES, SQL_GRAMMAR, SqlRefused, SqlSandbox, codegen_answer,
                                codegen_prompt, single_statement, statement_from, value_of)
 from app.bench.runner import BenchReport, bench_records
-from app.store import EventStore
 from models.llm import FakeLLM
-from tests.retrieve.helpers import import_events, small_life
 
 TODAY = date(2024, 4, 1)
-
-
-@pytest.fixture
-def store(tmp_path):
-    with EventStore.open(tmp_path / "events.sqlite") as s:
-        import_events(s, small_life())
-        yield s
 
 
 @pytest.fixture

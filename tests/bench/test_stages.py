@@ -15,16 +15,8 @@ from app.engine.retrieve import KeywordRetriever
 from app.engine.values import Item
 from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds, RetrieveTrace
 from app.store import EventStore
-from tests.retrieve.helpers import import_events, small_life
 
 TODAY = date(2024, 4, 1)
-
-
-@pytest.fixture
-def store(tmp_path):
-    with EventStore.open(tmp_path / "events.sqlite") as s:
-        import_events(s, small_life())
-        yield s
 
 
 def ids_by_title(store: EventStore) -> dict[str, str]:
