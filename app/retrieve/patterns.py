@@ -14,7 +14,7 @@ measurements (durations, prices) and ids do not make patterns.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -80,16 +80,17 @@ def mine_patterns(
     value_patterns: list[Pattern] = []
     for source, members in sorted(by_source.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         patterns.append(Pattern(source, None, None, tuple(e.id for e in members), _examples(members, examples)))
-        counts: Counter[tuple[str, Any]] = Counter()
+        # members per key/value in one pass (a pool holds up to 40,000 songs: no rescan per pattern)
+        holders: dict[tuple[str, Any], list[Any]] = defaultdict(list)
         for event in members:
             for key, value in event.data.items():
                 if _patternable(key, value):
-                    counts[(key, value)] += 1
+                    holders[(key, value)].append(event)
         floor = max(min_count, int(min_share * len(members) + 0.999))
-        frequent = [(kv, n) for kv, n in counts.items() if floor <= n < len(members)]
+        frequent = [(kv, len(held)) for kv, held in holders.items() if floor <= len(held) < len(members)]
         frequent.sort(key=lambda item: (-item[1], item[0][0], str(item[0][1])))
         for (key, value), _ in frequent[:max_per_source]:
-            chosen = [e for e in members if e.data.get(key) == value]
+            chosen = holders[(key, value)]
             value_patterns.append(Pattern(source, key, value, tuple(e.id for e in chosen), _examples(chosen, examples)))
     return patterns + value_patterns
 

@@ -34,8 +34,11 @@ class RetrieveCase:
 
 def cross_encoder_examples(
     cases: Sequence[RetrieveCase], *, events_per_case: int = 12, min_count: int = 3, max_patterns: int = 100,
-    seed: int = 13,
+    seed: int = 13, hard_share: float = 0.0,
 ) -> list[PairExample]:
+    """`hard_share`: the share of each case's negative events drawn from the sources that hold its gold events
+    (the events the event cross-encoder really reads: a source with gold is judged `partly` and its events go
+    on to it); the rest spread over all sources of the pool."""
     rng = random.Random(seed)
     examples: list[PairExample] = []
     for case in cases:
@@ -44,7 +47,14 @@ def cross_encoder_examples(
             examples.append(PairExample(case.query, pattern.text(), "pattern", PATTERN_LABELS.index(label)))
         positives = [e for e in case.pool if e.id in case.gold] + list(case.extra_gold)
         negatives = [e for e in case.pool if e.id not in case.gold]
-        chosen = rng.sample(positives, min(events_per_case, len(positives))) + _per_source(negatives, events_per_case, rng)
+        gold_sources = {e.source for e in positives}
+        hard = [e for e in negatives if e.source in gold_sources]
+        n_hard = min(len(hard), int(round(hard_share * events_per_case)))
+        hard_ids = {e.id for e in _per_source(hard, n_hard, rng)} if n_hard else set()
+        rest = [e for e in negatives if e.id not in hard_ids]
+        chosen = (rng.sample(positives, min(events_per_case, len(positives)))
+                  + [e for e in negatives if e.id in hard_ids]
+                  + _per_source(rest, events_per_case - len(hard_ids), rng))
         for event in chosen:
             label = 1 if event.id in case.gold else 0
             examples.append(PairExample(case.query, verbalize_event(event, with_time=True), "event", label))

@@ -91,6 +91,26 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
     return PersonaStore(persona_id, store, timeline, StoreIdMapper(store, timeline), index, timeline.p.reference_date)
 
 
+def bench_persona_store(persona_id: str, log: Callable[[str], None] = print) -> PersonaStore:
+    """A DEV persona's store as `lifelens bench` builds and scores it (app.persona.stores, its own cache), so
+    that thresholds are chosen on the very events and SPLADE index the bench's RETRIEVE sees."""
+    from app.persona.generate import timeline_for
+    from app.persona.splits import persona_split
+    from app.persona.storeids import StoreIdMapper
+    from app.persona.stores import persona_store as bench_store
+    from app.retrieve.sparse_index import SparseIndex
+
+    if persona_split(persona_id) != "dev":
+        raise ValueError(f"{persona_id} is not a DEV persona: thresholds are chosen on DEV only")
+    store = bench_store(persona_id, say=log)
+    timeline = timeline_for(persona_id)
+    index = SparseIndex.for_store(store)
+    added = index.sync(store)
+    if added:
+        log(f"{persona_id} (bench store): indexed {added} events")
+    return PersonaStore(persona_id, store, timeline, StoreIdMapper(store, timeline), index, timeline.p.reference_date)
+
+
 def _pin(timeline: Any, path: Path) -> None:
     """Keep the timeline the store was made from: the generator may change later, the store stays."""
     import pickle
@@ -130,8 +150,19 @@ def _top(values: Iterable[Any], n: int, rng: random.Random) -> list[Any]:
     return frequent[:n]
 
 
-def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[str]]]:
-    """(query, canonical ids) pairs from the timeline: whole sources, values, people, inferred attributes."""
+I_WORKOUT = {"running": "I went running", "cycling": "I went cycling", "swimming": "I went swimming",
+             "hiking": "I went hiking", "walking": "I went for a walk", "soccer": "I played football",
+             "tennis": "I played tennis", "yoga": "I did yoga", "strength training": "I went to the gym"}
+
+
+def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -> list[tuple[str, list[str]]]:
+    """(query, canonical ids) pairs from the timeline: whole sources, values, people, inferred attributes.
+
+    `phrasings` > 1 adds the question bank's first-person wordings ("I listened to songs by Adele", "I met
+    with Anna") to the choices, and queries for mails from friends (gold: observation ids of those mails)."""
+    def _i(*texts: str) -> list[str]:
+        return list(texts) if phrasings > 1 else []
+
     by_kind: dict[str, list[Any]] = {}
     for event in timeline.events:
         by_kind.setdefault(event.kind, []).append(event)
@@ -143,32 +174,38 @@ def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[
             out.append((query, ids))
 
     music = by_kind.get("music_stream", [])
-    add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"]), music)
+    add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"] + _i("I listened to music")), music)
     for artist in _top((e.attrs.get("artist") for e in music), 4, rng):
-        add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"]), (e for e in music if e.attrs.get("artist") == artist))
+        add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"] + _i(f"I listened to songs by {artist}")),
+            (e for e in music if e.attrs.get("artist") == artist))
     for album in _top((e.attrs.get("album") for e in music), 2, rng):
         add(f"songs from the album {album}", (e for e in music if e.attrs.get("album") == album))
     podcasts = by_kind.get("podcast_stream", [])
-    add(rng.choice(["podcasts", "podcast episodes I listened to"]), podcasts)
+    add(rng.choice(["podcasts", "podcast episodes I listened to"] + _i("I listened to a podcast")), podcasts)
     for show in _top((e.attrs.get("show") for e in podcasts), 2, rng):
         add(f"episodes of the podcast {show}", (e for e in podcasts if e.attrs.get("show") == show))
-    add(rng.choice(["audiobooks", "audiobook chapters I listened to"]), by_kind.get("audiobook_stream", []))
+    add(rng.choice(["audiobooks", "audiobook chapters I listened to"] + _i("I listened to an audiobook")),
+        by_kind.get("audiobook_stream", []))
     tv = by_kind.get("tvseries_stream", [])
-    add(rng.choice(["TV series I watched", "episodes of TV shows", "series on Netflix"]), tv)
+    add(rng.choice(["TV series I watched", "episodes of TV shows", "series on Netflix"]
+                   + _i("I watched an episode of a TV series")), tv)
     for series in _top((e.attrs.get("series") for e in tv), 2, rng):
         add(f"episodes of {series}", (e for e in tv if e.attrs.get("series") == series))
-    add(rng.choice(["movies I watched", "films", "movies on Netflix"]), by_kind.get("movie_stream", []))
+    add(rng.choice(["movies I watched", "films", "movies on Netflix"] + _i("I watched a movie")), by_kind.get("movie_stream", []))
     purchases = by_kind.get("online_purchase", [])
-    add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"]), purchases)
+    add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"] + _i("I bought something online")),
+        purchases)
     for category in _top((e.attrs.get("category") for e in purchases), 3, rng):
         add(f"{category.lower()} products I bought", (e for e in purchases if e.attrs.get("category") == category))
     workouts = by_kind.get("workout", [])
-    add(rng.choice(["workouts", "my workouts", "sport sessions"]), workouts)
+    add(rng.choice(["workouts", "my workouts", "sport sessions"] + _i("I did a workout")), workouts)
     for kind in _top((e.attrs.get("workout_type") for e in workouts), 3, rng):
         words = {"soccer": "football games", "running": "runs", "strength training": "gym sessions"}.get(kind, f"{kind} workouts")
+        if phrasings > 1 and rng.random() < 0.5:
+            words = I_WORKOUT.get(kind, f"I did {kind}")
         add(words, (e for e in workouts if e.attrs.get("workout_type") == kind))
     social = by_kind.get("meeting", []) + by_kind.get("party", [])
-    add(rng.choice(["meetings with friends", "times I met friends"]), by_kind.get("meeting", []))
+    add(rng.choice(["meetings with friends", "times I met friends"] + _i("I met with friends")), by_kind.get("meeting", []))
     for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
         words = activity.replace("_", " ")
         words += "es" if words.endswith(("ch", "sh", "s")) else "s"
@@ -179,14 +216,16 @@ def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[
     names = _top((n for e in social for n in e.attrs.get("participants") or []), 3, rng)
     for name in names:
         first = name.split()[0]
-        add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"]),
+        add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"] + _i(f"I met with {first}")),
             (e for e in social if name in (e.attrs.get("participants") or [])))
     doctor = by_kind.get("doctor", [])
-    add(rng.choice(["doctor appointments", "visits to the doctor"]), doctor)
+    add(rng.choice(["doctor appointments", "visits to the doctor"] + _i("I had a doctor's appointment")), doctor)
     for kind in _top((e.attrs.get("doctor_type") for e in doctor), 2, rng):
-        add(f"appointments at the {kind}", (e for e in doctor if e.attrs.get("doctor_type") == kind))
-    add(rng.choice(["trips", "holidays abroad", "travels"]), by_kind.get("trip", []) + by_kind.get("travel_leg", []))
-    add(rng.choice(["flights", "train rides"]), by_kind.get("travel_leg", []))
+        add(rng.choice([f"appointments at the {kind}"] + _i(f"I went to the {kind}")),
+            (e for e in doctor if e.attrs.get("doctor_type") == kind))
+    add(rng.choice(["trips", "holidays abroad", "travels"] + _i("I went on a trip")),
+        by_kind.get("trip", []) + by_kind.get("travel_leg", []))
+    add(rng.choice(["flights", "train rides"] + _i("I took a flight")), by_kind.get("travel_leg", []))
     add(rng.choice(["birthdays", "birthdays of my family and friends"]), by_kind.get("birthday", []))
     add("birthday parties", (e for e in by_kind.get("party", []) if e.attrs.get("occasion") == "birthday"))
     add(rng.choice(["work meetings", "meetings at work"]), by_kind.get("work_meeting", []))
@@ -194,16 +233,31 @@ def template_queries(timeline: Any, rng: random.Random) -> list[tuple[str, list[
     add(rng.choice(["newsletters", "newsletter mails"]), by_kind.get("newsletter", []))
     for holiday in _top((e.attrs.get("holiday") for e in by_kind.get("holiday", [])), 2, rng):
         add(holiday.replace("_", " "), (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday))
+    if phrasings > 1:
+        out.extend(_mail_queries(timeline, rng))
     return out
+
+
+def _mail_queries(timeline: Any, rng: random.Random, n: int = 3) -> list[tuple[str, list[str]]]:
+    """"emails from <friend>" with the observation ids of the friend's mails, for friends with 2 or more."""
+    from app.persona.facts import Facts
+
+    facts = Facts(timeline)
+    by_sender: dict[str, list[str]] = {}
+    for _, obs in facts.received_mails():
+        by_sender.setdefault(obs.data["from"][0], []).append(obs.id)
+    friends = [f for f in timeline.p.friends if len(by_sender.get(f.full_name, [])) >= 2]
+    rng.shuffle(friends)
+    return [(rng.choice([f"emails from {f.first}", f"mails {f.first} sent me"]), by_sender[f.full_name]) for f in friends[:n]]
 
 
 def retrieve_cases(
     ps: PersonaStore, *, seed: int = 13, min_score: float = 0.1, max_queries: int | None = None,
-    templates: bool = True, bank: bool = True,
+    templates: bool = True, bank: bool = True, phrasings: int = 1,
 ) -> list[RetrieveCase]:
     """Cases from template queries and/or the question bank's RETRIEVE leaves (gold: store ids)."""
     rng = random.Random(f"{seed}-{ps.persona_id}")
-    queries = template_queries(ps.timeline, rng) if templates else []
+    queries = template_queries(ps.timeline, rng, phrasings=phrasings) if templates else []
     if bank:
         queries.extend(question_bank_leaves(ps))
     if max_queries is not None and len(queries) > max_queries:

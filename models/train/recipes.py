@@ -49,6 +49,12 @@ def register(sub: Any) -> None:
     p.add_argument("--query", action="append", help="RETRIEVE queries (default: a few dev ones)")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_timing)
+    p = sub.add_parser("cross_encoder_thresholds",
+                       help="re-choose a cross-encoder artifact's RETRIEVE thresholds on DEV (no training)")
+    p.add_argument("--size", choices=["small", "default"], default="small")
+    p.add_argument("--out", help="the artifact folder (default: the committed one of --size)")
+    p.add_argument("--log", help="also append results to this file")
+    p.set_defaults(run=run_cross_encoder_thresholds)
     for name, run in (("cross_encoder", run_cross_encoder), ("extractor", run_extractor)):
         p = sub.add_parser(name, help=f"train, export and evaluate the {name.replace('_', '-')}")
         p.add_argument("--size", choices=sorted(SIZES), default="default")
@@ -60,6 +66,18 @@ def register(sub: Any) -> None:
         p.add_argument("--budget-s", type=float, default=1200.0)
         p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
         p.add_argument("--log", help="also append progress to this file")
+        if name == "cross_encoder":
+            p.add_argument("--events-per-case", type=int, default=12,
+                           help="gold events and as many non-gold events per training query")
+            p.add_argument("--hard-share", type=float, default=0.0,
+                           help="share of the non-gold events taken from the sources that hold gold events")
+            p.add_argument("--query-seeds", type=int, default=1,
+                           help="draws of the template queries per persona (other artists, shows, wordings)")
+            p.add_argument("--class-weights", action="store_true",
+                           help="weigh each head's loss by the inverse square root of its label counts")
+            p.add_argument("--dev-bench", action="store_true",
+                           help="choose thresholds on the bench's DEV stores (all DEV personas, every RETRIEVE "
+                                "leaf of the dev question bank), recall averaged per query")
         p.set_defaults(run=run)
 
 
@@ -90,28 +108,29 @@ def _setup(args: argparse.Namespace):
 # --- cross-encoder -----------------------------------------------------------------------------------
 
 def run_cross_encoder(args: argparse.Namespace) -> None:
-    from models.cross_encoder import CrossEncoder
     from models.export import export_artifact
     from models.train.base_weights import BASES, fetch
-    from models.train.evaluate import CachedCrossEncoder, choose_thresholds
     from models.train.examples import cross_encoder_examples
     from models.train.nets import CrossEncoderNet
-    from models.train.persona_data import retrieve_cases
     from models.train.trainer import TrainConfig, train_cross_encoder
-    from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
 
     spec = SIZES[args.size]
+    dev_bench = getattr(args, "dev_bench", False)
     log, train, dev = _setup(args)
     started = time.perf_counter()
-    cases = [c for ps in train for c in retrieve_cases(ps)]
-    examples = cross_encoder_examples(cases)
+    cases = _retrieve_training_cases(train, getattr(args, "query_seeds", 1))
+    examples = cross_encoder_examples(cases, events_per_case=getattr(args, "events_per_case", 12),
+                                      hard_share=getattr(args, "hard_share", 0.0))
     wanted = args.examples or spec["examples"]
     examples = _balanced(examples, wanted)
     log(f"{len(cases)} train queries -> {len(examples)} examples "
         f"({sum(e.head == 'pattern' for e in examples)} pattern, {sum(e.head == 'event' for e in examples)} event)")
     base = fetch(spec["base"])
+    weights = _class_weights(examples) if getattr(args, "class_weights", False) else {}
+    if weights:
+        log(f"class weights (inverse square root of the counts): {weights}")
     config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
-                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor)
+                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor, class_weights=weights)
     clock = time.perf_counter()
     net = train_cross_encoder(base, examples, config, log)
     train_seconds = time.perf_counter() - clock
@@ -122,24 +141,98 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
                             "reference": reference})
     log(f"exported {out}")
     # thresholds on DEV, with the int8 model that ships
-    dev_cases = [(c.query, c.gold, ps.store, ps.reference_date)
-                 for ps in dev for c in retrieve_cases(ps, templates=False, max_queries=DEV_QUERIES)]
-    retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out)),
+    dev, thresholds, figures = _ce_dev_thresholds(out, spec, dev, dev_bench, log)
+    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
+          time.perf_counter() - started, {"dev retrieve figures (micro/macro, per stage)": figures,
+                                          "thresholds": thresholds})
+
+
+THRESHOLD_KEYS = ("pool_min_score", "relevant", "irrelevant", "keep", "min_count", "max_patterns", "max_event_ce",
+                  "value_irrelevant", "bm25_pool")
+
+
+def _ce_dev_thresholds(out: Path, spec: dict, dev: list, dev_bench: bool, log: Callable[[str], None]):
+    """Choose the RETRIEVE thresholds of the artifact in `out` on DEV and write them (and the figures) into its
+    config.json. `dev_bench`: every RETRIEVE leaf of the dev question bank on the bench's own stores of all DEV
+    personas, recall averaged per query (as the bench scores); else a sample of `dev`'s leaves, micro recall.
+    Returns (the DEV personas used, the thresholds, the figures)."""
+    from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
+    from models.cross_encoder import CrossEncoder
+    from models.train.evaluate import CachedCrossEncoder, choose_thresholds
+    from models.train.persona_data import retrieve_cases
+
+    if dev_bench:
+        from models.train.persona_data import bench_persona_store
+
+        dev = [bench_persona_store(p, log) for p in persona_split()[1]]
+        dev_cases = [(c.query, c.gold, ps.store, ps.reference_date)
+                     for ps in dev for c in retrieve_cases(ps, templates=False)]
+        grid = {"relevant": [0.5, 0.8], "irrelevant": [0.9, 0.97, 0.995], "value_irrelevant": [0.9, 0.97, 0.995],
+                "keep": [0.1, 0.25, 0.5]}
+        average = "macro"
+    else:
+        dev_cases = [(c.query, c.gold, ps.store, ps.reference_date)
+                     for ps in dev for c in retrieve_cases(ps, templates=False, max_queries=DEV_QUERIES)]
+        grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
+        average = "micro"
+    retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out, threads=1)),
                                thresholds=RetrieveThresholds(max_event_ce=spec["max_event_ce"]))
-    grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
-    log(f"dev: {len(dev_cases)} queries; sweeping {grid}")
-    chosen, figures = choose_thresholds(retriever, dev_cases, grid, log=log)
+    log(f"dev: {len(dev_cases)} queries; sweeping {grid} (recall first, {average})")
+    chosen, figures = choose_thresholds(retriever, dev_cases, grid, average=average, log=log)
     retriever.close()
     log(f"dev: thresholds {chosen}; figures {json.dumps(figures)}")
     cfg_path = out / "config.json"
     cfg = json.loads(cfg_path.read_text())
-    cfg["thresholds"] = {k: getattr(chosen, k) for k in ("pool_min_score", "relevant", "irrelevant", "keep", "min_count",
-                                                         "max_patterns", "max_event_ce")}
+    cfg["thresholds"] = {k: getattr(chosen, k) for k in THRESHOLD_KEYS}
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
-    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
-          time.perf_counter() - started, {"dev retrieve figures (micro/macro, per stage)": figures,
-                                          "thresholds": cfg["thresholds"]})
+    return dev, cfg["thresholds"], figures
+
+
+def run_cross_encoder_thresholds(args: argparse.Namespace) -> None:
+    """Re-choose a committed cross-encoder's thresholds on DEV with the current pipeline (no training) and
+    replace the dev figures of its card."""
+    from models.cross_encoder import SIZES as CE_SIZES
+    from models.runtime import artifact_dir
+
+    log = _logger(args.log)
+    out = Path(args.out) if args.out else artifact_dir(CE_SIZES[args.size])
+    _, thresholds, figures = _ce_dev_thresholds(out, SIZES[args.size], [], True, log)
+    card = CARDS / f"{out.name}.md"
+    head, _, _ = card.read_text(encoding="utf-8").partition("## Dev figures")
+    card.write_text(head + "## Dev figures\n\n"
+                    + f"Thresholds chosen with `python -m models.train cross_encoder_thresholds --size {args.size}`.\n\n"
+                    + "```json\n" + json.dumps({"dev retrieve figures (micro/macro, per stage)": figures,
+                                                 "thresholds": thresholds}, indent=1) + "\n```\n", encoding="utf-8")
+
+
+def _class_weights(examples: list) -> dict[str, list[float]]:
+    """Per head, loss weights (n_max / n_label) ** 0.5: relevant and partly patterns are rare next to the
+    irrelevant ones even after balancing, and a head that learns "irrelevant" by default loses recall."""
+    from models.train.nets import EVENT_LABELS, PATTERN_LABELS
+
+    out: dict[str, list[float]] = {}
+    for head, labels in (("pattern", PATTERN_LABELS), ("event", EVENT_LABELS)):
+        counts = [sum(1 for e in examples if e.head == head and e.label == n) for n in range(len(labels))]
+        if min(counts) > 0:
+            out[head] = [round((max(counts) / c) ** 0.5, 3) for c in counts]
+    return out
+
+
+def _retrieve_training_cases(train: list, query_seeds: int) -> list:
+    """RETRIEVE cases of the TRAIN personas: the question bank's leaves once, the template queries drawn
+    `query_seeds` times (each draw picks other artists, shows, people and wordings); a query once per persona."""
+    from models.train.persona_data import retrieve_cases
+
+    cases = []
+    for ps in train:
+        seen: set[str] = set()
+        for n in range(max(1, query_seeds)):
+            for case in retrieve_cases(ps, seed=13 + n, bank=(n == 0), phrasings=2 if query_seeds > 1 else 1):
+                if case.query not in seen:
+                    seen.add(case.query)
+                    cases.append(case)
+    return cases
 
 
 REFERENCE_PAIRS = [
@@ -317,6 +410,22 @@ def run_timing(args: argparse.Namespace) -> None:
     extractor.close()
 
 
+def _cross_encoder_flags(args) -> str:
+    """The cross-encoder options that differ from their defaults, for the card's reproduce command."""
+    flags = []
+    if getattr(args, "events_per_case", 12) != 12:
+        flags.append(f"--events-per-case {args.events_per_case}")
+    if getattr(args, "hard_share", 0.0):
+        flags.append(f"--hard-share {args.hard_share:g}")
+    if getattr(args, "query_seeds", 1) != 1:
+        flags.append(f"--query-seeds {args.query_seeds}")
+    if getattr(args, "class_weights", False):
+        flags.append("--class-weights")
+    if getattr(args, "dev_bench", False):
+        flags.append("--dev-bench")
+    return "".join(f" {f}" for f in flags)
+
+
 # --- model card --------------------------------------------------------------------------------------
 
 def _card(out: Path, args, spec, base, train, dev, n_cases, n_examples, train_seconds, total_seconds, figures) -> None:
@@ -345,7 +454,9 @@ def _card(out: Path, args, spec, base, train, dev, n_cases, n_examples, train_se
         ".venv/bin/pip install -e '.[train]'",
         f".venv/bin/python -m models.train {args.run.__name__.replace('run_', '')} --size {args.size} --out models/artifacts/{name}"
         + (f" --examples {args.examples}" if args.examples else "")
-        + f" --epochs {args.epochs:g} --budget-s {args.budget_s:.0f} --head-lr-factor {args.head_lr_factor:g}",
+        + f" --epochs {args.epochs:g} --budget-s {args.budget_s:.0f} --head-lr-factor {args.head_lr_factor:g}"
+        + (f" --train {' '.join(p.persona_id for p in train)}" if getattr(args, "train", None) else "")
+        + _cross_encoder_flags(args),
         "```",
         "",
         "Training on CPU is deterministic for a given thread count, but a wall-time budget that cuts a run short",

@@ -120,3 +120,96 @@ def test_the_event_cross_encoder_reads_in_chunks_and_stops_when_asked(store, mon
         retriever.retrieve("songs", store, date(2024, 4, 1), check=stop_after_two)
     assert len(fake.event_calls) == 2
     retriever.close()
+
+
+class LeaningCrossEncoder(FakeCrossEncoder):
+    """Every source is `partly`; an artist's key/value pattern gets the row given for it; events: a word decides."""
+
+    def __init__(self, artist_rows, keep_word):
+        super().__init__(keep_word=keep_word)
+        self.artist_rows = artist_rows
+
+    def pattern_probs(self, query, texts):
+        rows = []
+        for text in texts:
+            self.pattern_calls.append(text)
+            head = text.split(" | ")
+            if len(head) > 1 and head[1].startswith("artist: "):
+                rows.append(self.artist_rows[head[1].removeprefix("artist: ")])
+            else:
+                rows.append([0.2, 0.6, 0.2])
+        return np.array(rows, dtype=np.float32)
+
+
+def _songs_by_artist(store, trace):
+    pool = store.get(trace.pool)
+    return {artist: sorted(e.title for e in pool if e.data.get("artist") == artist) for artist in ("Adele", "Daft Punk")}
+
+
+def test_overflow_reads_the_most_promising_patterns_first_and_the_rest_follow_their_pattern(store):
+    # Adele leans relevant (+0.3), Daft Punk leans irrelevant (-0.2); room for two event reads only
+    fake = LeaningCrossEncoder({"Adele": [0.05, 0.6, 0.35], "Daft Punk": [0.3, 0.6, 0.1]}, keep_word="hello")
+    thresholds = RetrieveThresholds(min_count=2, pool_min_score=0.0, max_event_ce=2)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=thresholds)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    trace = retriever.last_trace
+    songs = _songs_by_artist(store, trace)
+    assert songs["Adele"] == ["Adele - Hello", "Adele - Skyfall"] and len(songs["Daft Punk"]) >= 1
+    # the two Adele songs are read (before any Daft Punk song, though those come first in the pool) ...
+    assert sorted(t.split(" | ")[2] for t in fake.event_calls if t.startswith("music stream")) == songs["Adele"]
+    kept_songs = [t for t in titles(store, trace.after_events) if " - " in t]
+    # ... the cross-encoder keeps "Hello" only, and the Daft Punk overflow follows its pattern: dropped
+    assert kept_songs == ["Adele - Hello"]
+    assert any("judged by their patterns only" in p for p in retriever.last_problems)
+    retriever.close()
+
+    # a pattern that leans (even slightly) relevant keeps its overflow
+    fake = LeaningCrossEncoder({"Adele": [0.05, 0.6, 0.35], "Daft Punk": [0.2, 0.5, 0.3]}, keep_word="hello")
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=thresholds)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    kept_songs = [t for t in titles(store, retriever.last_trace.after_events) if " - " in t]
+    assert kept_songs == sorted(["Adele - Hello"] + songs["Daft Punk"])
+    retriever.close()
+
+
+def test_key_value_patterns_drop_at_their_own_threshold(store):
+    fake = LeaningCrossEncoder({"Adele": [0.85, 0.1, 0.05], "Daft Punk": [0.85, 0.1, 0.05]}, keep_word="hello")
+    # the same probabilities: below `value_irrelevant` the songs go on to the event cross-encoder
+    lenient = RetrieveThresholds(min_count=2, pool_min_score=0.0, irrelevant=0.8, value_irrelevant=0.9)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=lenient)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    songs = _songs_by_artist(store, retriever.last_trace)
+    assert [t for t in titles(store, retriever.last_trace.after_events) if " - " in t] == ["Adele - Hello"]
+    assert sum(1 for t in fake.event_calls if t.startswith("music stream")) == len(songs["Adele"] + songs["Daft Punk"])
+    retriever.close()
+    # without `value_irrelevant` the source threshold (0.8) applies and both artists' songs are dropped unread
+    fake.event_calls.clear()
+    strict = RetrieveThresholds(min_count=2, pool_min_score=0.0, irrelevant=0.8)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=strict)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    assert [t for t in titles(store, retriever.last_trace.after_events) if " - " in t] == []
+    assert not any(t.startswith("music stream") for t in fake.event_calls)
+    assert retriever.verdict(np.array([0.85, 0.1, 0.05]), irrelevant=0.9) == "partly"
+    retriever.close()
+
+
+def test_the_pool_adds_the_stores_bm25_hits_that_splade_left_out(store):
+    fake = FakeCrossEncoder(relevant_sources={"mail", "online_purchase"})
+    # a SPLADE floor no event reaches: the pool is BM25's alone
+    only_bm25 = RetrieveThresholds(min_count=2, pool_min_score=1e9, bm25_pool=50)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=only_bm25)
+    retriever.retrieve("pizza", store, date(2024, 4, 1))
+    # (the store's full-text index holds title and text; the mail says "pizza" only in its body)
+    assert titles(store, retriever.last_trace.pool) == ["Pizza stone"]
+    assert titles(store, retriever.last_trace.after_events) == ["Pizza stone"]
+    retriever.close()
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(pool_min_score=1e9, bm25_pool=0))
+    retriever.retrieve("pizza", store, date(2024, 4, 1))
+    assert retriever.last_trace.pool == [] and retriever.last_problems == ["no event matches 'pizza' at all"]
+    retriever.close()
+    # with SPLADE's hits first, BM25 adds only what they miss (no event twice)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(pool_min_score=0.0, bm25_pool=50))
+    retriever.retrieve("pizza", store, date(2024, 4, 1))
+    pool = retriever.last_trace.pool
+    assert len(pool) == len(set(pool)) and "Pizza stone" in titles(store, pool)
+    retriever.close()
