@@ -19,16 +19,17 @@ from datetime import date
 from typing import Callable
 
 from app.engine.signatures import SIGNATURES
-from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
+from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
-from app.qud.validate import Needs, child_needs, step_problems, tree_problems
-from app.qud.vocabulary import attribute_names
+from app.qud.validate import Needs, child_needs, normalize_question, step_problems, tree_problems
+from app.qud.vocabulary import FIXED_COLUMNS, attribute_names
 
 _ALL_OPERATORS = tuple(SIGNATURES)
+_NEEDS_EXTRACT = "RETRIEVE gives only fixed columns"  # app.qud.validate's message
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,9 @@ class _Budget(Exception):
 
 
 class _Decomposer:
-    def __init__(self, question, llm, selector, config, progress, cancel):
+    def __init__(self, question, llm, selector, config, progress, cancel, avoid=None):
         self.root = question
+        self.avoid = {normalize_question(q): frozenset(ops) for q, ops in (avoid or {}).items()}
         self.llm = llm
         self.selector = selector
         self.config = config
@@ -111,7 +113,8 @@ class _Decomposer:
     ) -> Node:
         """A valid subtree for `question`, or _Failed with the reasons."""
         reasons: list[str] = []
-        failed_operators: set[str] = set()  # "next candidates": an operator that led nowhere is not offered again
+        # "next candidates": an operator that led nowhere (here, or when an earlier tree ran) is not offered again
+        failed_operators: set[str] = set(self.avoid.get(normalize_question(question), ()))
         for attempt, temperature in enumerate(self.config.temperatures):
             if self.cancel is not None and self.cancel():
                 raise Cancelled()
@@ -119,6 +122,9 @@ class _Decomposer:
                 raise _Budget()
             call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators)
             if problems:
+                repaired = self._extract_then_retrieve(call, problems, question, above, needs)
+                if repaired is not None:
+                    return repaired
                 reasons.append("; ".join(problems))
                 if call is not None and any(_is_structural(p) for p in problems):
                     failed_operators.add(call.operator)
@@ -177,6 +183,34 @@ class _Decomposer:
         return call, problems
 
 
+    def _extract_then_retrieve(self, call, problems, question, above, needs: Needs) -> Node | None:
+        """A RETRIEVE rejected only because attributes are needed above, as EXTRACT over that RETRIEVE.
+
+        The validator's own remedy, applied without another model call: a small model often retrieves where
+        the path needs `show` or `cuisine` extracted first, then wanders off on every retry.
+
+            RETRIEVE(query="I listened to a podcast")   # show needed above
+            -> EXTRACT(l=QUD("I listened to a podcast"), attr_names=["show"])
+                 RETRIEVE(query="I listened to a podcast")
+        """
+        if call is None or call.operator != "RETRIEVE" or len(problems) != 1 or not problems[0].startswith(_NEEDS_EXTRACT):
+            return None
+        query = call.get("query")
+        wanted = tuple(sorted(n for n in needs.rows | needs.members if n not in FIXED_COLUMNS))
+        if not isinstance(query, str) or not wanted:
+            return None
+        extract = expand_call(Call("EXTRACT", (("l", Qud(query)), ("attr_names", wanted))))
+        path = [q for q, _ in above]
+        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root)
+        if step_problems(extract, question, needs, path=path, depth=len(above), **checks):
+            return None
+        (child_need,) = child_needs(extract, needs)
+        if step_problems(call, query, child_need, path=[*path, question], depth=len(above) + 1, **checks):
+            return None
+        if self.progress is not None:
+            self.progress(question, len(above), f"{format_call(extract)}  (EXTRACT added by the validator)", [])
+        return Node(question, extract, (Node(query, call),))
+
     def _excluded(self, question: str, depth: int, needs: Needs, attempt: int, failed=()) -> tuple[str, ...]:
         """Operators the grammar leaves out at this step."""
         if depth + 1 >= self.config.max_depth:
@@ -217,8 +251,11 @@ def decompose(
     cancel: Callable[[], bool] | None = None,
     trace: Trace | None = None,
     style: str | None = None,
+    avoid: dict[str, frozenset[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
+
+    `avoid` maps sub-questions to operators not to offer for them (steps that failed when a tree ran).
 
     `reference_date` is "today": steps write relative dates as `date.today()`, which the engine evaluates
     at the reference date, so the tree itself stays valid for any day. `trace` (optional) receives every
@@ -232,7 +269,9 @@ def decompose(
         config = replace(config, style=style)
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
-    worker = _Decomposer(question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel)
+    worker = _Decomposer(
+        question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel, avoid
+    )
     if trace is not None:
         worker.trace = trace
     started = time.perf_counter()

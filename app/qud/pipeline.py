@@ -87,24 +87,57 @@ def ask(
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
-    qud_started = time.perf_counter()
-    try:
-        tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check, trace=trace)
-    except DecompositionError as exc:
-        timings["qud"] = time.perf_counter() - qud_started
-        timings["total"] = time.perf_counter() - started
-        return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc))
-    except Cancelled:
-        timings["qud"] = time.perf_counter() - qud_started
-        timings["total"] = time.perf_counter() - started
-        return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled")
-    except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
-        timings["qud"] = time.perf_counter() - qud_started
-        timings["total"] = time.perf_counter() - started
-        return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc))
-    timings["qud"] = time.perf_counter() - qud_started
-    say("Running the operator tree …")
-    answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
+    avoid: dict[str, frozenset[str]] = {}
+    timings["qud"] = 0.0
+    for attempt in range(1 + RERUNS):
+        qud_started = time.perf_counter()
+        try:
+            # each attempt has the whole call budget; `trace` keeps every model call of all attempts
+            attempt_trace = Trace()
+            try:
+                tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
+                                  trace=attempt_trace, avoid=avoid)
+            finally:
+                trace.steps.extend(attempt_trace.steps)
+                trace.seconds += attempt_trace.seconds
+        except DecompositionError as exc:
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc))
+        except Cancelled:
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled")
+        except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc))
+        timings["qud"] += time.perf_counter() - qud_started
+        say("Running the operator tree …")
+        answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
+        failed = _failed_step(answer)
+        if failed is None or attempt == RERUNS:
+            break
+        sub_question, operator = failed
+        say(f"{operator} failed on “{sub_question}”; understanding the question again without it …")
+        avoid[sub_question] = avoid.get(sub_question, frozenset()) | {operator}
     merged = {**answer.timings, **timings}
     merged["total"] = time.perf_counter() - started
     return replace(answer, timings=merged)
+
+
+RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
+
+
+def _failed_step(answer: Answer) -> tuple[str, str] | None:
+    """(sub-question, operator) of the deepest step that failed when the tree ran, if a new tree may help.
+
+    Not after a cancel or the time limit: a new tree would only take as long again.
+    """
+    if not answer.error or answer.tree is None or answer.error == "cancelled" or "time limit" in answer.error:
+        return None
+    failed = [n for n in answer.tree.walk() if n.error and not n.error.startswith("not run")]
+    if not failed:
+        return None
+    deepest = failed[-1]  # walk() is depth first, parents before children
+    return deepest.question, deepest.operator

@@ -83,7 +83,7 @@ def test_prompt_has_eight_examples_the_path_and_needs():
 def test_an_invalid_step_is_retried_at_a_higher_temperature():
     script = {k: list(v) for k, v in HIKE.items()}
     script["my hikes with distance"] = [
-        ' RETRIEVE(query="I went hiking")',                             # cannot carry distance_km
+        ' APPLY(l=QUD("my hikes"), fct=len)',                        # cannot carry distance_km
         ' EXTRACT(l=QUD("my hikes", attr_names=["distance_km"])',      # does not parse
         ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
     ]
@@ -94,8 +94,38 @@ def test_an_invalid_step_is_retried_at_a_higher_temperature():
     assert [c[2] for c in llm.calls] == [0.0, 0.0, 0.7, 1.0, 0.0]
     assert "step ::= argmax | max\n" in llm.calls[0][1]
     assert trace.rejected == 2
-    assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
+    assert trace.steps[1].problems == ["APPLY gives one value, but attributes distance_km are needed above"]
     assert trace.steps[2].problems[0].startswith("syntax: not an operator call")
+
+
+def test_a_retrieve_that_must_carry_attributes_becomes_extract_over_it():
+    script = {k: list(v) for k, v in HIKE.items()}
+    script["my hikes with distance"] = [' RETRIEVE(query="I went hiking")']  # distance_km is needed above
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
+    # the validator's remedy is applied without another model call
+    assert tree.to_json()["children"] == [{
+        "question": "my hikes with distance",
+        "step": 'EXTRACT(l=QUD("I went hiking"), attr_names=["distance_km"], attr_types=[float])',
+        "children": [{"question": "I went hiking", "step": 'RETRIEVE(query="I went hiking")', "children": []}],
+    }]
+    assert trace.calls == 2 and trace.rejected == 1
+    assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
+
+
+def test_a_retrieve_with_other_problems_is_not_patched():
+    script = {k: list(v) for k, v in HIKE.items()}
+    # needs distance_km AND brings in a topic the question never mentions: retried, not patched
+    script["my hikes with distance"] = [
+        ' RETRIEVE(query="I went swimming")',
+        ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
+    ]
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
+    assert [n.step for n in tree.walk()][1] == 'EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"], attr_types=[float])'
+    assert len(trace.steps[1].problems) == 2
 
 
 def test_a_failing_sub_question_sends_the_step_above_back():

@@ -72,6 +72,45 @@ def test_ask_decomposes_runs_and_times_the_qud(store_path):
     assert messages[-1] == "Running the operator tree …"
 
 
+FAILING_MAP = ' MAP(l=QUD("my hikes"), fct=lambda attr: attr["distance_km"] / 0, res_name="distance_km")'
+
+
+def step_alternatives(grammar: str) -> str:
+    return next(line for line in grammar.splitlines() if line.startswith("step ::="))
+
+
+def test_a_step_that_fails_when_run_is_decomposed_again_without_that_operator(store_path):
+    messages: list[str] = []
+    failing_filter = ' FILTER(l=QUD("my hikes with km"), filter=lambda attr: attr["distance_km"] / 0 > 1)'
+    steps = [HIKE_STEPS[0], failing_filter, HIKE_STEPS[1], HIKE_STEPS[2],  # the first tree: FILTER divides by zero
+             HIKE_STEPS[0], HIKE_STEPS[1], HIKE_STEPS[2]]                  # the second: EXTRACT at once
+    llm = FakeLLM(steps)
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=llm, progress=messages.append)
+    assert answer.error is None and answer.value == 12.25
+    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert step_alternatives(llm.calls[1][1]) == "step ::= extract | join | filter | unnest"
+    # "my hikes with distance" is not offered FILTER again
+    assert step_alternatives(llm.calls[5][1]) == "step ::= extract | join | unnest"
+    assert "FILTER failed on “my hikes with distance”; understanding the question again without it …" in messages
+    assert messages.count("Running the operator tree …") == 2
+
+
+def test_reruns_after_failing_steps_are_bounded(store_path):
+    def always_map(prompt: str) -> str:
+        if prompt.endswith('Input: QUD("How far was my longest hike?")\nOutput:'):
+            return HIKE_STEPS[0]
+        return FAILING_MAP if "my hikes with distance" in prompt.rsplit("Input:", 1)[1] else HIKE_STEPS[2]
+
+    llm = FakeLLM(always_map)
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=llm)
+    assert answer.value is None
+    assert answer.error.startswith("MAP (“my hikes with distance”) failed: the function failed on all 3 items")
+    assert pipeline.RERUNS == 2
+    assert len(llm.calls) == 3 * (1 + pipeline.RERUNS)
+
+
 class RecordingRetriever(KeywordRetriever):
     def __init__(self):
         super().__init__()
