@@ -36,6 +36,18 @@ MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
 TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
 DRAFT_TOKENS = 12   # longest speculative draft (each drafted token costs one more row of the 262k-wide output layer)
 EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
+THREADS_ENV = "LIFELENS_QUD_THREADS"  # model threads; fewer than the cores when other work shares them
+
+
+def _threads_from_env() -> int | None:
+    """$LIFELENS_QUD_THREADS as a thread count: on busy cores llama.cpp's threads wait on each other, and one
+    thread is then several times faster than two."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise LLMError(f"${THREADS_ENV} must be a positive number of threads, not {value!r}")
+    return int(value)
 MAX_GRAMMARS = 64   # compiled grammars kept per model (the QUD makes a few per question)
 
 
@@ -156,7 +168,7 @@ class GGUFModel:
         self._adapter = None
         self.n_ctx = n_ctx
         self.n_batch = n_batch
-        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self.n_threads = n_threads or _threads_from_env() or max(1, os.cpu_count() or 1)
         if use_extra_buffers is None:
             use_extra_buffers = os.environ.get(EXTRA_BUFFERS_ENV, "") == "1"
         self.use_extra_buffers = use_extra_buffers

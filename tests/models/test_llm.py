@@ -204,3 +204,14 @@ def test_a_dead_end_is_backed_out_of_so_the_output_still_parses(default_llm):
     assert out.finish_reason != "grammar"
     assert out.text in {' QUD("song")', ' QUD("song in 2023")', ' QUD("tracks")', ' QUD("tracks in 2023")'}
     assert default_llm.grammar_accepts(grammar, out.text)[0]
+
+
+def test_the_thread_count_comes_from_the_argument_then_the_environment(tmp_path, monkeypatch):
+    model_file = tmp_path / "model.gguf"
+    model_file.write_bytes(b"GGUF")  # never loaded: the count is settled when the model is made
+    monkeypatch.setenv("LIFELENS_QUD_THREADS", "1")
+    assert GGUFModel(model_file).n_threads == 1
+    assert GGUFModel(model_file, n_threads=3).n_threads == 3
+    monkeypatch.setenv("LIFELENS_QUD_THREADS", "two")
+    with pytest.raises(LLMError, match=r"\$LIFELENS_QUD_THREADS must be a positive number of threads, not 'two'"):
+        GGUFModel(model_file)
