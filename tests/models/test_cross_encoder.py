@@ -62,7 +62,9 @@ def test_scores_rank_the_obvious_pairs(size):
 def test_thresholds_come_with_the_artifact(size):
     thresholds = CrossEncoder.for_size(size).thresholds
     assert set(thresholds) >= {"relevant", "irrelevant", "keep", "pool_min_score"}
-    assert all(0.0 <= thresholds[k] <= 1.0 for k in ("relevant", "irrelevant", "keep"))
+    assert all(0.0 <= thresholds[k] <= 1.0 for k in ("relevant", "keep"))
+    # above 1.0 no probability reaches it: the recall-first choice never drops a whole source unread
+    assert 0.0 <= thresholds["irrelevant"] <= 1.01
 
 
 def test_softmax_rows():
