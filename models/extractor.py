@@ -15,6 +15,7 @@ An encoder reads `[CLS] key [SEP] verbalized event | people: ... [SEP]` and answ
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -27,8 +28,20 @@ SIZES = {"small": "extractor-small", "default": "extractor-default"}
 
 
 def extractor_input(text: str, people: Sequence[str] | None = None) -> str:
-    """The second segment: the event text, then the person's people (so names can be pointed at)."""
-    return f"{text} | people: {', '.join(people)}" if people else text
+    """The second segment: the event text, then the person's people (so names can be pointed at).
+
+    People whose first name is written in the text come first: the model reads at most 128 tokens, and a
+    list of 40 names would otherwise be cut before "Lea Schwarz" when the calendar says "Lea's birthday".
+
+    >>> extractor_input("calendar | Lea's birthday", ["Tom Lee", "Lea Schwarz"])
+    "calendar | Lea's birthday | people: Lea Schwarz, Tom Lee"
+    """
+    if not people:
+        return text
+    words = set(re.findall(r"\w+", text))
+    named = [p for p in people if p.split(" ")[0] in words]
+    rest = [p for p in people if p.split(" ")[0] not in words]
+    return f"{text} | people: {', '.join(named + rest)}"
 
 
 class Extractor:
@@ -76,7 +89,7 @@ class Extractor:
             feeds, spans = self._encode(key, [segments[i] for i in idx])
             mode, tags, label = self.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])
             for row, i in enumerate(idx):
-                values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed)
+                values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed, people or ())
         return values
 
     def _encode(self, key: str, segments: list[str]) -> tuple[dict[str, np.ndarray], list[list[tuple[int, int, int]]]]:
@@ -112,7 +125,7 @@ class Extractor:
     def none_threshold(self, value: float) -> None:
         self._none_threshold = value
 
-    def _decode(self, mode, tags, label, spans, text, allowed) -> Any:
+    def _decode(self, mode, tags, label, spans, text, allowed, people: Sequence[str] = ()) -> Any:
         if allowed is not None:
             # a key with a closed label set is answered by a label, unless the model is sure nothing fits
             p_none = float(np.exp(mode[0] - mode.max()) / np.exp(mode - mode.max()).sum())
@@ -122,7 +135,7 @@ class Extractor:
         choice = MODE_LABELS[int(np.argmax(mode[:2]))]  # no label set for this key: none or span
         if choice == "none":
             return None
-        found = decode_spans(np.argmax(tags, axis=-1), spans, text)
+        found = resolve_people(decode_spans(np.argmax(tags, axis=-1), spans, text), people)
         if not found:
             return None
         return found[0] if len(found) == 1 else found
@@ -133,20 +146,15 @@ def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: s
 
     A span is a run of B/I tokens; a B glued to the previous token (a sub-word piece) continues the span
     instead of starting a new one, and an O sub-word piece inside a tagged word is kept, so words stay whole.
+    Two spans apart by only a space or a period are one value ("Dr. Zimmermann", "Elin Sandberg" tagged
+    B-B by a small model); values of a list are apart by ", " or " and ", so they stay apart.
     """
-    found: list[str] = []
+    ranges: list[list[int]] = []
     current: list[int] | None = None
 
     def flush() -> None:
         if current is not None:
-            start, end = current
-            while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
-                start -= 1  # a span that starts on a later word piece takes the whole word
-            while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
-                end += 1
-            value = text[start:end].strip(" |,;:")
-            if value and value not in found:
-                found.append(value)
+            ranges.append(current)
 
     for position, start, end in spans:
         tag = int(tag_ids[position])
@@ -165,4 +173,41 @@ def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: s
             flush()
             current = None
     flush()
+    merged: list[list[int]] = []
+    for start, end in ranges:
+        while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+            start -= 1  # a span that starts on a later word piece takes the whole word
+        while end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
+            end += 1
+        if merged and (start <= merged[-1][1] or text[merged[-1][1] : start] in (" ", ".", ". ")):
+            merged[-1][1] = max(end, merged[-1][1])
+        else:
+            merged.append([start, end])
+    found: list[str] = []
+    for start, end in merged:
+        value = text[start:end].strip(" |,;:")
+        if value and value not in found:
+            found.append(value)
     return found
+
+
+def resolve_people(values: list[str], people: Sequence[str]) -> list[str]:
+    """A value that is a part of exactly one person's full name becomes that name ("Sabine" -> "Sabine
+    Schwarz" when the calendar says "Sabine's party"); a part shared by several ("Schwarz") stays as it is.
+
+    >>> resolve_people(["Sabine", "Schwarz", "Lemongrass"], ["Sabine Schwarz", "Kai Schwarz"])
+    ['Sabine Schwarz', 'Schwarz', 'Lemongrass']
+    """
+    out: list[str] = []
+    for value in values:
+        words = value.split()
+        owners = [p for p in people if words and _contains_words(p.split(), words)]
+        chosen = owners[0] if len(owners) == 1 else value
+        if chosen not in out:
+            out.append(chosen)
+    return out
+
+
+def _contains_words(name: list[str], words: list[str]) -> bool:
+    n = len(words)
+    return any(name[i : i + n] == words for i in range(len(name) - n + 1))

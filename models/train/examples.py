@@ -90,7 +90,61 @@ def extractor_examples(
         if kind == "none":
             examples.append(ExtractExample(case.key, segment, 0))
         elif kind == "span":
-            examples.append(ExtractExample(case.key, segment, 1, tuple(find_spans(segment, case.value))))
+            examples.append(ExtractExample(case.key, segment, 1, tuple(mention_spans(segment, case.value, case.people))))
         elif kind == "label":
             examples.append(ExtractExample(case.key, segment, 2, (), index[case.value.lower()]))
     return examples, counts
+
+
+def mention_spans(segment: str, value: Any, people: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the model should point for `value`: like `find_spans`, but a person of the people list whose
+    first name (unique among the people) is written in the event text is pointed at there ("Tobias" in
+    "Tobias's birthday", not "Tobias Vogel" in the list): a mention is what a small encoder can tag, and the
+    extractor maps it back to the full name (`models.extractor.resolve_people`).
+
+    >>> s = "calendar | Tobias's birthday | people: Anna Berg, Tobias Vogel"
+    >>> [s[a:b] for a, b in mention_spans(s, ["Tobias Vogel", "Anna Berg"], ["Anna Berg", "Tobias Vogel"])]
+    ['Tobias', 'Anna Berg']
+    """
+    import re
+
+    from app.retrieve.verbalize import format_value
+
+    text_end = segment.find(" | people: ")
+    firsts = [p.split(" ")[0] for p in people]
+    spans: list[tuple[int, int]] = []
+    for v in value if isinstance(value, (list, tuple)) else [value]:
+        name = format_value(v).strip()
+        first = name.split(" ")[0]
+        if text_end >= 0 and name in people and firsts.count(first) == 1:
+            found = re.search(r"(?<!\w)" + re.escape(first) + r"(?!\w)", segment[:text_end])
+            if found and not re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", segment[:text_end]):
+                spans.append(found.span())
+                continue
+        spans.extend(find_spans(segment, v))
+    return sorted(set(spans))
+
+
+def cap_extractor_examples(
+    examples: Sequence[ExtractExample], cap: int, *, none_ratio: float | None = None, seed: int = 13
+) -> list[ExtractExample]:
+    """At most `cap` examples per (key, source, mode), drawn at random, in a shuffled order; with `none_ratio`,
+    at most that many `none` examples per span or label example (an absent key is asked of every event).
+
+    Songs and purchases give hundreds of look-up-like examples per persona ("artist" of a music stream); the
+    keys of meetings, parties and doctor visits give tens. Capping the big groups spends the training steps
+    on the rare, hard ones. The source is the first field of the verbalized event ("music stream | ...").
+    """
+    rng = random.Random(seed)
+    groups: dict[tuple[str, str, int], list[ExtractExample]] = {}
+    for e in examples:
+        groups.setdefault((e.key, e.segment.split(" | ", 1)[0], e.mode), []).append(e)
+    chosen: list[ExtractExample] = []
+    for members in groups.values():
+        chosen.extend(rng.sample(members, min(cap, len(members))))
+    if none_ratio is not None:
+        nones = [e for e in chosen if e.mode == 0]
+        chosen = [e for e in chosen if e.mode != 0]
+        chosen += rng.sample(nones, min(len(nones), int(none_ratio * len(chosen))))
+    rng.shuffle(chosen)
+    return chosen

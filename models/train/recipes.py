@@ -66,6 +66,12 @@ def register(sub: Any) -> None:
         p.add_argument("--budget-s", type=float, default=1200.0)
         p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
         p.add_argument("--log", help="also append progress to this file")
+        if name == "extractor":
+            p.add_argument("--per-kind", type=int, default=60, help="train events per canonical kind and persona")
+            p.add_argument("--group-cap", type=int, default=0,
+                           help="at most this many examples per (key, source, mode); 0: no cap")
+            p.add_argument("--none-ratio", type=float,
+                           help="with --group-cap: at most this many 'none' examples per span or label example")
         if name == "cross_encoder":
             p.add_argument("--events-per-case", type=int, default=12,
                            help="gold events and as many non-gold events per training query")
@@ -317,8 +323,12 @@ def run_extractor(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     key_labels = label_sets(train)
     labels = sorted({v for values in key_labels.values() for v in values})
-    cases = [c for ps in train for c in extract_cases(ps)]
+    cases = [c for ps in train for c in extract_cases(ps, per_kind=getattr(args, "per_kind", 60))]
     examples, counts = extractor_examples(cases, labels, key_labels)
+    if getattr(args, "group_cap", 0):
+        from models.train.examples import cap_extractor_examples
+
+        examples = cap_extractor_examples(examples, args.group_cap, none_ratio=args.none_ratio)
     wanted = args.examples or spec["examples"]
     rng = random.Random(13)
     if len(examples) > wanted:

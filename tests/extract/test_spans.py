@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.extractor import Extractor, decode_spans, extractor_input
+from models.extractor import Extractor, decode_spans, extractor_input, resolve_people
 from models.runtime import artifact_dir
 
 TEXT = "mail | Dinner at Luigi's | body: Theresa and Anna loved the pizza oven at Trattoria Roma | people: Theresa Fischer, Anna Becker"
@@ -76,3 +76,31 @@ def test_key_and_text_segments(encoded):
     assert types[:first_text].tolist() == [0] * first_text and types[first_text] == 1
     assert int(ids[0]) == 101 and int(ids[first_text - 1]) == 102  # [CLS] key [SEP] text [SEP]
     assert extractor_input("x", ["A B"]) == "x | people: A B" and extractor_input("x", []) == "x"
+
+
+def test_people_named_in_the_text_come_first():
+    people = ["Tom Lee", "Anna Berg", "Lea Schwarz", "Leander Koch"]
+    # "Lea's" names Lea Schwarz; "Leander" is another word, not "Lea"; the order of the rest is kept
+    assert (extractor_input("calendar | Lea's birthday | location: Anna's place", people)
+            == "calendar | Lea's birthday | location: Anna's place | people: Anna Berg, Lea Schwarz, Tom Lee, Leander Koch")
+    assert extractor_input("music stream | Hozier - Work Song", people) == "music stream | Hozier - Work Song | people: " + ", ".join(people)
+
+
+def test_words_tagged_one_by_one_are_one_value(encoded):
+    _, spans = encoded
+    # a small model tags "Theresa" B and "Fischer" B: one name, not two; values apart by ", " stay apart
+    tags = tags_for(spans, TEXT, [find("Theresa Fischer")])
+    first_of_fischer = [p for p, s, e in spans if s == TEXT.index("Fischer")][0]
+    tags[first_of_fischer] = 1
+    assert decode_spans(tags, spans, TEXT) == ["Theresa Fischer"]
+    both = tags_for(spans, TEXT, [find("Theresa Fischer"), find("Anna Becker")])
+    assert decode_spans(both, spans, TEXT) == ["Theresa Fischer", "Anna Becker"]
+
+
+def test_a_tagged_first_name_becomes_the_persons_full_name():
+    people = ["Theresa Fischer", "Anna Becker", "Tom Becker"]
+    assert resolve_people(["Theresa"], people) == ["Theresa Fischer"]
+    assert resolve_people(["Anna", "Tom"], people) == ["Anna Becker", "Tom Becker"]
+    assert resolve_people(["Becker"], people) == ["Becker"]              # two people: left as it is
+    assert resolve_people(["Trattoria Roma"], people) == ["Trattoria Roma"]
+    assert resolve_people(["Anna Becker", "Anna"], people) == ["Anna Becker"]   # no repeats

@@ -34,3 +34,34 @@ def test_balanced_takes_every_class_evenly():
     chosen = _balanced(examples, 30)
     counts = {(h, l): sum(1 for e in chosen if (e.head, e.label) == (h, l)) for h, l in [("pattern", 0), ("pattern", 2), ("event", 1)]}
     assert counts == {("pattern", 0): 13, ("pattern", 2): 5, ("event", 1): 12}
+
+
+def test_extractor_examples_are_capped_per_key_source_and_mode():
+    from models.train.examples import cap_extractor_examples
+    from models.train.trainer import ExtractExample
+
+    songs = [ExtractExample("artist", f"music stream | Song {i} | artist: A{i}", 1, ((30, 32),)) for i in range(50)]
+    dinners = [ExtractExample("cuisine", f"calendar | Dinner {i} | location: Luigi's", 2, (), 4) for i in range(6)]
+    nones = [ExtractExample("track", f"calendar | Dinner {i}", 0) for i in range(40)]
+    chosen = cap_extractor_examples(songs + dinners + nones, 10)
+    assert [sum(e.mode == m for e in chosen) for m in (0, 1, 2)] == [10, 10, 6]
+    assert len({e.segment for e in chosen if e.mode == 1}) == 10   # drawn without repeats
+    # none examples at most 0.5 per span or label example
+    chosen = cap_extractor_examples(songs + dinners + nones, 10, none_ratio=0.5)
+    assert [sum(e.mode == m for e in chosen) for m in (0, 1, 2)] == [8, 10, 6]
+    assert cap_extractor_examples(songs, 10) == cap_extractor_examples(songs, 10)   # seeded
+
+
+def test_people_are_pointed_at_where_the_text_names_them():
+    from models.train.examples import mention_spans
+
+    people = ["Anna Berg", "Tobias Vogel", "Tom Lee", "Tom Kay"]
+    segment = "calendar | Tobias's birthday with Tom | to: Anna Berg | people: Tobias Vogel, Tom Lee, Anna Berg, Tom Kay"
+    def spans(value):
+        return [segment[a:b] for a, b in mention_spans(segment, value, people)]
+    assert spans("Tobias Vogel") == ["Tobias"]                        # the mention, not the list entry
+    assert segment.index("Tobias") == mention_spans(segment, "Tobias Vogel", people)[0][0]
+    assert spans(["Anna Berg", "Tobias Vogel"]) == ["Tobias", "Anna Berg"]   # a full name in the text stays
+    assert mention_spans(segment, "Anna Berg", people)[0][0] < segment.index(" | people: ")
+    assert spans("Tom Lee") == ["Tom Lee"]                            # two Toms: the list entry
+    assert mention_spans(segment, "Tom Lee", people)[0][0] > segment.index(" | people: ")
