@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "labelled (event, key, value) cases, no questions")
     p.add_argument("--operators", choices=("small", "default", "lexical"),
                    help="RETRIEVE/EXTRACT models of the engine modes and the extract stage "
-                        "(default: $LIFELENS_OPERATOR_MODELS or 'lexical')")
+                        "(default: $LIFELENS_OPERATOR_MODELS or 'small')")
     p.add_argument("--persona", action="append", help="only this persona (repeatable)")
     p.add_argument("--qud-model", help="a GGUF file instead of the default model")
     p.add_argument("--out", type=Path, help="write the JSON report here (the Markdown table goes next to it)")

@@ -25,7 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--qud-model", help="a GGUF file to decompose with instead of the configured model")
     p.add_argument("--operators", choices=("small", "default", "lexical"),
-                   help="RETRIEVE/EXTRACT models (default: $LIFELENS_OPERATOR_MODELS, else 'lexical'); "
+                   help="RETRIEVE/EXTRACT models (default: $LIFELENS_OPERATOR_MODELS, else 'small'); "
                         "lexical: the keyword and key look-up baselines")
     p.add_argument("--evidence", type=int, default=20, help="evidence events to print (default 20)")
     p.add_argument("--verbose", "-v", action="store_true", help="print each decomposition step on stderr")

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
 from .settings import DEFAULT_QUD_MODEL, OPERATOR_SIZES
 
 OPERATOR_LABELS = {
-    "lexical": "Keyword search and key look-up (fastest; best answers so far)",
-    "small": "Small models (SPLADE-tiny cross-encoder)",
+    "lexical": "Keyword search and key look-up (fastest; no search index)",
+    "small": "Small models (SPLADE-tiny cross-encoder; best answers so far)",
     "default": "Larger models (MiniLM; slow on long histories)",
 }
 

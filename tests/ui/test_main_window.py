@@ -473,7 +473,8 @@ def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_cho
                                                                                    tmp_path):
     from app.ui.settings_dialog import SettingsValues
 
-    assert settings.operator_size == "lexical"
+    assert settings.operator_size == "small"  # the default indexes; a person may choose the keyword baseline
+    settings.operator_size = "lexical"
     indexer = RecordingIndexer()
     window = window_factory(indexer=indexer)
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])

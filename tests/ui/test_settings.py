@@ -11,7 +11,7 @@ def test_settings_live_in_the_config_dir_and_survive_a_restart(private_dirs):
     assert config_dir() == config
     s = AppSettings()
     assert s.path == config / "lifelens.ini"
-    assert (s.store_path, s.qud_model, s.operator_size, s.welcomed, s.history) == (None, "default", "lexical", False, [])
+    assert (s.store_path, s.qud_model, s.operator_size, s.welcomed, s.history) == (None, "default", "small", False, [])
     s.store_path = Path("/data/mine.sqlite")
     s.qud_model = "/models/llama-3b.gguf"
     s.operator_size = "small"
@@ -32,7 +32,7 @@ def test_bad_values_fall_back_and_forget_personal(private_dirs):
         s.operator_size = "huge"
     s._qs.setValue("models/operator_size", "huge")
     s._qs.setValue("questions/history", "{not json")
-    assert s.operator_size == "lexical" and s.history == []
+    assert s.operator_size == "small" and s.history == []
     s.history = [f"q{i}" for i in range(300)]
     assert len(s.history) == 200 and s.history[-1] == "q299"
     s.store_path = Path("/x.sqlite")
