@@ -129,6 +129,7 @@ class _Decomposer:
                 if call is not None and any(_is_structural(p) for p in problems):
                     failed_operators.add(call.operator)
                 continue
+            call = self._widen_extract(call, question, above, needs)
             step = format_call(call)
             children: list[Node] = []
             try:
@@ -210,6 +211,33 @@ class _Decomposer:
         if self.progress is not None:
             self.progress(question, len(above), f"{format_call(extract)}  (EXTRACT added by the validator)", [])
         return Node(question, extract, (Node(query, call),))
+
+    def _widen_extract(self, call: Call, question: str, above, needs: Needs) -> Call:
+        """An EXTRACT that leaves attributes needed above to its sub-question, with them extracted here.
+
+        Below an EXTRACT a small model rarely extracts again, and with attributes still needed there RETRIEVE
+        is not allowed, so it wanders off ("I did a workout" as a JOIN of songs, when `workout_type` was needed
+        above an EXTRACT of `heart_rate_max`). Extracting every needed attribute in one EXTRACT is always a
+        valid tree.
+        """
+        if call.operator != "EXTRACT":
+            return call
+        (rest,) = child_needs(call, needs)
+        if not rest.rows or rest.members:
+            return call
+        names = call.get("attr_names")
+        names = (names,) if isinstance(names, str) else tuple(names or ())
+        added = tuple(sorted(rest.rows - set(names)))
+        if not added:
+            return call
+        args = tuple((k, v) for k, v in call.args if k not in ("attr_names", "attr_types"))
+        wider = expand_call(Call("EXTRACT", args + (("attr_names", names + added),)))
+        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root)
+        if step_problems(wider, question, needs, path=[q for q, _ in above], depth=len(above), **checks):
+            return call
+        if self.progress is not None:
+            self.progress(question, len(above), f"{format_call(wider)}  (attributes needed above added)", [])
+        return wider
 
     def _excluded(self, question: str, depth: int, needs: Needs, attempt: int, failed=()) -> tuple[str, ...]:
         """Operators the grammar leaves out at this step."""

@@ -114,6 +114,25 @@ def test_a_retrieve_that_must_carry_attributes_becomes_extract_over_it():
     assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
 
 
+def test_an_extract_that_leaves_needed_attributes_below_it_extracts_them_too():
+    script = {
+        "Which workout had my highest heart rate in 2020?": [
+            ' ARGMAX(l=QUD("my workouts in 2020"), arg_attr_name="heart_rate_max", val_attr_name="workout_type")'],
+        "my workouts in 2020": [' FILTER(l=QUD("my workouts with date"), filter=lambda attr: attr["start_datetime"].year == 2020)'],
+        # workout_type is needed above, but this step extracts only heart_rate_max
+        "my workouts with date": [' EXTRACT(l=QUD("my workouts"), attr_names=["heart_rate_max"])'],
+        "my workouts": [' RETRIEVE(query="I did a workout")'],
+    }
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose("Which workout had my highest heart rate in 2020?", TODAY, llm, trace=trace)
+    steps = [n.step for n in tree.walk()]
+    assert steps[2] == ('EXTRACT(l=QUD("my workouts"), attr_names=["heart_rate_max", "workout_type"], '
+                        'attr_types=[float, str])')
+    assert steps[3] == 'RETRIEVE(query="I did a workout")'  # allowed: nothing is needed below the EXTRACT
+    assert trace.calls == 4 and trace.rejected == 0
+
+
 def test_a_retrieve_with_other_problems_is_not_patched():
     script = {k: list(v) for k, v in HIKE.items()}
     # needs distance_km AND brings in a topic the question never mentions: retried, not patched
