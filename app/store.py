@@ -436,6 +436,9 @@ class EventStore:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute("PRAGMA cache_size=-65536")  # 64 MiB at most: random-id index inserts stay in memory
+                # Checkpoint after 64 MiB of WAL, not 4: each file's commit rewrites most pages of the random-id
+                # index, and a checkpoint (with its fsync) after nearly every commit cost 15% of a big import.
+                conn.execute("PRAGMA wal_autocheckpoint=16384")
             conn.execute("PRAGMA foreign_keys=ON")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
