@@ -33,7 +33,7 @@ import operator
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from app.engine.compare import EvalError
 from app.engine.expr import CompiledFunction, EvalContext, compile_expression
@@ -41,6 +41,7 @@ from app.engine.values import DERIVED, MISSING, Item, merge_items
 
 MAX_NESTED = 4_000_000     # pairs a nested loop may test
 MAX_PAIRS = 2_000_000      # pairs a join may return
+MAX_CANDIDATES = 8_000_000  # index candidates a join may test against the rest of its condition
 
 _OPS = {ast.Eq: "==", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _FLIP = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -315,16 +316,22 @@ def join(
     elif len(li) >= len(ri):
         # Index the larger side (l1): fewer, cheaper queries. Bounds become bounds on i1.
         swapped = [_Range(rv, lv, op, atom_l) for lv, rv, op, atom_l, _ in ranges]
-        pairs = [(i, j) for j, i in _indexed_pairs(ri, li, keys_r, keys_l, swapped)]
+        pairs = ((i, j) for j, i in _indexed_pairs(ri, li, keys_r, keys_l, swapped))
     else:
         bounds = [_Range(lv, rv, _FLIP[op], atom_r) for lv, rv, op, _, atom_r in ranges]
         pairs = _indexed_pairs(li, ri, keys_l, keys_r, bounds)
     out: list[tuple[int, int]] = []
     errors = 0
     first_error = ""
+    # Candidates stream in: a condition that matches nearly everything stops at the limits below, not when
+    # memory runs out (an equality on a podcast's show with a time range made 24 GB of candidates).
     for n, (i, j) in enumerate(pairs):
         if check is not None and not n & 0xFFFF:
             check()
+        if n >= MAX_CANDIDATES:
+            raise JoinError(
+                f"the join tests more than {MAX_CANDIDATES} candidate pairs; make the condition more selective"
+            )
         if check_pair is not None:
             try:
                 if not check_pair(left[i], right[j]):
@@ -389,8 +396,8 @@ def _residual_checker(nodes: list[ast.AST], ctx: EvalContext) -> Callable[[Any, 
 
 def _indexed_pairs(
     li: list[int], ri: list[int], keys_l: list[list[Any]], keys_r: list[list[Any]], ranges: list[_Range]
-) -> list[tuple[int, int]]:
-    """Candidate pairs from hash buckets and range indexes, verified on every key and range."""
+) -> Iterator[tuple[int, int]]:
+    """Candidate pairs from hash buckets and range indexes, verified on every key and range (generated)."""
     if keys_l:
         buckets: dict[tuple, list[int]] = {}
         for j in ri:
@@ -408,13 +415,11 @@ def _indexed_pairs(
         parts = by_bucket.values()
     else:
         parts = [(li, ri)]
-    pairs: list[tuple[int, int]] = []
     for lefts, rights in parts:
         if not ranges:
-            pairs.extend((i, j) for i in lefts for j in rights)
+            yield from ((i, j) for i in lefts for j in rights)
             continue
-        pairs.extend(_range_pairs(lefts, rights, ranges))
-    return pairs
+        yield from _range_pairs(lefts, rights, ranges)
 
 
 def _hashable(v: Any) -> Any:
@@ -427,17 +432,15 @@ def _hashable(v: Any) -> Any:
     return v
 
 
-def _range_pairs(lefts: list[int], rights: list[int], ranges: list[_Range]) -> list[tuple[int, int]]:
+def _range_pairs(lefts: list[int], rights: list[int], ranges: list[_Range]) -> Iterator[tuple[int, int]]:
     index = _RangeIndex.build(rights, ranges)
-    out: list[tuple[int, int]] = []
     checks = [(r.lv, r.rv, _PY[r.op]) for r in ranges]
     for i in lefts:
         found = index.candidates(i)
         for lv, rv, test in checks:
             bound = lv[i]
             found = [j for j in found if test(rv[j], bound)]
-        out.extend([(i, j) for j in found])
-    return out
+        yield from ((i, j) for j in found)
 
 
 class _RangeIndex:

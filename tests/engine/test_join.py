@@ -182,6 +182,23 @@ def test_unanalysable_condition_uses_a_guarded_nested_loop():
         run_join(big, big, "i1.k == i2.k or i1.k == i2.k + 1")
 
 
+def test_a_join_matching_nearly_everything_stops_at_the_limits_before_memory_runs_out(monkeypatch):
+    """A podcast's show as the key and 'started later' as the range: every pair of plays of one show."""
+    import app.engine.join as join_module
+
+    monkeypatch.setattr(join_module, "MAX_PAIRS", 5_000)
+    monkeypatch.setattr(join_module, "MAX_CANDIDATES", 20_000)
+    plays = [Item({"show": "Radiolab", "s": BASE + timedelta(minutes=i)}, [f"p{i}"]) for i in range(400)]
+    with pytest.raises(OperatorError, match="more than 5000 pairs"):  # 79,800 pairs, stopped at 5,001
+        run_join(plays, plays, "i1.show == i2.show and i1.s > i2.s")
+    # a residual part of the condition that rejects every candidate: the candidates are what is limited
+    with pytest.raises(OperatorError, match="more than 20000 candidate pairs"):
+        run_join(plays, plays, "i1.show == i2.show and i1.s > i2.s and i1.s.year + i2.s.year == 0")
+    few = plays[:40]
+    out, _ = run_join(few, few, "i1.show == i2.show and i1.s > i2.s")
+    assert len(out) == 40 * 39 // 2
+
+
 def test_explain_names_the_strategy():
     assert explain(compile_condition("i1.s <= i2.e and i2.s <= i1.e")) == "sorted index over 2 range predicate(s)"
     assert explain(compile_condition("i1.k == i2.k and i1.n > 2 and i1.n + i2.n > 3")) == (
