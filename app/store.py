@@ -35,6 +35,8 @@ import orjson
 from importers.base import Event, RecordError, event_id
 
 SCHEMA_VERSION = 1
+PAGE_SIZE = 16384                      # bytes per page of a new store
+WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024
 BATCH_SIZE = 2000
 BATCH_BYTES = 16 * 1024 * 1024  # a batch of long mails is written sooner: memory stays bounded
 WRITE_BEHIND_BATCHES = 2  # full batches handed to writing threads before the importer waits
@@ -433,12 +435,17 @@ class EventStore:
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                # A new file gets 16 KiB pages: a file's commit writes a quarter as many WAL frames, and a
+                # million-row Spotify import ran 18% faster. (A store made with 4 KiB pages keeps them: the
+                # page size of a WAL file is fixed, and this pragma is then ignored.)
+                conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute("PRAGMA cache_size=-65536")  # 64 MiB at most: random-id index inserts stay in memory
                 # Checkpoint after 64 MiB of WAL, not 4: each file's commit rewrites most pages of the random-id
                 # index, and a checkpoint (with its fsync) after nearly every commit cost 15% of a big import.
-                conn.execute("PRAGMA wal_autocheckpoint=16384")
+                page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+                conn.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_BYTES // page_size}")
             conn.execute("PRAGMA foreign_keys=ON")
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:

@@ -252,3 +252,27 @@ def test_a_batch_of_long_texts_is_written_before_it_reaches_batch_size(store, mo
     assert (result.added, store.count()) == (23, 23)
     assert [len(store.search(f"walrus{i}")) for i in (0, 22)] == [1, 1]
     store.check()
+
+
+def test_a_new_store_gets_16k_pages_and_a_store_with_4k_pages_keeps_them_and_its_events(tmp_path):
+    new = tmp_path / "new.sqlite"
+    with EventStore.open(new) as s:
+        import_events(s, [make_event(i) for i in range(3)])
+        assert s._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 64 * 1024 * 1024 // 16384
+    conn = sqlite3.connect(new)
+    assert conn.execute("PRAGMA page_size").fetchone()[0] == 16384
+    conn.close()
+
+    # A store made before the change: 4 KiB pages, WAL already on.
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old, isolation_level=None)
+    conn.execute("PRAGMA page_size=4096")
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    with EventStore.open(old) as s:
+        import_events(s, [make_event(i) for i in range(3)])
+        assert s._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 64 * 1024 * 1024 // 4096
+    with EventStore.open(old) as s:
+        assert s._conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+        assert (import_events(s, [make_event(i) for i in range(5)]).added, s.count()) == (2, 5)
+        assert [e for e, _ in s.search("Track 4")] and s.check() is None
