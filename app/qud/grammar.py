@@ -43,7 +43,7 @@ FREE_VALUES = 'string-body ::= [^"\\\\\\n]{1,60}\nint-body ::= [0-9]{1,8}\n'
 
 # Values a step may use whatever the question says: days of the week, the workout types of the data
 # contract, and the numbers behind hours, months, days and unit conversions.
-FREE_PHRASES = "phrase-body ::= [A-Za-z0-9À-ſ] [A-Za-z0-9À-ſ ',.&:?/()+-]{0,119}\n"
+FREE_PHRASES = "phrase-body ::= [A-Za-z0-9À-ſ] [A-Za-z0-9À-ſ ',.&:?!%/()+-]{0,119}\n"
 
 # Words any plan may need whatever the examples say.
 PLANNING_WORDS = frozenset(
@@ -51,6 +51,14 @@ PLANNING_WORDS = frozenset(
     "after before while since until than more less number count average total times time minutes hours days "
     "weeks months years today grouped sorted first last latest earliest list events items things TV maximum minimum "
     "sessions views visits listening watching playing attended trained visited received got paid spent skips".split()
+) | frozenset(
+    # the words of the canonical event phrases of the question bank's trees, which the fine-tuned model writes
+    # whatever the question's own words ("I listened to music" for songs, "I met with" for "see", "my trips")
+    "music song songs track tracks played play listened watched streamed ate food meal meals dinner lunch "
+    "restaurant restaurants cuisine met meet someone friend friends family parents both together same "
+    "trip trips travelling flight flights took went did had bought something online purchase purchases "
+    "workout workouts training start started end length their destination week month year day date "
+    "emails email mail mails sent someone out our we was".split()
 )
 
 KNOWN_WORDS = (
@@ -58,6 +66,8 @@ KNOWN_WORDS = (
     "running", "walking", "cycling", "swimming", "soccer", "tennis", "yoga", "hiking", "strength training",
 )
 KNOWN_NUMBERS = tuple(str(n) for n in range(0, 32)) + ("60", "100", "1000", "3600", "60000", "3600000")
+NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _WORD = re.compile(r"[A-Za-z0-9À-ſ][A-Za-z0-9À-ſ'&.-]*")
 
 
@@ -126,13 +136,19 @@ def grounded_phrases(question: str) -> tuple[str, ...]:
     the planning words of the examples. Longest first."""
     from app.qud.validate import TOPIC_GROUPS
 
-    words = set(planning_words())
+    words = set(planning_words()) | set(KNOWN_NUMBERS[:32])  # small numbers: "in the last 6 months"
     for raw in _WORD.findall(question):
-        word = raw.strip(".-?")
+        word = raw.strip(".-?,")
         if word:
-            words.update((word, word.lower()))
+            words.update((word, word.lower(), word + "'s"))  # "Justin" allows "Justin's birthday"
             if len(word) > 3 and word.lower().endswith("s") and not word.lower().endswith("ss"):
                 words.add(word.lower()[:-1])
+            if word.lower() in NUMBER_WORDS:
+                words.add(NUMBER_WORDS[word.lower()])
+    for raw in question.split():  # names as written: "J.", "No.", "99%"
+        token = raw.strip(',?!;"()\\')
+        if token and "\\" not in token and '"' not in token:
+            words.add(token)
     asked = {w.lower() for w in words}
     for group in TOPIC_GROUPS:  # "cycling" in the question allows "my bike rides"
         if group & asked:
@@ -144,7 +160,9 @@ def _phrase_rules(phrases: tuple[str, ...] | None) -> str:
     if phrases is None:
         return FREE_PHRASES
     return (
-        'phrase-body ::= pword (" " pword){0,24}\n'
+        'phrase-body ::= ptok (psep ptok){0,24}\n'
+        'psep ::= " " | ", " | ": " | " & " | " / "\n'
+        'ptok ::= "("? pword ")"?\n'
         + "pword ::= " + " | ".join(_literal(w) for w in phrases) + "\n"
     )
 

@@ -43,6 +43,15 @@ SOURCE_KEYS: dict[str, dict[str, str]] = {
     },
 }
 
+# Keys of life events (meals, meetings, trips, doctor visits, celebrations) that no export has as a field:
+# EXTRACT infers them from the text of mails and calendar entries (the learned extractor's keys).
+LIFE_KEYS: dict[str, str] = {
+    "participants": "list", "participant": "str", "person": "str", "host": "str",
+    "cuisine": "str", "restaurant": "str", "dish": "str",
+    "place": "str", "place_type": "str", "city": "str", "country": "str", "destination": "str",
+    "activity": "str", "genre": "str", "doctor": "str", "doctor_type": "str", "holiday": "str",
+}
+
 # Columns every event has, directly or derived from start/end by the engine: usable without EXTRACT.
 FIXED_COLUMNS: frozenset[str] = frozenset(FIXED) | frozenset(DERIVED)
 
@@ -52,7 +61,7 @@ RESULT_NAMES = (
     "recipient", "label", "attendee", "person", "map_result",
 )
 
-TYPE_OF: dict[str, str] = {key: kind for keys in SOURCE_KEYS.values() for key, kind in keys.items()}
+TYPE_OF: dict[str, str] = {key: kind for keys in (*SOURCE_KEYS.values(), LIFE_KEYS) for key, kind in keys.items()}
 
 
 @lru_cache(maxsize=1)

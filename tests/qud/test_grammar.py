@@ -122,6 +122,88 @@ def test_attribute_names_cover_keys_and_examples():
     assert {"total", "artist", "ms_played", "workout_type", "attendees", "labels"} <= names  # source keys
     assert {"start_datetime", "start_date", "weekday", "year", "hour", "title"} <= names     # fixed columns
     assert {"count", "hours", "ms_total", "recipient", "attendee"} <= names                 # result names
+    assert {"cuisine", "destination", "participants", "city", "doctor_type"} <= names        # life-event keys
     assert "totl" not in names
     lengths = [len(n) for n in attribute_names()]
     assert lengths == sorted(lengths, reverse=True)
+
+
+def test_attribute_names_cover_every_key_the_extractor_learns():
+    from models.extract_eval import EXTRACT_KEYS
+
+    assert set(EXTRACT_KEYS) <= set(attribute_names())
+
+
+@pytest.fixture(scope="module")
+def train_gold_trees():
+    """Gold trees of three train personas, once per paraphrase (what the fine-tuned model learns)."""
+    from app.persona.questions import questions_for
+    from app.persona.splits import PERSONAS, templates_in
+    from models.train.qud_data import record_trees
+
+    return {pid: [tree for record in questions_for(pid, templates_in("train")) for tree in record_trees(record)]
+            for pid in PERSONAS["train"][:3]}
+
+
+def test_grammar_accepts_every_step_of_the_train_gold_trees(default_llm, train_gold_trees):
+    """A step the fine-tuned model was trained to write must be one the decoder can write."""
+    from models.train.qud_data import tree_steps
+
+    grammar = step_grammar()
+    targets = {step["target"] for trees in train_gold_trees.values() for tree in trees for step in tree_steps(tree)}
+    assert len(targets) > 900
+    for target in sorted(targets):
+        ok, reason = default_llm.grammar_accepts(grammar, target)
+        assert ok, f"{target.strip()}: {reason}"
+
+
+def test_grounded_grammar_accepts_nearly_every_train_step_with_its_question(default_llm, train_gold_trees):
+    """Grounding keeps literals and sub-question words to the question's own (plus planning and canonical event
+    words); a gold step it refuses is a paraphrase gap ("before noon" -> "in the morning"), and rare."""
+    from models.train.qud_data import tree_steps
+
+    refused = []
+    total = 0
+    for tree in train_gold_trees["p01"]:
+        grammar = step_grammar((), grounded_values(tree.question), grounded_phrases(tree.question))
+        for step in tree_steps(tree):
+            total += 1
+            ok, _ = default_llm.grammar_accepts(grammar, step["target"])
+            if not ok:
+                refused.append(step["target"])
+    assert total > 600
+    assert len(refused) / total < 0.03, refused[:10]
+
+
+@pytest.mark.parametrize(
+    "question, step",
+    [
+        ("How many times did I go hiking in the last six months?",      # a number written as a word
+         ' FILTER(l=QUD("I went hiking with date"), filter=lambda attr: attr["start_date"] >= '
+         'date.today() - relativedelta(months=6))\n'),
+        ("When is Justin's birthday?", ' RETRIEVE(query="Justin\'s birthday")\n'),
+        ("How often did I play Ms. Jackson by OutKast?", ' RETRIEVE(query="I listened to Ms. Jackson by OutKast")\n'),
+        ("Which songs did I hear most in summer 2022?",                  # a set of months
+         ' FILTER(l=QUD("I listened to music with date"), filter=lambda attr: attr["start_datetime"].year == 2022 '
+         'and attr["start_datetime"].month in (6, 7, 8))\n'),
+        ("Top artist last month?",                                       # month arithmetic against today
+         ' FILTER(l=QUD("I listened to music with date and artist"), filter=lambda attr: attr["start_date"].year * '
+         '12 + attr["start_date"].month == date.today().year * 12 + date.today().month - 1)\n'),
+        ("On which weekday do I see the doctor?",
+         ' MAP(l=QUD("I had a doctor\'s appointment with date"), fct=lambda attr: attr["start_datetime"]'
+         '.strftime("%A"), res_name="weekday")\n'),
+        ("How many days did I travel in 2022?",
+         ' MAP(l=QUD("I went on a trip in 2022"), fct=lambda attr: (attr["end_date"] - attr["start_date"]).days + 1, '
+         'res_name="days")\n'),
+        ("Which songs did I play in the two hours after running?",
+         ' JOIN(l1=QUD("I listened to music with song and start"), l2=QUD("I went running with end"), condition='
+         '"i1.start_datetime >= i2.end_datetime and i1.start_datetime <= i2.end_datetime + timedelta(hours=2)")\n'),
+        ("How many songs did I play since I moved to Austin?",           # a value from a sub-question
+         ' FILTER(l=QUD("I listened to music with date"), filter=lambda attr: attr["start_date"] >= '
+         'QUD("the date I moved to Austin"))\n'),
+    ],
+)
+def test_grammar_writes_the_operator_language_of_the_gold_trees(default_llm, question, step):
+    assert default_llm.grammar_accepts(step_grammar(), step) == (True, "")
+    grounded = step_grammar((), grounded_values(question), grounded_phrases(question))
+    assert default_llm.grammar_accepts(grounded, step) == (True, ""), question
