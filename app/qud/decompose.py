@@ -46,6 +46,8 @@ class QudConfig:
     cues: bool = True                      # narrow the operators by cue words (app.qud.cues), not on the last try
     selection: str = "question"            # which examples besides the best one: step | path | question (select.py)
     ground_values: bool = True             # lambda literals and sub-question words from the question (grammar.py)
+    keep_specifics: bool = True            # a step may not drop the question's years, months, names, ... (but on
+                                           # the last try: validate.lost_specifics steers, it never blocks)
 
 
 @dataclass
@@ -172,6 +174,7 @@ class _Decomposer:
             problems = step_problems(
                 call, question, needs, path=path, depth=depth, max_depth=self.config.max_depth,
                 allowed_attributes=self.allowed, root_question=self.root,
+                keep_specifics=self.config.keep_specifics and not last_attempt,
             )
         except StepSyntaxError as exc:
             problems = [f"syntax: {exc}"]
@@ -255,8 +258,10 @@ class _Decomposer:
 
 
 def _is_structural(problem: str) -> bool:
-    """A problem with the operator chosen (repeat, derivation, depth), not with its text (syntax, topic)."""
-    return not problem.startswith(("syntax:", "'")) and "the question does not mention" not in problem
+    """A problem with the operator chosen (repeat, derivation, depth), not with its text (syntax, topic, a
+    specific of the question left out)."""
+    return (not problem.startswith(("syntax:", "'", "the step drops"))
+            and "the question does not mention" not in problem)
 
 
 class _Failed(Exception):

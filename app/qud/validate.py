@@ -198,6 +198,93 @@ def new_topics(text: str, question: str) -> list[str]:
     return found
 
 
+MONTH_NUMBERS = {name: n for n, name in enumerate(
+    "january february march april may june july august september october november december".split(), 1)}
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_PERIOD = re.compile(r"\b(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?:days?|weeks?|months?|years?|hours?)\b", re.I)
+_MONTH_PREPOSITIONS = frozenset("in of during since until before after from by last this next".split())
+_SENTENCE_WORDS = frozenset("how what which who when where why on in at did do does was were is are i my the a an "
+                            "during since after before day mum mom dad".split())   # "Mum and Dad" -> "my parents"
+_WEEKEND_DAYS = frozenset("saturday saturdays sunday sundays".split())
+
+
+def asked_specifics(question: str) -> list[tuple[str, str]]:
+    """What the question pins down: (kind, text) for years, month names, counted periods ("three months" ->
+    "3"), names, activities, days and times of day. A step must keep each of them (`lost_specifics`).
+
+    asked_specifics("How many emails did Markus send me in November 2022?")
+    -> [("year", "2022"), ("month", "november"), ("name", "Markus")]
+    """
+    found: list[tuple[str, str]] = [("year", year) for year in re.findall(r"\b(?:19|20)\d\d\b", question)]
+    words = _TEXT_WORD.findall(question)
+    for index, word in enumerate(words):
+        lower = word.lower().removesuffix("'s")
+        if lower == "may" and not (word == "May" or (index > 0 and words[index - 1].lower() in _MONTH_PREPOSITIONS)):
+            continue  # "may I", not the month
+        if lower in MONTH_NUMBERS:
+            found.append(("month", lower))
+            continue
+        if any(lower in group for group in TOPIC_GROUPS):
+            found.append(("topic", lower))
+            continue
+        name = word.removesuffix("'s")
+        if (index > 0 and name[:1].isupper() and not name.isupper() and name not in SOURCE_NAMES
+                and lower not in _SENTENCE_WORDS):
+            found.append(("name", name))
+    for number in _PERIOD.findall(question):
+        found.append(("count", str(NUMBER_WORDS.get(number.lower(), number))))
+    return list(dict.fromkeys(found))
+
+
+def _step_texts(call: Call) -> tuple[str, str]:
+    """(what the step passes on: its sub-questions and query; what it uses itself: its lambdas and condition)."""
+    passed = [q.question for q in call.quds()]
+    if call.operator == "RETRIEVE" and isinstance(call.get("query"), str):
+        passed.append(call.get("query"))
+    used = []
+    for key in ("filter", "fct", "condition"):
+        value = call.get(key)
+        if isinstance(value, Lambda):
+            used.append(value.source)
+        elif isinstance(value, str):
+            used.append(value)
+    return " | ".join(passed), " | ".join(used)
+
+
+def lost_specifics(call: Call, question: str) -> list[str]:
+    """The question's specifics (`asked_specifics`) that the step neither uses nor passes on to a sub-question.
+
+    lost_specifics(parse_call('FILTER(l=QUD("my purchases with date"), filter=lambda attr: attr["year"] == 2022)'),
+                   "my purchases in November 2022")   -> ["November"]
+    """
+    passed, used = _step_texts(call)
+    passed_words = {w.lower().removesuffix("'s") for w in _TEXT_WORD.findall(passed)}
+    used_lower = used.lower()
+    lost: list[str] = []
+    for kind, text in asked_specifics(question):
+        if kind == "year":
+            kept = text in passed or text in used
+        elif kind == "month":
+            number = MONTH_NUMBERS[text]
+            kept = text in passed_words or bool(re.search(rf"\.month (?:==|in) \(?(?:\d+, )*{number}\b", used))
+        elif kind == "count":
+            kept = bool(re.search(rf"\b{text}\b", passed + " " + used)) or any(
+                NUMBER_WORDS.get(w) == int(text) for w in passed_words) or (text == "7" and "week" in passed_words)
+        elif kind == "name":
+            kept = text.lower() in passed_words or text.lower() in used_lower or text in passed
+        else:  # an activity, a day, a time of day: any word of its group, or a test of the time in a lambda
+            group = next(g for g in TOPIC_GROUPS if text in g)
+            kept = bool(group & passed_words) or any(w in used_lower for w in group) or (
+                text in _WEEKEND_DAYS and bool({"weekend", "weekends"} & passed_words)) or (
+                group & {"morning", "mornings", "evening", "evenings", "night", "nights"} and ".hour" in used) or (
+                group & {"weekend", "weekends"} and ".weekday()" in used) or (
+                group & {d for d in TOPIC_GROUPS for d in d if d.endswith("day") or d.endswith("days")}
+                and ("strftime(\"%A\")" in used or ".weekday()" in used))
+        if not kept:
+            lost.append(text)
+    return lost
+
+
 def step_problems(
     call: Call,
     question: str,
@@ -208,11 +295,13 @@ def step_problems(
     max_depth: int = 8,
     allowed_attributes: frozenset[str] | None = None,
     root_question: str | None = None,
+    keep_specifics: bool = False,
 ) -> list[str]:
     """Why a step written for `question` cannot stand (empty when it can).
 
     path: the questions above this one (root first); a sub-question may not repeat any of them or this one.
     root_question: when given, sub-questions and queries may not bring in topics it does not mention.
+    keep_specifics: the step must keep the question's years, months, names, activities, ... (`lost_specifics`).
     """
     problems = list(validate_call(call))
     op = call.operator
@@ -235,6 +324,11 @@ def step_problems(
             added = new_topics(text, root_question)
             if added:
                 problems.append(f"{text!r} brings in {', '.join(added)}, which the question does not mention")
+    if keep_specifics:
+        lost = lost_specifics(call, question)
+        if lost:
+            problems.append(f"the step drops {', '.join(lost)} of its question: use it in the step or keep it in "
+                            f"a sub-question")
     produced, used = produced_and_used(call)
     if op == "RETRIEVE":
         missing = sorted(_non_fixed(needs.rows | needs.members))

@@ -144,7 +144,10 @@ def test_a_retrieve_with_other_problems_is_not_patched():
     trace = Trace()
     tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
     assert [n.step for n in tree.walk()][1] == 'EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"], attr_types=[float])'
-    assert len(trace.steps[1].problems) == 2
+    problems = trace.steps[1].problems
+    assert [p.split(" ")[:3] for p in problems] == [
+        ["'I", "went", "swimming'"], ["the", "step", "drops"], ["RETRIEVE", "gives", "only"]]
+    assert "drops hikes" in problems[1]
 
 
 def test_a_failing_sub_question_sends_the_step_above_back():
@@ -287,4 +290,33 @@ def test_a_sub_question_about_another_topic_is_rejected():
     trace = Trace()
     tree = decompose("How many times did I go swimming?", TODAY, llm, trace=trace)
     assert tree.step == 'APPLY(l=QUD("my swims"), fct=len)'
-    assert trace.steps[0].problems == ["'my runs' brings in runs, which the question does not mention"]
+    assert trace.steps[0].problems == [
+        "'my runs' brings in runs, which the question does not mention",
+        "the step drops swimming of its question: use it in the step or keep it in a sub-question",
+    ]
+
+
+def test_a_step_that_drops_a_specific_is_retried_and_accepted_on_the_last_try():
+    question = "What did I spend online in November 2022?"
+    year_only = (' SUM(l=QUD("my purchases in 2022 with total"), attr_name="total")')
+    script = {
+        question: [year_only, ' SUM(l=QUD("my purchases in November 2022 with total"), attr_name="total")'],
+        "my purchases in November 2022 with total": [
+            ' FILTER(l=QUD("my purchases with total"), filter=lambda attr: attr["start_datetime"].year == 2022 and '
+            'attr["start_datetime"].month == 11)'],
+        "my purchases with total": [' EXTRACT(l=QUD("my purchases"), attr_names=["total"])'],
+        "my purchases": [' RETRIEVE(query="I bought something online")'],
+    }
+    trace = Trace()
+    tree = decompose(question, TODAY, by_input(script), trace=trace)
+    assert trace.steps[0].problems == [
+        "the step drops november of its question: use it in the step or keep it in a sub-question"]
+    assert "month == 11" in tree.children[0].step
+
+    # a model that only ever drops the month: steered on the first tries, accepted on the last one
+    stubborn = {**script, question: [year_only] * 3, "my purchases in 2022 with total": [
+        ' FILTER(l=QUD("my purchases with total"), filter=lambda attr: attr["start_datetime"].year == 2022)']}
+    trace = Trace()
+    tree = decompose(question, TODAY, by_input(stubborn), trace=trace)
+    assert tree.step == year_only.strip()
+    assert [bool(s.problems) for s in trace.steps[:3]] == [True, True, False]

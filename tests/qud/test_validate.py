@@ -6,9 +6,11 @@ from app.engine.syntax import parse_call
 from app.engine.tree import Node
 from app.qud.validate import (
     Needs,
+    asked_specifics,
     child_needs,
     condition_refs,
     lambda_refs,
+    lost_specifics,
     produced_and_used,
     step_problems,
     tree_problems,
@@ -173,3 +175,60 @@ def test_new_topics_are_those_the_question_does_not_mention():
     retrieve = parse_call('RETRIEVE(query="I went running")')
     assert step_problems(retrieve, "my swims", Needs(), root_question="How often did I swim?") == [
         "'I went running' brings in running, which the question does not mention"]
+
+
+def test_asked_specifics_are_what_the_question_pins_down():
+    assert asked_specifics("How many emails did Markus send me in November 2022?") == [
+        ("year", "2022"), ("name", "Markus"), ("month", "november")]
+    assert asked_specifics("How many workouts did I do in the last three months?") == [("count", "3")]
+    assert asked_specifics("Which artist did I listen to most when running?") == [("topic", "running")]
+    assert asked_specifics("When is Justin's birthday?") == [("name", "Justin")]
+    assert asked_specifics("What did I buy in May on Amazon?") == [("month", "may")]
+    assert asked_specifics("Which TV shows may I like?") == []   # a modal "may", "TV", a source name
+
+
+def test_a_step_keeps_a_specific_by_using_it_or_passing_it_on():
+    question = "I bought something online in November 2022"
+    year_only = parse_call('FILTER(l=QUD("my purchases with date"), filter=lambda attr: attr["start_datetime"].year == 2022)')
+    assert lost_specifics(year_only, question) == ["november"]
+    both = parse_call('FILTER(l=QUD("my purchases with date"), filter=lambda attr: attr["start_datetime"].year == 2022 '
+                      'and attr["start_datetime"].month == 11)')
+    assert lost_specifics(both, question) == []
+    passed_on = parse_call('SUM(l=QUD("my purchases in November 2022 with total"), attr_name="total")')
+    assert lost_specifics(passed_on, question) == []
+    months = parse_call('FILTER(l=QUD("my runs with date"), filter=lambda attr: attr["start_date"] >= date.today() - '
+                        'relativedelta(months=3))')
+    assert lost_specifics(months, "my runs in the last three months") == []
+    assert lost_specifics(parse_call('APPLY(l=QUD("my runs"), fct=len)'), "my runs in the last 3 months") == ["3"]
+    by_artist = parse_call('FILTER(l=QUD("songs with artist"), filter=lambda attr: attr["artist"] == "First Aid Kit")')
+    assert lost_specifics(by_artist, "songs by First Aid Kit") == []
+    assert lost_specifics(parse_call('RETRIEVE(query="I listened to music")'), "songs by First Aid Kit") == [
+        "First", "Aid", "Kit"]
+    weekend = parse_call('FILTER(l=QUD("my runs with date"), filter=lambda attr: attr["start_datetime"].weekday() >= 5)')
+    assert lost_specifics(weekend, "my runs on weekends") == []
+    assert lost_specifics(parse_call('APPLY(l=QUD("I ate out on weekends"), fct=len)'), "meals on Saturdays") == []
+
+
+def test_keep_specifics_is_a_problem_only_when_asked_for():
+    call = parse_call('APPLY(l=QUD("I sent an email"), fct=len)')
+    question = "How many emails did I send in 2021?"
+    assert step_problems(call, question, Needs()) == []
+    assert step_problems(call, question, Needs(), keep_specifics=True) == [
+        "the step drops 2021 of its question: use it in the step or keep it in a sub-question"]
+
+
+def test_gold_steps_of_the_train_trees_keep_their_specifics():
+    """The check must not fight the trees the fine-tuned model learned: under 1% of their steps drop a specific
+    (gold trees that re-introduce it a step lower, like "number of sessions per year (2020, 2021)")."""
+    from app.persona.questions import questions_for
+    from app.persona.splits import templates_in
+    from models.train.qud_data import record_trees
+
+    steps = flagged = 0
+    for record in questions_for("p01", templates_in("train")):
+        for gold in record_trees(record):
+            for node in gold.walk():
+                steps += 1
+                flagged += bool(lost_specifics(node.call, node.question))
+    assert steps > 1500
+    assert flagged / steps < 0.01
