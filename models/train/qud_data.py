@@ -3,7 +3,10 @@
 The gold trees come from the persona question bank, TRAIN split only: the 12 train personas and the train
 templates (dev and test templates and personas are held out). Every paraphrase of a question gives its own
 root step, and the personas vary names, dates, sources and amounts, so the same template is seen in many
-wordings. The prompt is made by `app.qud.prompt.step_prompt`, the very function the decomposer calls at
+wordings. `varied_records` adds systematic variation on top: the same question with other years, months,
+people, artists, shows, places and workout types, swapped consistently in every paraphrase and in the whole
+tree, and small numbers written as words ("the last 6 months" -> "the last six months"); the values come from
+the train records themselves. The prompt is made by `app.qud.prompt.step_prompt`, the very function the decomposer calls at
 inference, with the same path so far ("above") and the same "Needs" (app.qud.validate.child_needs); the
 target is what the decoder reads back: " " + the compact step + "\\n" (it stops on the newline).
 
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import re
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -80,13 +85,119 @@ def train_records(personas: Iterable[str] | None = None) -> list[dict]:
     return records
 
 
+# Slots whose values a variant swaps for another train record's value of the same slot. Slots that belong
+# together (a friend's first and full name; the workout-type phrases) are swapped as one group.
+SLOT_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("friend", "friend_full"), ("name",), ("artist",), ("show",), ("city",), ("cuisine",), ("track",),
+    ("category", "category_words"), ("pet",),
+    ("wt", "wt_query", "wt_verb", "wt_noun", "wt_one", "wt_dist_verb", "wt_gerund"),
+)
+YEARS = tuple(range(2018, 2025))
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
+
+
+def slot_pools(records: Iterable[dict]) -> dict[tuple[str, ...], list[tuple]]:
+    """For each slot group, the distinct value tuples the records have (in first-seen order)."""
+    pools: dict[tuple[str, ...], list[tuple]] = {}
+    for record in records:
+        slots = record.get("slots", {})
+        for group in SLOT_GROUPS:
+            if all(isinstance(slots.get(k), str) and slots.get(k) for k in group):
+                values = tuple(slots[k] for k in group)
+                pool = pools.setdefault(group, [])
+                if values not in pool:
+                    pool.append(values)
+    return pools
+
+
+def vary_record(record: dict, pools: dict[tuple[str, ...], list[tuple]], rng: random.Random) -> dict | None:
+    """The record with its slot values swapped for others (question, paraphrases and tree alike), or None when
+    it has nothing to swap. Strings are replaced whole-word, longest first, so "walk" inside "walking" and
+    "I went for a walk" move together with their group."""
+    slots = record.get("slots", {})
+    mapping: dict[str, str] = {}
+    numbers: dict[str, str] = {}  # regex -> replacement, for the numbers inside lambdas
+    for group, pool in pools.items():
+        if not all(isinstance(slots.get(k), str) and slots.get(k) for k in group):
+            continue
+        old = tuple(slots[k] for k in group)
+        others = [values for values in pool if values != old and not any(v in mapping for v in values)]
+        if others:
+            mapping.update((a, b) for a, b in zip(old, rng.choice(others)) if a != b)
+    for key in ("year", "y1", "y2"):
+        year = slots.get(key)
+        if isinstance(year, int) and str(year) not in mapping:
+            taken = {int(v) for v in mapping.values() if v.isdigit()} | {slots.get(k) for k in ("year", "y1", "y2")}
+            choices = [y for y in YEARS if y not in taken]
+            if choices:
+                mapping[str(year)] = str(rng.choice(choices))
+    month, name = slots.get("month"), slots.get("month_name")
+    if isinstance(month, int) and isinstance(name, str) and name in MONTHS:
+        new = rng.randrange(1, 13)
+        if new != month:
+            mapping[name] = MONTHS[new - 1]
+            numbers[rf"\.month == {month}\b"] = f".month == {new}"
+    if not mapping:
+        return None
+    pattern = re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in sorted(mapping, key=len, reverse=True))
+                         + r")(?![\w])")
+
+    def swap(value):
+        if isinstance(value, str):
+            value = pattern.sub(lambda m: mapping[m.group(1)], value)
+            for regex, replacement in numbers.items():
+                value = re.sub(regex, replacement, value)
+            return value
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        if isinstance(value, dict):
+            return {k: swap(v) for k, v in value.items()}
+        return value
+
+    return {**record, "question": swap(record["question"]), "paraphrases": swap(record.get("paraphrases", [])),
+            "tree": swap(record["tree"]), "id": record.get("id", "") + "+varied"}
+
+
+def number_words(record: dict) -> dict | None:
+    """The record with small numbers in its question and paraphrases written as words ("6 months" -> "six
+    months"); the tree keeps the digits. None when no such number is written."""
+    small = re.compile(r"(?<![\w.])([2-9]|1[0-2])(?= (?:months|weeks|days|years|hours)\b)")
+    texts = [record["question"], *record.get("paraphrases", [])]
+    changed = [small.sub(lambda m: NUMBER_WORDS[int(m.group(1))], t) for t in texts]
+    if changed == texts:
+        return None
+    return {**record, "question": changed[0], "paraphrases": changed[1:], "id": record.get("id", "") + "+words"}
+
+
+def varied_records(records: list[dict], variants: int = 2, seed: int = 0) -> list[dict]:
+    """The records, `variants` slot-swapped copies of each (where it has slots to swap), and a copy with number
+    words (where it writes small numbers). Deterministic for a seed."""
+    rng = random.Random(seed)
+    pools = slot_pools(records)
+    out = list(records)
+    for record in records:
+        for _ in range(variants):
+            varied = vary_record(record, pools, rng)
+            if varied is not None:
+                out.append(varied)
+        worded = number_words(record)
+        if worded is not None:
+            out.append(worded)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train.qud_data", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", required=True, help="JSONL file of {prompt, target, depth, template, persona}")
     parser.add_argument("--personas", nargs="*", help="train persona ids (default: all 12)")
+    parser.add_argument("--variants", type=int, default=2,
+                        help="slot-swapped copies per question (0: the question bank's wordings only)")
     args = parser.parse_args(argv)
-    pairs = step_pairs(train_records(args.personas or None))
+    pairs = step_pairs(varied_records(train_records(args.personas or None), args.variants))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8", newline="\n") as f:

@@ -30,6 +30,8 @@ def register(sub) -> None:
     p.add_argument("--out", required=True, help="folder for adapter.gguf and train.json")
     p.add_argument("--base", help="base GGUF (default: the embedded Gemma 3 270M)")
     p.add_argument("--data", help="JSONL of qud_data pairs (default: build from the train personas, ~2 min)")
+    p.add_argument("--variants", type=int, default=2,
+                   help="without --data: slot-swapped copies per train question (models.train.qud_data)")
     p.add_argument("--rank", type=int, default=8)
     p.add_argument("--alpha", type=float, default=16.0)
     p.add_argument("--lr", type=float, default=5e-4)
@@ -165,7 +167,7 @@ def run(args: argparse.Namespace) -> None:
     import torch
 
     from models.train.lora_gguf import write_lora_gguf
-    from models.train.qud_data import step_pairs, train_records
+    from models.train.qud_data import step_pairs, train_records, varied_records
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -182,7 +184,7 @@ def run(args: argparse.Namespace) -> None:
     if args.data:
         pairs = [json.loads(line) for line in Path(args.data).read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
-        pairs = step_pairs(train_records())
+        pairs = step_pairs(varied_records(train_records(), args.variants))
     rows = tokenize_pairs(pairs, gguf)
     print(f"{len(rows)} pairs ({time.perf_counter() - started:.0f}s)", flush=True)
 

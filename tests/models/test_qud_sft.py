@@ -16,7 +16,10 @@ from app.qud.grammar import step_grammar
 from app.qud.prompt import TUNED_INSTRUCTION, step_prompt
 from models.default_qud import ADAPTER_STYLE, BASE_CHOICE, DEFAULT_ADAPTER, qud_adapter_path
 from models.llm import FakeLLM, GGUFModel
-from models.train.qud_data import STYLE, record_trees, step_pairs, train_records, tree_steps
+from models.train.qud_data import (
+    STYLE, number_words, record_trees, slot_pools, step_pairs, train_records, tree_steps, varied_records,
+    vary_record,
+)
 
 CARD = Path(__file__).resolve().parents[2] / "models" / "cards" / "qud-lora.md"
 
@@ -82,6 +85,52 @@ def test_data_come_from_train_templates_and_personas_only(p01_records):
     assert len({(p["prompt"], p["target"]) for p in pairs}) == len(pairs)
     with pytest.raises(ValueError, match="p13 is in the dev split"):
         train_records(["p13"])
+
+
+def _tree_text(record) -> str:
+    return "\n".join(n.step + " | " + n.question for n in Node.from_json(record["tree"]).walk())
+
+
+def test_a_variant_swaps_slot_values_in_the_question_and_the_whole_tree(p01_records):
+    import random
+
+    pools = slot_pools(p01_records)
+    record = next(r for r in p01_records if r["template"] == "sum.wtype.distance.month")
+    slots = record["slots"]
+    varied = vary_record(record, pools, random.Random(3))
+    assert varied is not None and varied["template"] == record["template"]
+    new_year = next(y for y in map(str, range(2018, 2025)) if y in varied["question"])
+    assert new_year != str(slots["year"]) and str(slots["year"]) not in _tree_text(varied)
+    tree = Node.from_json(varied["tree"])   # still a valid tree
+    filters = [n.step for n in tree.walk() if n.operator == "FILTER"]
+    months = ("January February March April May June July August September October November December").split()
+    new_month = next(m for m in months if m in varied["question"])
+    assert f".year == {new_year}" in filters[0] and f".month == {months.index(new_month) + 1})" in filters[0]
+    assert slots["wt_query"] not in _tree_text(varied)   # the workout type moved everywhere, as one group
+    assert slots["wt_query"] in _tree_text(record)
+    assert all(new_year in text for text in varied["paraphrases"])
+
+
+def test_number_words_change_the_wording_not_the_tree(p01_records):
+    record = next(r for r in p01_records if r["template"] == "count.wtype.last_6_months")
+    worded = number_words({**record, "question": "How often did I go hiking in the last 6 months?",
+                           "paraphrases": ["How often did I go hiking in the last 6 months?"]})
+    assert worded["question"] == "How often did I go hiking in the last six months?"
+    assert worded["tree"] == record["tree"] and "months=6" in _tree_text(worded)
+    assert number_words({**record, "question": "Songs in 2023?", "paraphrases": []}) is None
+
+
+def test_varied_data_stay_in_the_train_split_and_are_deterministic(p01_records):
+    from app.persona.splits import templates_in
+
+    first = varied_records(p01_records)
+    assert varied_records(p01_records) == first
+    assert len(first) > 2 * len(p01_records)
+    assert {r["template"] for r in first} <= set(templates_in("train"))
+    pairs = step_pairs(first)
+    assert len(pairs) > 1.5 * len(step_pairs(p01_records))
+    for record in first:
+        Node.from_json(record["tree"])   # every variant is a tree the engine accepts
 
 
 def test_committed_adapter_matches_its_card():
