@@ -312,7 +312,7 @@ class ChunkedExtractor:
         for _ in items:
             check()
             self.read += 1
-        return list(items)
+        return [item.with_attrs({name: "rock" for name in attr_names}) for item in items]
 
 
 class SlowExtractor(ChunkedExtractor):
@@ -350,6 +350,18 @@ def test_a_long_extract_stops_when_the_question_is_cancelled_or_out_of_time():
     with pytest.raises(OperatorError, match="time limit reached"):
         REGISTRY["EXTRACT"](c, args)
     assert 1 <= c.extractor.read < 4  # the question's time ran out while it read
+
+
+def test_an_attribute_found_on_none_of_the_events_fails_the_extract():
+    from app.engine.extract import KeyAliasExtractor
+
+    c = ctx()
+    c.extractor = KeyAliasExtractor()
+    out = REGISTRY["EXTRACT"](c, {"l": SONGS, "attr_names": ("ms_played",), "attr_types": None})
+    assert len(out) == len(SONGS)   # found on some: the others keep None, with a warning
+    with pytest.raises(OperatorError, match=r"no value for 'heart_rate_max' in any of the 4 events"):
+        REGISTRY["EXTRACT"](c, {"l": SONGS, "attr_names": ("heart_rate_max",), "attr_types": None})
+    assert REGISTRY["EXTRACT"](c, {"l": (), "attr_names": ("heart_rate_max",), "attr_types": None}) == ()
 
 
 def test_extract_with_converters():

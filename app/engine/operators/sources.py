@@ -48,7 +48,9 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
     """Each event with the values of `attr_names` added, converted by `attr_types`.
 
     Events are never dropped: an attribute that cannot be found or converted is None on that event, and
-    the warnings say for how many events, per attribute. The input events are not changed.
+    the warnings say for how many events, per attribute. The input events are not changed. An attribute
+    found on none of the events fails the node (the artist of a workout: these are the wrong events for it),
+    as a lambda that fails on every item does; an empty result would hide the mistake.
     """
     rows = items_of(args["l"], "EXTRACT")
     names = tuple(args["attr_names"])
@@ -59,6 +61,10 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
         raise OperatorError(f"the extractor returned {len(out)} items for {len(rows)} events")
     for name in names:
         missing = sum(1 for item in out if item.attrs.get(name) is None)
+        if rows and missing == len(rows):
+            sources = ", ".join(sorted({str(item.attrs.get("source")) for item in rows}))
+            raise OperatorError(f"no value for {name!r} in any of the {len(rows)} events ({sources}); "
+                                f"these events do not carry it")
         if missing and rows:
             reasons = getattr(ctx.extractor, "last_reasons", None) or {}
             reason = reasons.get(name, "")
