@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from app.engine.signatures import SIGNATURES
+from app.qud import vocabulary
 from app.qud.examples import RESOURCES
 
 GRAMMAR_FILE = RESOURCES / "step.gbnf"
@@ -66,8 +67,7 @@ KNOWN_WORDS = (
     "running", "walking", "cycling", "swimming", "soccer", "tennis", "yoga", "hiking", "strength training",
 )
 KNOWN_NUMBERS = tuple(str(n) for n in range(0, 32)) + ("60", "100", "1000", "3600", "60000", "3600000")
-NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+NUMBER_WORDS = {word: str(n) for n, word in enumerate(vocabulary.NUMBER_WORDS)}
 _WORD = re.compile(r"[A-Za-z0-9À-ſ][A-Za-z0-9À-ſ'&.-]*")
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
-from app.qud.vocabulary import FIXED_COLUMNS
+from app.qud.vocabulary import FIXED_COLUMNS, MONTH_NAMES
+from app.qud.vocabulary import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
 
@@ -198,9 +199,8 @@ def new_topics(text: str, question: str) -> list[str]:
     return found
 
 
-MONTH_NUMBERS = {name: n for n, name in enumerate(
-    "january february march april may june july august september october november december".split(), 1)}
-NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+MONTH_NUMBERS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}
+NUMBER_WORDS = {word: n for n, word in enumerate(NUMBER_WORDS_IN_ORDER)}
 _PERIOD = re.compile(r"\b(\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?:days?|weeks?|months?|years?|hours?)\b", re.I)
 _MONTH_PREPOSITIONS = frozenset("in of during since until before after from by last this next".split())
 _SENTENCE_WORDS = frozenset("how what which who when where why on in at did do does was were is are i my the a an "

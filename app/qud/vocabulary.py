@@ -52,6 +52,12 @@ LIFE_KEYS: dict[str, str] = {
     "activity": "str", "genre": "str", "doctor": "str", "doctor_type": "str", "holiday": "str",
 }
 
+# Words of dates and counts in questions (English, whatever the locale): "in November", "the last three months".
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
+
 # Columns every event has, directly or derived from start/end by the engine: usable without EXTRACT.
 FIXED_COLUMNS: frozenset[str] = frozenset(FIXED) | frozenset(DERIVED)
 

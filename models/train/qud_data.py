@@ -29,6 +29,7 @@ from typing import Iterable, Iterator
 from app.engine.tree import Node
 from app.qud.prompt import compact_step, step_prompt
 from app.qud.validate import Needs, child_needs
+from app.qud.vocabulary import MONTH_NAMES, NUMBER_WORDS
 
 STYLE = "tuned"   # the prompt style the fine-tuned model is trained and run with (app.qud.prompt)
 
@@ -93,10 +94,7 @@ SLOT_GROUPS: tuple[tuple[str, ...], ...] = (
     ("wt", "wt_query", "wt_verb", "wt_noun", "wt_one", "wt_dist_verb", "wt_gerund"),
 )
 YEARS = tuple(range(2018, 2025))
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve")
+MONTHS = tuple(name.capitalize() for name in MONTH_NAMES)
 
 
 def slot_pools(records: Iterable[dict]) -> dict[tuple[str, ...], list[tuple]]:
