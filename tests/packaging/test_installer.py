@@ -40,9 +40,26 @@ def _python_for_build() -> str:
     return getattr(sys, "_base_executable", None) or sys.executable
 
 
+# The X libraries Qt's xcb platform plugin links against (PySide6 6.12 added icccm and keysyms): the build
+# checks that every library of the bundle is bundled or comes from a Debian package, and the .deb depends on them.
+QT_XCB_PACKAGES = ("libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1", "libxcb-image0", "libxcb-render-util0",
+                   "libxkbcommon-x11-0")
+
+
+def _install_debian_packages(packages) -> None:
+    """apt-get install the packages that are missing (CI runs as root); the build names any still missing."""
+    missing = [p for p in packages
+               if subprocess.run(["dpkg", "-s", p], capture_output=True).returncode != 0]
+    if missing and shutil.which("apt-get"):
+        if subprocess.run(["apt-get", "install", "-y", "-q", *missing], capture_output=True).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True)
+            subprocess.run(["apt-get", "install", "-y", "-q", *missing], capture_output=True)
+
+
 @pytest.fixture(scope="module")
 def build_info() -> dict:
     """Build the installer, or reuse the last build when its inputs are unchanged."""
+    _install_debian_packages(QT_XCB_PACKAGES)
     env = dict(os.environ, PYTHON=_python_for_build())
     env.pop("QT_QPA_PLATFORM", None)
     done = subprocess.run(["bash", str(ROOT / "packaging" / "linux" / "build.sh")], cwd=ROOT, env=env,
