@@ -117,12 +117,16 @@ class _Decomposer:
         reasons: list[str] = []
         # "next candidates": an operator that led nowhere (here, or when an earlier tree ran) is not offered again
         failed_operators: set[str] = set(self.avoid.get(normalize_question(question), ()))
+        # sub-questions of steps that dropped a specific of the question: a retry may not write them again (at
+        # temperature 0.7 a small model often repeats the very step that lost "Mitski")
+        dropped: list[str] = []
         for attempt, temperature in enumerate(self.config.temperatures):
             if self.cancel is not None and self.cancel():
                 raise Cancelled()
             if self.trace.calls >= self.config.max_calls:
                 raise _Budget()
-            call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators)
+            call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators,
+                                        dropped)
             if problems:
                 repaired = self._extract_then_retrieve(call, problems, question, above, needs)
                 if repaired is not None:
@@ -130,6 +134,8 @@ class _Decomposer:
                 reasons.append("; ".join(problems))
                 if call is not None and any(_is_structural(p) for p in problems):
                     failed_operators.add(call.operator)
+                if call is not None and any(p.startswith("the step drops") for p in problems):
+                    dropped.extend(q.question for q in call.quds() if q.question not in dropped)
                 continue
             call = self._widen_extract(call, question, above, needs)
             step = format_call(call)
@@ -145,7 +151,8 @@ class _Decomposer:
             return Node(question, call, tuple(children))
         raise _Failed(question, reasons)
 
-    def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float, failed=()):
+    def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float, failed=(),
+              dropped=()):
         depth = len(above)
         path = [q for q, _ in above]
         previous = self.previous if self.config.stable_examples else None
@@ -162,7 +169,7 @@ class _Decomposer:
         grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values, phrases)
         # A sub-question may not repeat the question or one above it, nor be this question with words added
         # ("my hikes in 2022 a a"): the decoder never writes those.
-        forbid = [f'QUD("{q}")' for q in (*path, question)] + [f'QUD("{question} ']
+        forbid = [f'QUD("{q}")' for q in (*path, question, *dropped)] + [f'QUD("{question} ']
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"], forbid=forbid,

@@ -206,6 +206,14 @@ _MONTH_PREPOSITIONS = frozenset("in of during since until before after from by l
 _SENTENCE_WORDS = frozenset("how what which who when where why on in at did do does was were is are i my the a an "
                             "during since after before day mum mom dad".split())   # "Mum and Dad" -> "my parents"
 _WEEKEND_DAYS = frozenset("saturday saturdays sunday sundays".split())
+# "last month", "this week", "the past month": a relative period shorter than a year ("last year" is a year test)
+_RELATIVE_PERIOD = re.compile(r"\b(?:last|this|past|previous|current)\s+(month|week)\b", re.I)
+# what a step may write to test such a period itself: a relativedelta / timedelta in that unit or finer, or the
+# month or ISO week of a date
+_PERIOD_TESTS = {
+    "month": re.compile(r"\b(?:months|weeks|days)\s*=|\.month\b"),
+    "week": re.compile(r"\b(?:weeks|days)\s*=|isocalendar\(\)"),
+}
 
 
 def asked_specifics(question: str) -> list[tuple[str, str]]:
@@ -214,6 +222,7 @@ def asked_specifics(question: str) -> list[tuple[str, str]]:
 
     asked_specifics("How many emails did Markus send me in November 2022?")
     -> [("year", "2022"), ("month", "november"), ("name", "Markus")]
+    asked_specifics("Top artist last month?") -> [("period", "month")]
     """
     found: list[tuple[str, str]] = [("year", year) for year in re.findall(r"\b(?:19|20)\d\d\b", question)]
     words = _TEXT_WORD.findall(question)
@@ -233,6 +242,8 @@ def asked_specifics(question: str) -> list[tuple[str, str]]:
             found.append(("name", name))
     for number in _PERIOD.findall(question):
         found.append(("count", str(NUMBER_WORDS.get(number.lower(), number))))
+    for unit in _RELATIVE_PERIOD.findall(question):
+        found.append(("period", unit.lower()))
     return list(dict.fromkeys(found))
 
 
@@ -272,6 +283,9 @@ def lost_specifics(call: Call, question: str) -> list[str]:
                 NUMBER_WORDS.get(w) == int(text) for w in passed_words) or (text == "7" and "week" in passed_words)
         elif kind == "name":
             kept = text.lower() in passed_words or text.lower() in used_lower or text in passed
+        elif kind == "period":
+            # passed on ("songs last month") or tested here in months/weeks/days, not as a year
+            kept = text in passed_words or bool(_PERIOD_TESTS[text].search(used))
         else:  # an activity, a day, a time of day: any word of its group, or a test of the time in a lambda
             group = next(g for g in TOPIC_GROUPS if text in g)
             kept = bool(group & passed_words) or any(w in used_lower for w in group) or (
@@ -283,6 +297,31 @@ def lost_specifics(call: Call, question: str) -> list[str]:
         if not kept:
             lost.append(text)
     return lost
+
+
+# The values a date part can take; a filter comparing it outside them is never (or always) true.
+_PART_RANGES = {"weekday()": (0, 6), "isoweekday()": (1, 7), "month": (1, 12), "hour": (0, 23), "day": (1, 31),
+                "minute": (0, 59)}
+_PART_COMPARISON = re.compile(r"\.(weekday\(\)|isoweekday\(\)|month|hour|day|minute)\s*(==|!=|>=|<=|>|<)\s*(-?\d+)\b")
+
+
+def impossible_comparisons(source: str) -> list[str]:
+    """Comparisons of a date part that no date satisfies, or that every date does (so the test is pointless).
+
+    impossible_comparisons('lambda attr: attr["start_datetime"].weekday() >= 12')
+    -> ['.weekday() >= 12 (weekday() is 0 to 6)']
+    """
+    found = []
+    for part, op, number in _PART_COMPARISON.findall(source):
+        low, high = _PART_RANGES[part]
+        n = int(number)
+        never = {"==": not low <= n <= high, ">=": n > high, ">": n >= high, "<=": n < low, "<": n <= low,
+                 "!=": False}[op]
+        always = {"==": False, ">=": n <= low, ">": n < low, "<=": n >= high, "<": n > high,
+                  "!=": not low <= n <= high}[op]
+        if never or always:
+            found.append(f".{part} {op} {number} ({part} is {low} to {high})")
+    return found
 
 
 def step_problems(
@@ -329,6 +368,11 @@ def step_problems(
         if lost:
             problems.append(f"the step drops {', '.join(lost)} of its question: use it in the step or keep it in "
                             f"a sub-question")
+    for key in ("filter", "condition"):
+        value = call.get(key)
+        source = value.source if isinstance(value, Lambda) else value if isinstance(value, str) else ""
+        for comparison in impossible_comparisons(source):
+            problems.append(f"the test {comparison} is never or always true")
     produced, used = produced_and_used(call)
     if op == "RETRIEVE":
         missing = sorted(_non_fixed(needs.rows | needs.members))

@@ -320,3 +320,21 @@ def test_a_step_that_drops_a_specific_is_retried_and_accepted_on_the_last_try():
     tree = decompose(question, TODAY, by_input(stubborn), trace=trace)
     assert tree.step == year_only.strip()
     assert [bool(s.problems) for s in trace.steps[:3]] == [True, True, False]
+
+
+def test_a_retry_may_not_write_the_sub_question_that_dropped_a_specific_again():
+    question = "Which Mitski song did I play most?"
+    lost = ' ARGMAX(l=QUD("number of plays per song"), arg_attr_name="count", val_attr_name="track")'
+    script = {
+        question: [lost, ' ARGMAX(l=QUD("number of plays per song by Mitski"), arg_attr_name="count", '
+                         'val_attr_name="track")'],
+        "number of plays per song by Mitski": [' MAP(l=QUD("songs by Mitski grouped by song"), fct=len, res_name="count")'],
+        "songs by Mitski grouped by song": [' GROUP_BY(l=QUD("songs by Mitski with track"), attr_names=["track"])'],
+        "songs by Mitski with track": [' EXTRACT(l=QUD("songs by Mitski"), attr_names=["track"])'],
+        "songs by Mitski": [' RETRIEVE(query="I listened to songs by Mitski")'],
+    }
+    llm = by_input(script)
+    tree = decompose(question, TODAY, llm)
+    assert "by Mitski" in tree.step
+    assert 'QUD("number of plays per song")' not in llm.forbidden[0]
+    assert 'QUD("number of plays per song")' in llm.forbidden[1]   # the retry of the root step

@@ -7,6 +7,7 @@ from app.engine.tree import Node
 from app.qud.validate import (
     Needs,
     asked_specifics,
+    impossible_comparisons,
     child_needs,
     condition_refs,
     lambda_refs,
@@ -207,6 +208,35 @@ def test_a_step_keeps_a_specific_by_using_it_or_passing_it_on():
     weekend = parse_call('FILTER(l=QUD("my runs with date"), filter=lambda attr: attr["start_datetime"].weekday() >= 5)')
     assert lost_specifics(weekend, "my runs on weekends") == []
     assert lost_specifics(parse_call('APPLY(l=QUD("I ate out on weekends"), fct=len)'), "meals on Saturdays") == []
+
+
+def test_a_relative_month_or_week_must_be_kept_as_such():
+    question = "Which artist did I listen to the most last month?"
+    assert asked_specifics(question) == [("period", "month")]
+    as_a_year = parse_call('FILTER(l=QUD("songs with date"), filter=lambda attr: attr["start_datetime"].year == '
+                           'date.today().year - 1)')
+    assert lost_specifics(as_a_year, "songs last month") == ["month"]
+    in_months = parse_call('FILTER(l=QUD("songs with date"), filter=lambda attr: attr["start_date"] >= '
+                           'date.today() - relativedelta(months=1))')
+    assert lost_specifics(in_months, "songs last month") == []
+    assert lost_specifics(parse_call('APPLY(l=QUD("songs last month"), fct=len)'), "How many songs last month?") == []
+    in_days = parse_call('FILTER(l=QUD("runs with date"), filter=lambda attr: attr["start_date"] >= '
+                         'date.today() - timedelta(days=7))')
+    assert lost_specifics(in_days, "my runs this week") == []
+    assert asked_specifics("What did I do last year?") == []   # a year is tested as a year
+
+
+def test_a_date_part_compared_outside_its_range_is_a_problem():
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].weekday() >= 12') == [
+        ".weekday() >= 12 (weekday() is 0 to 6)"]
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].month == 13') == [".month == 13 (month is 1 to 12)"]
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].hour < 25') == [".hour < 25 (hour is 0 to 23)"]
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].weekday() >= 5') == []
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].month in (6, 7, 8)') == []
+    assert impossible_comparisons('lambda attr: (attr["end"] - attr["start"]).days >= 40') == []   # not a date part
+    step = parse_call('FILTER(l=QUD("doctor visits with date"), filter=lambda attr: attr["start_datetime"].weekday() >= 12)')
+    assert step_problems(step, "doctor visits on weekdays", Needs()) == [
+        "the test .weekday() >= 12 (weekday() is 0 to 6) is never or always true"]
 
 
 def test_keep_specifics_is_a_problem_only_when_asked_for():
