@@ -100,3 +100,22 @@ def test_reading_many_items_goes_in_chunks_with_a_check_between_them():
     with pytest.raises(Stop):
         ModelExtractor(model=model).extract(mails, ["cuisine"], None, check=stop_after_the_first_chunk)
     assert model.calls == [("cuisine", 50), ("cuisine", model_extractor.CHUNK)]
+
+
+class PlaceModel(FakeModel):
+    """Reads only the first word of a calendar location, as the small extractor did with "Cafe Central"."""
+
+    def extract(self, key, texts, people=None):
+        self.calls.append((key, len(texts)))
+        return [t.split("location: ")[1].split()[0] if "location: " in t else "Somewhere" for t in texts]
+
+
+def test_an_items_own_field_wins_over_the_models_reading():
+    entries = [Item.from_event(stored(event(f"c{i}", "calendar", "Coffee with Tobias", {"location": "Cafe Central"},
+                                            at(2, 9, i)))) for i in range(10)]
+    entries += [Item.from_event(stored(event(f"c{i}", "calendar", "Lunch", {}, at(3, 12, i)))) for i in range(10, 40)]
+    extractor = ModelExtractor(model=PlaceModel())
+    out = extractor.extract(entries, ["place"], None)
+    assert extractor.last_modes == {"place": "model"}   # 10 of 40 have a location: under the 70% of a look-up
+    assert [i.get("place") for i in out[:10]] == ["Cafe Central"] * 10   # the field, not the model's "Cafe"
+    assert out[10].get("place") == "Somewhere"                           # no field: the model's answer
