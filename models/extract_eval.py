@@ -4,9 +4,9 @@
 A case is one store event, one key and the gold value taken from the canonical event the store event
 observes (None: the event says nothing about the key). Each case is scored as one of:
 
-- existing: the gold value is written in the verbalized event (or a look-up away);
+- existing: the gold value is written in the verbalized event (a person may be named by first name);
 - inferred: a closed-set value (cuisine, genre, ...) that the event's text does not contain ("italian" from
-  "fired up the pizza oven");
+  "fired up the pizza oven"), or people named only in the people list appended to the event;
 - none:     the event has no value for the key; the extractor must answer nothing.
 
     cases = extract_cases(persona, per_kind=25)          # persona: .store .timeline .mapper .persona_id .people
@@ -83,13 +83,27 @@ def classify_case(case: ExtractCase, key_labels: dict[str, list[str]]) -> tuple[
 
 
 def scored_kind(case: ExtractCase, key_labels: dict[str, list[str]]) -> str:
-    """existing / inferred / none for scoring, or 'skip' for a value no extractor mode can produce."""
+    """existing / inferred / none for scoring, or 'skip' for a value no extractor mode can produce.
+
+    Existing means written in the event itself: every value whole, or a person by their first name ("Tobias's
+    birthday" for Tobias Vogel). A person found only in the people list appended to the event ("Call Mum &
+    Dad" -> the parents' names) is inferred: the event does not contain it."""
     segment, kind = classify_case(case, key_labels)
+    text = segment.split(" | people: ")[0]
     if kind == "label":
-        return "existing" if find_spans(segment.split(" | people: ")[0], case.value) else "inferred"
+        return "existing" if find_spans(text, case.value) else "inferred"
     if kind == "span":
-        return "existing"
+        return "existing" if written_in(text, case.value, case.people) else "inferred"
     return kind
+
+
+def written_in(text: str, value: Any, people: Sequence[str] = ()) -> bool:
+    """Every element of the value is in the text, whole or (one of the people) by their first name."""
+    for v in value if isinstance(value, (list, tuple)) else [value]:
+        name = format_value(v).strip()
+        if not (find_spans(text, name) or (name in people and find_spans(text, name.split(" ")[0]))):
+            return False
+    return True
 
 
 def label_sets(personas: Iterable[Any]) -> dict[str, list[str]]:

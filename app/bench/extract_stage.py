@@ -6,8 +6,9 @@ key it lacks), built on the bench's own persona stores. The extractor is the one
 operator size, told the person's people as the store knows them (`app.extract.people_of`). Cases are
 classified with the label sets of the default extractor artifact, so every size is scored on the same cases:
 
-- existing: the gold value is written in the event (or a look-up away);
-- inferred: a closed-set value the text does not contain ("italian" from "pizza oven");
+- existing: the gold value is written in the event (a person may be named by first name);
+- inferred: a closed-set value the text does not contain ("italian" from "pizza oven"), or people the event
+            names only through the appended people list ("Call Mum & Dad" -> the parents' full names);
 - none:     the event has no value for the key (the extractor must say nothing).
 
     report = run_extract_stage("dev", operators="small")
@@ -141,7 +142,7 @@ def extract_markdown(report: ExtractStageReport) -> str:
         "| keys | cases scored | accuracy |",
         "| --- | ---: | ---: |",
     ]
-    labels = {"existing": "existing in the event", "inferred": "inferred (closed set, not in the text)",
+    labels = {"existing": "existing in the event", "inferred": "inferred (not in the text: a closed-set label, or a person named only in the people list)",
               "none": "absent (must answer nothing)"}
     for kind, label in labels.items():
         acc = f[kind]["accuracy"]

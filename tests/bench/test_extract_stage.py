@@ -83,7 +83,7 @@ def test_personas_are_micro_averaged_and_reported(persona):
     assert merged["inferred"] == {"accuracy": 0.5, "n": 2} and merged["events"] == 16
     report = ExtractStageReport(split="dev", operators="small", personas=["a", "b"], cases=16, figures=merged)
     table = extract_markdown(report)
-    assert "operators `small`" in table and "| inferred (closed set, not in the text) | 2 | 0.500 |" in table
+    assert "operators `small`" in table and "| inferred (not in the text: a closed-set label, or a person named only in the people list) | 2 | 0.500 |" in table
     assert "| cuisine | 0.0 | 1.0 |" in table
     assert report.to_json()["inferred"] == {"accuracy": 0.5, "n": 2}
 
@@ -95,3 +95,21 @@ def test_the_cli_offers_the_stage_operators_and_codegen():
     assert args.stage == "extract" and args.operators == "small"
     args = parser.parse_args(["bench", "--mode", "codegen", "--limit", "20"])
     assert args.mode == "codegen" and args.stage == "answers" and args.operators is None
+
+
+def test_a_value_written_only_in_the_people_list_is_inferred():
+    from models.extract_eval import ExtractCase
+
+    people = ["Lea Schwarz", "Philipp Schwarz", "Tobias Vogel"]
+    parents = ExtractCase(_calendar("Call Mum & Dad"), "participants", ["Lea Schwarz", "Philipp Schwarz"], people)
+    tobias = ExtractCase(_calendar("Tobias's birthday"), "person", "Tobias Vogel", people)
+    both = ExtractCase(_calendar("Dinner with Tobias and Lea"), "participants", ["Tobias Vogel", "Lea Schwarz"], people)
+    assert scored_kind(parents, KEY_LABELS) == "inferred"   # the names are only in the appended people list
+    assert scored_kind(tobias, KEY_LABELS) == "existing"    # named by first name in the event
+    assert scored_kind(both, KEY_LABELS) == "existing"
+
+
+def _calendar(title):
+    from tests.retrieve.helpers import at, event, stored
+
+    return stored(event(title, "calendar", title, {}, at(3, 18)))
