@@ -34,11 +34,14 @@ class RetrieveCase:
 
 def cross_encoder_examples(
     cases: Sequence[RetrieveCase], *, events_per_case: int = 12, min_count: int = 3, max_patterns: int = 100,
-    seed: int = 13, hard_share: float = 0.0,
+    seed: int = 13, hard_share: float = 0.0, near_share: float = 0.0,
 ) -> list[PairExample]:
-    """`hard_share`: the share of each case's negative events drawn from the sources that hold its gold events
-    (the events the event cross-encoder really reads: a source with gold is judged `partly` and its events go
-    on to it); the rest spread over all sources of the pool."""
+    """`near_share`: the share of each case's negative events that are the best-ranked non-gold events of its
+    pool (the pool is in SPLADE order): the near misses the sparse retriever cannot tell apart, such as mails
+    from another friend for "emails from Markus" or the song "Swimming Pools" for "I went swimming".
+    `hard_share`: the share drawn from the sources that hold its gold events (the events the event
+    cross-encoder really reads: a source with gold is judged `partly` and its events go on to it); the rest
+    spread over all sources of the pool."""
     rng = random.Random(seed)
     examples: list[PairExample] = []
     for case in cases:
@@ -47,14 +50,17 @@ def cross_encoder_examples(
             examples.append(PairExample(case.query, pattern.text(), "pattern", PATTERN_LABELS.index(label)))
         positives = [e for e in case.pool if e.id in case.gold] + list(case.extra_gold)
         negatives = [e for e in case.pool if e.id not in case.gold]
+        near = negatives[: int(round(near_share * events_per_case))]
+        near_ids = {e.id for e in near}
         gold_sources = {e.source for e in positives}
-        hard = [e for e in negatives if e.source in gold_sources]
+        hard = [e for e in negatives if e.source in gold_sources and e.id not in near_ids]
         n_hard = min(len(hard), int(round(hard_share * events_per_case)))
         hard_ids = {e.id for e in _per_source(hard, n_hard, rng)} if n_hard else set()
-        rest = [e for e in negatives if e.id not in hard_ids]
+        rest = [e for e in negatives if e.id not in hard_ids and e.id not in near_ids]
         chosen = (rng.sample(positives, min(events_per_case, len(positives)))
+                  + near
                   + [e for e in negatives if e.id in hard_ids]
-                  + _per_source(rest, events_per_case - len(hard_ids), rng))
+                  + _per_source(rest, events_per_case - len(near) - len(hard_ids), rng))
         for event in chosen:
             label = 1 if event.id in case.gold else 0
             examples.append(PairExample(case.query, verbalize_event(event, with_time=True), "event", label))

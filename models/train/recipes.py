@@ -77,6 +77,8 @@ def register(sub: Any) -> None:
                            help="gold events and as many non-gold events per training query")
             p.add_argument("--hard-share", type=float, default=0.0,
                            help="share of the non-gold events taken from the sources that hold gold events")
+            p.add_argument("--near-share", type=float, default=0.0,
+                           help="share of the non-gold events that are the pool's best-ranked non-gold events")
             p.add_argument("--query-seeds", type=int, default=1,
                            help="draws of the template queries per persona (other artists, shows, wordings)")
             p.add_argument("--class-weights", action="store_true",
@@ -126,7 +128,8 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     cases = _retrieve_training_cases(train, getattr(args, "query_seeds", 1))
     examples = cross_encoder_examples(cases, events_per_case=getattr(args, "events_per_case", 12),
-                                      hard_share=getattr(args, "hard_share", 0.0))
+                                      hard_share=getattr(args, "hard_share", 0.0),
+                                      near_share=getattr(args, "near_share", 0.0))
     wanted = args.examples or spec["examples"]
     examples = _balanced(examples, wanted)
     log(f"{len(cases)} train queries -> {len(examples)} examples "
@@ -430,6 +433,8 @@ def _cross_encoder_flags(args) -> str:
         flags.append(f"--events-per-case {args.events_per_case}")
     if getattr(args, "hard_share", 0.0):
         flags.append(f"--hard-share {args.hard_share:g}")
+    if getattr(args, "near_share", 0.0):
+        flags.append(f"--near-share {args.near_share:g}")
     if getattr(args, "query_seeds", 1) != 1:
         flags.append(f"--query-seeds {args.query_seeds}")
     if getattr(args, "class_weights", False):

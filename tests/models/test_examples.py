@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("torch")
@@ -40,3 +42,21 @@ def test_hard_share_takes_that_share_of_negatives_from_the_gold_sources():
     # the pattern examples do not change (their order is shuffled with the rest)
     patterns = sorted((e.text, e.label) for e in plain if e.head == "pattern")
     assert patterns == sorted((e.text, e.label) for e in hard if e.head == "pattern") and len(patterns) == 5
+
+
+def test_near_share_takes_the_best_ranked_negatives_of_the_pool():
+    songs, mails = _pool()
+    swimming = stored(event("s-pools", "music_stream", "Kendrick Lamar - Swimming Pools", {"artist": "Kendrick Lamar"},
+                            at(3, 8)))
+    swims = [stored(event(f"w{i}", "workout", "Swimming, 40 min", {"workout_type": "swimming"}, at(4, 7, i)))
+             for i in range(10)]
+    # the pool in SPLADE order: the workouts, then the song with "Swimming" in its title, then the rest
+    case = RetrieveCase("I went swimming", {e.id for e in swims}, swims + [swimming] + mails[:3] + songs + mails[3:])
+    for seed in range(5):
+        negatives = _event_texts(cross_encoder_examples([case], events_per_case=8, near_share=0.5, seed=seed), 0)
+        assert len(negatives) == 8
+        assert any("Swimming Pools" in t for t in negatives)   # the best-ranked near misses are always in,
+        assert sum(re.search(r"\| Mail 2\b", t) is not None for t in negatives) == 1   # the last of them too
+    # without them the song is one of 63 negatives drawn at random
+    plain = [_event_texts(cross_encoder_examples([case], events_per_case=8, seed=seed), 0) for seed in range(5)]
+    assert sum(any("Swimming Pools" in t for t in negatives) for negatives in plain) < 5
