@@ -54,6 +54,9 @@ class RetrieveThresholds:
     max_pool: int | None = None      # cut the pool at this many events, best SPLADE scores first (None: no cut)
     value_irrelevant: float | None = None  # P(irrelevant) at which a key/value pattern drops its events (None: `irrelevant`)
     bm25_pool: int = 2000            # the store's BM25 top hits join the SPLADE pool (0: SPLADE only)
+    feedback_docs: int = 0           # pseudo-relevance feedback: the best SPLADE hits that expand the query (0: off)
+    feedback_weight: float = 0.5     # weight of their mean vector added to the query's
+    feedback_pool: int = 10000       # best hits of the expanded query that join the pool
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -150,13 +153,23 @@ class ModelRetriever:
     # --- stages --------------------------------------------------------------------------------
 
     def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace) -> list[Any]:
-        """Step 1: every event whose SPLADE score passes `pool_min_score`, then the store's BM25 top
-        `bm25_pool` hits that SPLADE left out. On the dev split's RETRIEVE queries the union finds 0.943 of
-        the gold events (mean per query) where SPLADE alone finds 0.914 and BM25 alone 0.616: BM25 matches
-        rare names and places ("I moved to Austin") that SPLADE-tiny's vocabulary spreads thin."""
+        """Step 1: every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool` hits of
+        the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
+        adding only what the ones before left out. On the dev split's RETRIEVE queries SPLADE and BM25 together
+        find 0.943 of the gold events (mean per query) where SPLADE alone finds 0.914 and BM25 alone 0.616: BM25
+        matches rare names and places ("I moved to Austin") that SPLADE-tiny's vocabulary spreads thin. The
+        feedback finds what shares no term with the query ("Holiday: Crete" and hotel bookings for "I went on a
+        trip"): on the dev bench's gold trees (small operators) pool recall 0.939 -> 0.974 and final recall
+        0.896 -> 0.940 at precision 0.870 -> 0.855, Hit@1 unchanged; 5 feedback events and 10,000 added hits
+        were the best of five settings tried there (5 to 20 events, 5,000 to 20,000 hits). The artifact's
+        config.json turns it on (the small cross-encoder's does)."""
         clock = time.perf_counter()
         t = self.thresholds
-        ids = [event_id for event_id, _ in index.query(query, min_score=t.pool_min_score)]
+        [vector] = self.encoder.encode([query])
+        ids = [event_id for event_id, score in index.scores(vector) if score > t.pool_min_score]
+        if t.feedback_docs and ids:
+            seen = set(ids)
+            ids.extend(i for i in self._feedback_hits(vector, ids, store, index)[: t.feedback_pool] if i not in seen)
         if t.bm25_pool:
             seen = set(ids)
             ids.extend(event_id for event_id, _ in store.search(query, limit=t.bm25_pool) if event_id not in seen)
@@ -166,6 +179,20 @@ class ModelRetriever:
         events = store.get(trace.pool)
         trace.seconds["pool"] = time.perf_counter() - clock
         return events
+
+    def _feedback_hits(self, vector: dict[int, float], ranked: list[str], store: Any, index: SparseIndex) -> list[str]:
+        """Event ids in the order of the query expanded by its best hits (Rocchio in SPLADE's term space):
+        "I went on a trip" finds "Trip to Budapest" and the "Your trip to Mexico City" booking mails, whose
+        terms (booking, hotel, the places) then find "Holiday: Crete" and the e-tickets that share no term with
+        the query."""
+        t = self.thresholds
+        best = {e.id: e for e in store.get(ranked[: t.feedback_docs])}
+        texts = [verbalize_event(best[i]) for i in ranked[: t.feedback_docs] if i in best]
+        expanded = dict(vector)
+        for doc in self.encoder.encode(texts):
+            for term, weight in doc.items():
+                expanded[term] = expanded.get(term, 0.0) + t.feedback_weight * weight / len(texts)
+        return [event_id for event_id, _ in index.scores(expanded)]
 
     def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace, *,
                check: Callable[[], None] | None = None) -> list[Any]:

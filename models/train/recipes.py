@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 SIZES = {
     # base weights, trainable top layers (None = all), learning rate, max tokens, examples by default
-    "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000, "max_event_ce": 1000},
+    "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000, "max_event_ce": 1000,
+              "feedback_docs": 5, "feedback_pool": 10000},
     "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000, "max_event_ce": 300},
 }
 # How many of the generator's TRAIN / DEV personas a recipe uses by default (each costs ~5 CPU minutes to
@@ -157,7 +158,7 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
 
 
 THRESHOLD_KEYS = ("pool_min_score", "relevant", "irrelevant", "keep", "min_count", "max_patterns", "max_event_ce",
-                  "value_irrelevant", "bm25_pool")
+                  "value_irrelevant", "bm25_pool", "feedback_docs", "feedback_weight", "feedback_pool")
 
 
 def _ce_dev_thresholds(out: Path, spec: dict, dev: list, dev_bench: bool, log: Callable[[str], None]):
@@ -188,7 +189,9 @@ def _ce_dev_thresholds(out: Path, spec: dict, dev: list, dev_bench: bool, log: C
         grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
         average = "micro"
     retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out, threads=1)),
-                               thresholds=RetrieveThresholds(max_event_ce=spec["max_event_ce"]))
+                               thresholds=RetrieveThresholds(max_event_ce=spec["max_event_ce"],
+                                                             feedback_docs=spec.get("feedback_docs", 0),
+                                                             feedback_pool=spec.get("feedback_pool", 10000)))
     log(f"dev: {len(dev_cases)} queries; sweeping {grid} (recall first, {average})")
     chosen, figures = choose_thresholds(retriever, dev_cases, grid, average=average, log=log)
     retriever.close()

@@ -140,7 +140,7 @@ def test_the_model_retriever_trace_feeds_every_stage(store):
     cross-encoder: the soccer workout and its calendar entry are one item after de-duplication."""
     t = ids_by_title(store)
     retriever = ModelRetriever(cross_encoder=FakeCrossEncoder({"workout", "calendar"}),
-                               thresholds=RetrieveThresholds(min_count=2))
+                               thresholds=RetrieveThresholds(min_count=2, feedback_docs=0))
     recorder = RecordingRetriever(retriever)
     assert recorder.staged and not RecordingRetriever(KeywordRetriever()).staged
     items = recorder.retrieve("football", store, TODAY)

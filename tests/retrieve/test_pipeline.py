@@ -59,7 +59,8 @@ def titles(store, ids):
 
 def test_sources_decide_and_duplicates_merge(store):
     fake = FakeCrossEncoder(relevant_sources={"workout", "calendar"})
-    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=2))
+    # (no query feedback: on this small store it would add every event)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=2, feedback_docs=0))
     items = retriever.retrieve("football", store, date(2024, 4, 1))
     trace = retriever.last_trace
     assert {"Football with the team", "Soccer, 90 min"} <= set(titles(store, trace.pool))
@@ -213,3 +214,19 @@ def test_the_pool_adds_the_stores_bm25_hits_that_splade_left_out(store):
     pool = retriever.last_trace.pool
     assert len(pool) == len(set(pool)) and "Pizza stone" in titles(store, pool)
     retriever.close()
+
+
+def test_feedback_from_the_best_hits_brings_in_events_that_share_no_term_with_the_query(store):
+    fake = FakeCrossEncoder(relevant_sources={"mail", "online_purchase"})
+    plain = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=2, bm25_pool=0, feedback_docs=0))
+    plain.retrieve("oven", store, date(2024, 4, 1))
+    assert titles(store, plain.last_trace.pool) == ["Dinner at Luigi's"]   # only the mail says "oven"
+    plain.close()
+    # the mail ("The pizza oven at Luigi's...") expands the query; its "pizza" finds the pizza stone
+    feedback = RetrieveThresholds(min_count=2, bm25_pool=0, feedback_docs=1, feedback_pool=3)
+    expanded = ModelRetriever(cross_encoder=fake, thresholds=feedback)
+    expanded.retrieve("oven", store, date(2024, 4, 1))
+    pool = expanded.last_trace.pool
+    assert pool[0] == plain.last_trace.pool[0] and len(pool) == len(set(pool)) <= 1 + 3
+    assert "Pizza stone" in titles(store, pool)
+    expanded.close()
