@@ -142,7 +142,8 @@ def extract_markdown(report: ExtractStageReport) -> str:
         "| keys | cases scored | accuracy |",
         "| --- | ---: | ---: |",
     ]
-    labels = {"existing": "existing in the event", "inferred": "inferred (not in the text: a closed-set label, or a person named only in the people list)",
+    labels = {"existing": "existing in the event",
+              "inferred": "inferred (not in the text: a closed-set label, or a person named only in the people list)",
               "none": "absent (must answer nothing)"}
     for kind, label in labels.items():
         acc = f[kind]["accuracy"]

@@ -51,6 +51,11 @@ def item_text(item: Item) -> str:
     return verbalize_event(_ItemView(item), with_time=True)
 
 
+def _fields_first(answers: Sequence[Any], looked_up: Sequence[Any]) -> list[Any]:
+    """Per item, the value of its own field where it has one, else the model's answer (MISSING for none)."""
+    return [v if v is not MISSING else (MISSING if a is None else a) for a, v in zip(answers, looked_up)]
+
+
 def _norm(value: Any) -> str:
     return format_value(value).strip().lower()
 
@@ -127,16 +132,14 @@ class ModelExtractor:
         empty = sum(1 for a, v in zip(answers, probe) if a is None and v is MISSING)
         if len(items) > PROBE and empty >= NONE_SHARE * len(probe_items):
             # e.g. "cuisine" of workouts: the rest is not read one by one (speed), only looked up
-            values = [v if v is not MISSING else a for a, v in zip(answers, looked_up)] + looked_up[PROBE:]
-            return [MISSING if v is None else v for v in values], "mapped:none"
+            return _fields_first(answers, looked_up) + looked_up[PROBE:], "mapped:none"
         rest = list(items[PROBE:])
         for start in range(0, len(rest), CHUNK):
             if check is not None:
                 check()
             chunk = rest[start: start + CHUNK]
             answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people)
-        values = [v if v is not MISSING else a for a, v in zip(answers, looked_up)]
-        return [MISSING if v is None else v for v in values], "model"
+        return _fields_first(answers, looked_up), "model"
 
     @staticmethod
     def _frozen_key(items: Sequence[Item], answers: Sequence[Any]) -> str | None:

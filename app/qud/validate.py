@@ -252,14 +252,19 @@ def _step_texts(call: Call) -> tuple[str, str]:
     passed = [q.question for q in call.quds()]
     if call.operator == "RETRIEVE" and isinstance(call.get("query"), str):
         passed.append(call.get("query"))
-    used = []
-    for key in ("filter", "fct", "condition"):
+    return " | ".join(passed), " | ".join(_code_texts(call, ("filter", "fct", "condition")))
+
+
+def _code_texts(call: Call, keys: tuple[str, ...]) -> list[str]:
+    """The source of the step's lambdas and conditions under `keys`."""
+    texts = []
+    for key in keys:
         value = call.get(key)
         if isinstance(value, Lambda):
-            used.append(value.source)
+            texts.append(value.source)
         elif isinstance(value, str):
-            used.append(value)
-    return " | ".join(passed), " | ".join(used)
+            texts.append(value)
+    return texts
 
 
 def lost_specifics(call: Call, question: str) -> list[str]:
@@ -368,9 +373,7 @@ def step_problems(
         if lost:
             problems.append(f"the step drops {', '.join(lost)} of its question: use it in the step or keep it in "
                             f"a sub-question")
-    for key in ("filter", "condition"):
-        value = call.get(key)
-        source = value.source if isinstance(value, Lambda) else value if isinstance(value, str) else ""
+    for source in _code_texts(call, ("filter", "condition")):
         for comparison in impossible_comparisons(source):
             problems.append(f"the test {comparison} is never or always true")
     produced, used = produced_and_used(call)
