@@ -73,6 +73,8 @@ def register(sub: Any) -> None:
                            help="at most this many examples per (key, source, mode); 0: no cap")
             p.add_argument("--none-ratio", type=float,
                            help="with --group-cap: at most this many 'none' examples per span or label example")
+            p.add_argument("--tag-weight", type=float, default=1.0,
+                           help="weight of B and I tokens against O in the tag loss (1: unweighted)")
         if name == "cross_encoder":
             p.add_argument("--events-per-case", type=int, default=12,
                            help="gold events and as many non-gold events per training query")
@@ -213,12 +215,23 @@ def run_cross_encoder_thresholds(args: argparse.Namespace) -> None:
     log = _logger(args.log)
     out = Path(args.out) if args.out else artifact_dir(CE_SIZES[args.size])
     _, thresholds, figures = _ce_dev_thresholds(out, SIZES[args.size], [], True, log)
-    card = CARDS / f"{out.name}.md"
-    head, _, _ = card.read_text(encoding="utf-8").partition("## Dev figures")
-    card.write_text(head + "## Dev figures\n\n"
-                    + f"Thresholds chosen with `python -m models.train cross_encoder_thresholds --size {args.size}`.\n\n"
-                    + "```json\n" + json.dumps({"dev retrieve figures (micro/macro, per stage)": figures,
-                                                 "thresholds": thresholds}, indent=1) + "\n```\n", encoding="utf-8")
+    replace_card_section(CARDS / f"{out.name}.md", "Dev figures",
+                         f"Thresholds chosen with `python -m models.train cross_encoder_thresholds --size {args.size}`.\n\n"
+                         + "```json\n" + json.dumps({"dev retrieve figures (micro/macro, per stage)": figures,
+                                                      "thresholds": thresholds}, indent=1) + "\n```\n")
+
+
+def replace_card_section(card: Path, heading: str, body: str) -> None:
+    """Write `body` as the card's `## heading` section (appended when missing); the sections after it stay
+    (the hand-written notes of a card survive a re-run of its evaluation)."""
+    text = card.read_text(encoding="utf-8") if card.exists() else ""
+    marker = f"## {heading}\n"
+    head, found, rest = text.partition(marker)
+    _, next_heading, tail = rest.partition("\n## ") if found else ("", "", "")
+    after = "\n## " + tail if next_heading else ""
+    if not found:
+        head = head.rstrip("\n") + "\n\n" if head.strip() else ""
+    card.write_text(head + marker + "\n" + body + after, encoding="utf-8")
 
 
 def _class_weights(examples: list) -> dict[str, list[float]]:
@@ -342,7 +355,8 @@ def run_extractor(args: argparse.Namespace) -> None:
     log(f"{len(cases)} train cases {counts} -> {len(examples)} examples, {len(labels)} labels")
     base = fetch(spec["base"])
     config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
-                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor)
+                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
+                         tag_weight=args.tag_weight)
     clock = time.perf_counter()
     net = train_extractor(base, examples, len(labels), config, log)
     train_seconds = time.perf_counter() - clock
@@ -389,12 +403,9 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
     cfg["none_threshold"] = threshold
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
-    card = CARDS / f"{out.name}.md"
-    text = card.read_text(encoding="utf-8")
-    head, _, _ = text.partition("## Dev figures")
-    card.write_text(head + "## Dev figures\n\n```json\n"
-                    + json.dumps({"dev extract accuracy": figures, "none_threshold": threshold}, indent=1)
-                    + "\n```\n", encoding="utf-8")
+    replace_card_section(CARDS / f"{out.name}.md", "Dev figures",
+                         "```json\n" + json.dumps({"dev extract accuracy": figures, "none_threshold": threshold},
+                                                  indent=1) + "\n```\n")
 
 
 from models.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)

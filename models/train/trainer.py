@@ -63,6 +63,7 @@ class TrainConfig:
     trainable_layers: int | None = None   # None: the whole encoder (word embeddings stay frozen)
     head_lr_factor: float = 10.0
     class_weights: dict[str, list[float]] = field(default_factory=dict)
+    tag_weight: float = 1.0   # extractor: weight of B and I tokens against O in the tag loss (most tokens are O)
 
 
 def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: float) -> torch.optim.lr_scheduler.LambdaLR:
@@ -188,7 +189,7 @@ def train_extractor(
     total = _steps(len(examples), config)
     scheduler = _schedule(optimizer, total, config.warmup)
     mode_loss = nn.CrossEntropyLoss()
-    tag_loss = nn.CrossEntropyLoss(ignore_index=-100)
+    tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight]), ignore_index=-100)
     label_loss = nn.CrossEntropyLoss()
     started = time.perf_counter()
     running = 0.0

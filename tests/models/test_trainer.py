@@ -8,7 +8,7 @@ pytest.importorskip("torch")
 
 from models.extractor import Extractor, decode_spans  # noqa: E402
 from models.runtime import artifact_dir  # noqa: E402
-from models.train.recipes import _balanced  # noqa: E402
+from models.train.recipes import _balanced, replace_card_section  # noqa: E402
 from models.train.trainer import PairExample, extract_tags  # noqa: E402
 
 TEXT = "calendar | Dinner at Trattoria Roma | people: Theresa Fischer, Anna Becker"
@@ -65,3 +65,15 @@ def test_people_are_pointed_at_where_the_text_names_them():
     assert mention_spans(segment, "Anna Berg", people)[0][0] < segment.index(" | people: ")
     assert spans("Tom Lee") == ["Tom Lee"]                            # two Toms: the list entry
     assert mention_spans(segment, "Tom Lee", people)[0][0] > segment.index(" | people: ")
+
+
+def test_a_card_section_is_replaced_and_the_notes_after_it_stay(tmp_path):
+    card = tmp_path / "extractor-small.md"
+    card.write_text("# extractor-small\n\n## Dev figures\n\nold figures\n\n## Tried and not kept\n\nnotes\n")
+    replace_card_section(card, "Dev figures", "new figures\n")
+    assert card.read_text() == "# extractor-small\n\n## Dev figures\n\nnew figures\n\n## Tried and not kept\n\nnotes\n"
+    replace_card_section(card, "Timing", "1 s\n")   # a section the card lacks is appended
+    assert card.read_text().endswith("## Tried and not kept\n\nnotes\n\n## Timing\n\n1 s\n")
+    fresh = tmp_path / "new.md"
+    replace_card_section(fresh, "Dev figures", "x\n")
+    assert fresh.read_text() == "## Dev figures\n\nx\n"
