@@ -20,9 +20,11 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"^(which|who|on which|in which|at which)\b.*\b(least|fewest|shortest|lowest|smallest|earliest|first)\b", ("ARGMIN",)),
     (r"\b(average|on average|mean)\b", ("AVG",)),
     (r"\bhow many (different|distinct)\b", ("APPLY",)),
-    (rf"\bhow (much|many {_UNITS})\b|\bin total\b|\btotal\b", ("SUM",)),
+    (rf"\bhow (much|many {_UNITS})\b|\bin total\b|\btotal\b", ("SUM", "APPLY")),   # "how many items": a count
     (r"\bhow (many|often)\b|\bnumber of\b", ("APPLY", "SUM")),
-    (r"\b(most recent(ly)?|last|latest)\b", ("MAX", "ARGMAX")),
+    # "last" of recency, not of a period ("during the last calendar year", "in the last 6 months")
+    (r"\b(most recent(ly)?|latest)\b|\blast\b(?! (calendar |\d+ |few |couple of )?(years?|months?|weeks?|days?)\b)",
+     ("MAX", "ARGMAX")),
     (r"\b(first|earliest|next)\b", ("MIN", "ARGMIN")),
     (r"\b(most expensive|longest|highest|biggest|largest|maximum|farthest|furthest|fastest|heaviest)\b", ("MAX", "ARGMAX")),
     (r"\b(cheapest|least expensive|shortest|lowest|smallest|minimum|slowest|lightest)\b", ("MIN", "ARGMIN")),
@@ -42,8 +44,9 @@ _DEEP_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # A sub-question limited in time is never answered by fetching or extracting alone: it needs a FILTER
     # (or keeps the restriction while it computes, groups or joins).
     (_TIME, ("FILTER", "MAP", "GROUP_BY", "UNNEST", "JOIN")),
-    # "my runs with distance": mostly EXTRACT (38 of 47 such steps in the examples), never an aggregate.
-    (r"\bwith\b", ("EXTRACT", "FILTER", "UNNEST", "JOIN", "RETRIEVE")),
+    # "my runs with distance": mostly EXTRACT (38 of 47 such steps in the examples), never an aggregate; a value
+    # computed from the date is a MAP ("my emails with weekday").
+    (r"\bwith\b", ("EXTRACT", "FILTER", "UNNEST", "JOIN", "RETRIEVE", "MAP")),
 )
 
 

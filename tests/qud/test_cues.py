@@ -1,0 +1,31 @@
+"""The cue words that narrow a step's operators must never rule out what the gold trees do."""
+
+from __future__ import annotations
+
+from app.qud.cues import step_operators
+
+
+def test_cues_point_to_the_operators_of_their_wording():
+    assert step_operators("Which artist did I listen to most in 2023?", root=True) == ("ARGMAX",)
+    assert step_operators("When did I last listen to J. Cole?", root=True) == ("MAX", "ARGMAX")
+    # "the last calendar year" is a period, not the latest event
+    assert step_operators("Hours spent on series during the last calendar year?", root=True) is None
+    assert step_operators("songs in 2023 grouped by artist", root=False) == ("GROUP_BY",)
+    assert "MAP" in step_operators("I sent an email with weekday", root=False)
+
+
+def test_no_step_of_the_train_gold_trees_is_ruled_out_by_its_cue():
+    from app.persona.questions import questions_for
+    from app.persona.splits import templates_in
+    from models.train.qud_data import record_trees
+
+    steps, excluded = 0, []
+    for record in questions_for("p01", templates_in("train")):
+        for tree in record_trees(record):
+            for depth, node in enumerate(tree.walk()):
+                steps += 1
+                allowed = step_operators(node.question, root=depth == 0)
+                if allowed is not None and node.operator not in allowed:
+                    excluded.append((node.question, node.operator))
+    assert steps > 1500
+    assert excluded == []
