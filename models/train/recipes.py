@@ -159,6 +159,8 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
                                           "thresholds": thresholds})
 
 
+# RetrieveThresholds a size's spec fixes (the rest keep their defaults or are swept on DEV)
+SPEC_THRESHOLDS = ("max_event_ce", "feedback_docs", "feedback_pool")
 THRESHOLD_KEYS = ("pool_min_score", "relevant", "irrelevant", "keep", "min_count", "max_patterns", "max_event_ce",
                   "value_irrelevant", "bm25_pool", "feedback_docs", "feedback_weight", "feedback_pool")
 
@@ -191,9 +193,7 @@ def _ce_dev_thresholds(out: Path, spec: dict, dev: list, dev_bench: bool, log: C
         grid = {"relevant": [0.4, 0.6, 0.8], "irrelevant": [0.5, 0.7, 0.9], "keep": [0.2, 0.35, 0.5]}
         average = "micro"
     retriever = ModelRetriever(cross_encoder=CachedCrossEncoder(CrossEncoder(out, threads=1)),
-                               thresholds=RetrieveThresholds(max_event_ce=spec["max_event_ce"],
-                                                             feedback_docs=spec.get("feedback_docs", 0),
-                                                             feedback_pool=spec.get("feedback_pool", 10000)))
+                               thresholds=RetrieveThresholds(**{k: spec[k] for k in SPEC_THRESHOLDS if k in spec}))
     log(f"dev: {len(dev_cases)} queries; sweeping {grid} (recall first, {average})")
     chosen, figures = choose_thresholds(retriever, dev_cases, grid, average=average, log=log)
     retriever.close()
