@@ -84,11 +84,11 @@ class _CountingStream(io.RawIOBase):
         super().close()
 
 
-def _counting(file: InputFile, on_read: Callable[[int], None]) -> InputFile:
+def _counting(file: InputFile, progress: "_Progress") -> InputFile:
     def opener() -> IO[bytes]:
-        return io.BufferedReader(_CountingStream(file.open(), on_read), buffer_size=1 << 16)
+        return io.BufferedReader(_CountingStream(file.open(), progress.read), buffer_size=1 << 16)
 
-    return replace(file, opener=opener)
+    return replace(file, opener=opener, on_position=progress.position)
 
 
 def import_paths(
@@ -206,23 +206,35 @@ def _open(file: InputFile, progress: ProgressCallback | None) -> _Opened | Recor
         return RecordError(file.display, "file", f"not an export Lifelens reads (starts with {hint!r}); skipped")
 
     progress_of = _Progress(file, progress)
-    reader = _RecordReader(importer, _counting(file, progress_of.read))
+    reader = _RecordReader(importer, _counting(file, progress_of))
     return _Opened(file, importer, reader, progress_of)
 
 
 class _Progress:
-    """Bytes read of one file, reported once its import has begun (it may be read ahead before)."""
+    """Bytes read of one file, reported once its import has begun (it may be read ahead before).
+
+    A reader that parses the file whole reports positions instead (`InputFile.report_position`); while it
+    does, those are the progress, not the bytes read (all of them before the first record).
+    """
 
     def __init__(self, file: InputFile, progress: ProgressCallback | None):
         self._file = file
         self._progress = progress
         self._lock = threading.Lock()
         self._started = False
+        self._position: int | None = None
+        self._reported = 0
         self.done = 0
 
     def read(self, n: int) -> None:
         with self._lock:
             self.done += n
+            if self._started and self._position is None:
+                self._report()
+
+    def position(self, byte: int | None) -> None:
+        with self._lock:
+            self._position = byte
             if self._started:
                 self._report()
 
@@ -234,7 +246,10 @@ class _Progress:
 
     def _report(self) -> None:
         if self._progress is not None:
-            self._progress(self._file.display, min(self.done, self._file.size), self._file.size)
+            done = self.done if self._position is None else self._position
+            # Never backwards: a reader may peek at the head before it starts reporting positions.
+            self._reported = max(self._reported, min(done, self._file.size))
+            self._progress(self._file.display, self._reported, self._file.size)
 
 
 def _close(item: object) -> None:

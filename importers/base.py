@@ -120,6 +120,7 @@ class InputFile:
     path:     the path inside the export ("Takeout/Mail/All mail.mbox"), for detection by folder names
     size:     size in bytes (uncompressed)
     opener:   returns a fresh binary stream positioned at the start
+    on_position: told where a reader that parses the file whole has got to (see `report_position`)
     """
 
     display: str
@@ -127,9 +128,20 @@ class InputFile:
     path: str
     size: int
     opener: Callable[[], IO[bytes]] = field(repr=False, compare=False)
+    on_position: Callable[[int | None], None] | None = field(default=None, repr=False, compare=False)
 
     def open(self) -> IO[bytes]:
         return self.opener()
+
+    def report_position(self, byte: int | None) -> None:
+        """Progress for a reader that parses the whole file at once, then turns its rows into records.
+
+        Progress otherwise counts the bytes read, which for such a reader reach the end before the first
+        record. From a call with a byte offset on, progress follows these offsets (call it with 0 before the
+        whole read, then with the share of the bytes whose rows are done); None goes back to bytes read.
+        """
+        if self.on_position is not None:
+            self.on_position(byte)
 
     def head(self, n: int = 4096) -> bytes:
         """The first `n` bytes, for sniffing the format by content."""

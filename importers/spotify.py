@@ -61,6 +61,7 @@ PODCAST_MIN_MS = 20 * 60 * 1000
 # Files up to this size are parsed whole (a 12 MB chunk of 16k rows takes ~65 MB as Python objects);
 # larger ones stream, so memory stays bounded whatever a file holds.
 WHOLE_FILE_MAX_BYTES = 32 * 1024 * 1024
+POSITION_EVERY_ROWS = 2048  # a whole-parsed file's progress moves on after this many rows
 
 
 class SpotifyImporter:
@@ -129,18 +130,24 @@ def _whole_array(file: InputFile, decode) -> list | None:
 
 def _read_rows(file: InputFile, make_event, type_name: str, podcast_shows: frozenset[str]) -> Iterator[Record]:
     extended = make_event is _extended_event
+    if file.size <= WHOLE_FILE_MAX_BYTES:
+        file.report_position(0)  # progress follows the rows turned into records, not the one whole read
     rows = _whole_array(file, _decode_extended if extended else orjson.loads)
     if rows is None:
+        file.report_position(None)
         yield from _stream_rows(file, make_event, type_name, podcast_shows)
         return
     row_type = _ExtendedRow if extended else dict
     display = file.display
+    total = len(rows)
     rows.reverse()  # popped from the end: each row is freed once it became an event
     pop = rows.pop
     n = 0
     while rows:
         row = pop()
         n += 1
+        if not n % POSITION_EVERY_ROWS:
+            file.report_position(file.size * n // total)
         # _row_record, inlined: this loop runs once per row of a history that may hold millions.
         if type(row) is row_type:
             try:

@@ -184,3 +184,25 @@ def test_next_file_read_ahead_keeps_progress_order_counts_and_failures(tmp_path,
             files = conn.execute("SELECT status FROM import_files ORDER BY id").fetchall()
             runs = conn.execute("SELECT status FROM import_runs").fetchall()
         assert (files, runs) == ([("done",), ("failed",)], [("interrupted",)])
+
+
+def test_a_file_parsed_whole_reports_progress_as_its_rows_are_stored(tmp_path):
+    """A Spotify chunk is read in one go; its progress must follow the rows stored, not jump to the end."""
+    write_spotify(tmp_path / "export", ROWS_PER_FILE)
+    (path,) = (tmp_path / "export").rglob("*.json")
+    reports: list[tuple[int, int]] = []
+
+    def progress(name: str, done: int, total: int) -> None:
+        reports.append((done, total))
+
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        summary = import_paths(store, [path], progress=progress)
+        assert summary.added == ROWS_PER_FILE
+    size = path.stat().st_size
+    assert all(total == size for _, total in reports)
+    dones = [done for done, _ in reports]
+    assert dones == sorted(dones) and dones[-1] == size
+    # Several steps before the end: one per 2,048 rows, each the share of the rows turned into events.
+    partial = [d for d in dones if 0 < d < size]
+    assert len(set(partial)) >= ROWS_PER_FILE // 2048 - 1
+    assert partial[0] <= size * 2048 // ROWS_PER_FILE + 1
