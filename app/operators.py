@@ -3,19 +3,19 @@
     retriever, extractor = operator_models(store, "small")     # "small" | "default" | "lexical"
     answer = ask(question, store, today, retriever=retriever, extractor=extractor)
 
-"lexical" gives the engine's keyword/key-look-up baselines. The extractor is told the person's people as this
-store knows them, so one pair serves one store.
+"lexical" gives the engine's keyword/key-look-up baselines. The extractor is told the owner and their people as
+this store knows them, so one pair serves one store.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.extract import make_extractor, people_of
+from app.extract import make_extractor, owner_and_people
 from app.retrieve import make_retriever, operator_size
 
 
 def operator_models(store: Any, size: str | None = None) -> tuple[Any, Any]:
     chosen = operator_size(size)
-    people = people_of(store) if chosen != "lexical" else ()
-    return make_retriever(chosen), make_extractor(chosen, people=people)
+    owner, people = owner_and_people(store) if chosen != "lexical" else (None, [])
+    return make_retriever(chosen), make_extractor(chosen, people=people, owner=owner)

@@ -94,7 +94,7 @@ def run_extract_stage(
     per_kind: int = PER_KIND,
     say: Callable[[str], None] = lambda text: None,
 ) -> ExtractStageReport:
-    from app.extract import make_extractor, people_of
+    from app.extract import make_extractor, owner_and_people
     from app.persona.generate import timeline_for
     from app.persona.splits import PERSONAS
     from app.persona.storeids import StoreIdMapper
@@ -114,7 +114,8 @@ def run_extract_stage(
             from models.extract_eval import persona_people
 
             persona = BenchPersona(persona_id, store, timeline, StoreIdMapper(store, timeline), persona_people(timeline))
-            extractor = make_extractor(size, people=people_of(store) if size != "lexical" else ())
+            owner, people = owner_and_people(store) if size != "lexical" else (None, [])
+            extractor = make_extractor(size, people=people, owner=owner)
             try:
                 say(f"{persona_id}: scoring EXTRACT ({size})")
                 n, figures = score_store(extractor, persona, key_labels, per_kind=per_kind)

@@ -43,17 +43,32 @@ class Extractor(Protocol):
         (it raises to stop the question)."""
 
 
+def person_name(address: Any) -> Any:
+    """The name of a mail or calendar address, the address itself when it has none.
+
+    >>> person_name('"Lee, Anna" <anna@example.org>'), person_name("anna@example.org")
+    ('Lee, Anna', 'anna@example.org')
+    """
+    if not isinstance(address, str):
+        return address
+    name, _, rest = address.partition("<")
+    name = name.strip().strip('"').strip()
+    return name if name and rest else address.strip()
+
+
 def _participants(item: Item) -> Any:
+    """A calendar entry's attendees, or a mail's sender and recipients; by name, so that one person is one
+    value whether a mail names them "Anna Lee" (from_name) or "Anna Lee <anna@example.org>" (to, cc)."""
     attendees = item.get("attendees")
     if attendees not in (MISSING, None):
-        return attendees
+        return [person_name(a) for a in attendees] if isinstance(attendees, (list, tuple)) else attendees
     if item.get("source") == "mail":
         people = [item.get("from_name") if item.get("from_name") not in (MISSING, None) else item.get("from")]
         for key in ("to", "cc"):
             value = item.get(key)
             if isinstance(value, (list, tuple)):
                 people.extend(value)
-        return tuple(p for p in people if p not in (MISSING, None))
+        return tuple(dict.fromkeys(person_name(p) for p in people if p not in (MISSING, None)))
     return MISSING
 
 

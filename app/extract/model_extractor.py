@@ -12,8 +12,9 @@ For each attribute name:
    An item whose own fields answer the name (a calendar entry's attendees for "participants", its location
    for "place") keeps that value: the event's field is exact where the small model reads "Cafe" out of
    "Cafe Central" (on the dev stage: existing 0.478 -> 0.510, nothing else moved).
+4. A list of people leaves the owner out: the people of an event are those the owner met or wrote to.
 
-    extractor = ModelExtractor(size="default", people=["Anna Berg", "Tom Lee"])
+    extractor = ModelExtractor(size="default", people=["Anna Berg", "Tom Lee"], owner="Kim Ode")
     items = extractor.extract(items, ["cuisine", "date"], [None, None])
     extractor.last_modes    # {"cuisine": "model", "date": "lookup"}
 """
@@ -63,10 +64,12 @@ def _norm(value: Any) -> str:
 class ModelExtractor:
     """The model EXTRACT behind `Extractor`. Lazy: the ONNX model loads on the first item that needs it."""
 
-    def __init__(self, size: str = "default", *, model: Extractor | None = None, people: Sequence[str] = ()):
+    def __init__(self, size: str = "default", *, model: Extractor | None = None, people: Sequence[str] = (),
+                 owner: str | None = None):
         self.size = size
         self.model = model or Extractor.for_size(size)
         self.people = list(people)
+        self.owner = owner
         self.last_reasons: dict[str, str] = {}
         self.last_modes: dict[str, str] = {}
 
@@ -82,7 +85,8 @@ class ModelExtractor:
         columns: dict[str, list[Any]] = {}
         self.last_modes = {}
         for name in attr_names:
-            columns[name], self.last_modes[name] = self.values(items, name, check=check)
+            values, self.last_modes[name] = self.values(items, name, check=check)
+            columns[name] = [self._without_owner(v) for v in values] if self.owner else values
         out: list[Item] = []
         missing: Counter[str] = Counter()
         bad: Counter[str] = Counter()
@@ -140,6 +144,14 @@ class ModelExtractor:
             chunk = rest[start: start + CHUNK]
             answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people)
         return _fields_first(answers, looked_up), "model"
+
+    def _without_owner(self, value: Any) -> Any:
+        """A list of people without the owner: the people of an event the owner was at are the others (a
+        mail's participants are its sender and recipients, the owner among them); MISSING when none is left."""
+        if not isinstance(value, (list, tuple)) or self.owner not in value:
+            return value
+        others = [v for v in value if v != self.owner]
+        return type(value)(others) if others else MISSING
 
     @staticmethod
     def _frozen_key(items: Sequence[Item], answers: Sequence[Any]) -> str | None:

@@ -119,3 +119,20 @@ def test_an_items_own_field_wins_over_the_models_reading():
     assert extractor.last_modes == {"place": "model"}   # 10 of 40 have a location: under the 70% of a look-up
     assert [i.get("place") for i in out[:10]] == ["Cafe Central"] * 10   # the field, not the model's "Cafe"
     assert out[10].get("place") == "Somewhere"                           # no field: the model's answer
+
+
+def test_participants_are_names_and_leave_the_owner_out():
+    """A mail's participants are its sender and recipients by name; the owner, on every mail, is not one."""
+    mail = Item.from_event(stored(event("m1", "mail", "Dinner?", {
+        "from_name": "Kim Ode", "from": "kim@ode.org",
+        "to": ["Anna Lee <anna@lee.org>", '"Tom Lee" <tom@lee.org>'], "cc": ["kim@ode.org", "Kim Ode <kim@ode.org>"],
+    }, at(4, 21), None)))
+    alone = Item.from_event(stored(event("m2", "mail", "Note to self", {
+        "from_name": "Kim Ode", "to": ["Kim Ode <kim@ode.org>"]}, at(4, 22), None)))
+    model = FakeModel()
+    out = ModelExtractor(model=model, owner="Kim Ode").extract([mail, alone], ["participants"], None)
+    assert [i.get("participants") for i in out] == [("Anna Lee", "Tom Lee", "kim@ode.org"), None]
+    # Without an owner (the lexical baseline's look-up), every name is kept, each once.
+    out = ModelExtractor(model=model).extract([mail], ["participants"], None)
+    assert out[0].get("participants") == ("Kim Ode", "Anna Lee", "Tom Lee", "kim@ode.org")
+    assert model.calls == []

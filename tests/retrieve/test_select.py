@@ -10,7 +10,7 @@ import pytest
 
 from app.engine.extract import KeyAliasExtractor
 from app.engine.retrieve import KeywordRetriever
-from app.extract import make_extractor, people_of
+from app.extract import make_extractor, owner_and_people, people_of
 from app.retrieve import make_retriever, operator_size
 from app.store import EventStore
 from tests.retrieve.helpers import at, event, import_events
@@ -43,6 +43,7 @@ def test_people_of_a_store(tmp_path):
         import_events(store, mails)
         # the owner, on every mail, is left out; addresses without a name are not people
         assert people_of(store) == ["Anna Becker", "Tom Lee", "Ben Ode"]
+        assert owner_and_people(store) == ("Charlotte Hoffmann", ["Anna Becker", "Tom Lee", "Ben Ode"])
 
 
 def test_runtime_path_imports_no_torch():
