@@ -78,8 +78,10 @@ class Extractor:
         index = {name: i for i, name in enumerate(self.labels)}
         return [index[n] for n in names if n in index]
 
-    def extract(self, key: str, texts: Sequence[str], *, people: Sequence[str] | None = None) -> list[Any]:
-        """One value per text: a string, a list of strings (several spans), or None."""
+    def extract(self, key: str, texts: Sequence[str], *, people: Sequence[str] | None = None,
+                single: bool = False) -> list[Any]:
+        """One value per text: a string, a list of strings (several spans), or None. `single`: the key takes one
+        value (a city, a doctor), so of several spans the one the model is surest of is the answer."""
         segments = [extractor_input(t, people) for t in texts]
         allowed = self.allowed_labels(key)
         values: list[Any] = [None] * len(segments)
@@ -89,7 +91,8 @@ class Extractor:
             feeds, spans = self._encode(key, [segments[i] for i in idx])
             mode, tags, label = self.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])
             for row, i in enumerate(idx):
-                values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed, people or ())
+                values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed, people or (),
+                                         single)
         return values
 
     def _encode(self, key: str, segments: list[str]) -> tuple[dict[str, np.ndarray], list[list[tuple[int, int, int]]]]:
@@ -125,7 +128,7 @@ class Extractor:
     def none_threshold(self, value: float) -> None:
         self._none_threshold = value
 
-    def _decode(self, mode, tags, label, spans, text, allowed, people: Sequence[str] = ()) -> Any:
+    def _decode(self, mode, tags, label, spans, text, allowed, people: Sequence[str] = (), single: bool = False) -> Any:
         if allowed is not None:
             # a key with a closed label set is answered by a label, unless the model is sure nothing fits
             p_none = float(np.exp(mode[0] - mode.max()) / np.exp(mode - mode.max()).sum())
@@ -135,14 +138,44 @@ class Extractor:
         choice = MODE_LABELS[int(np.argmax(mode[:2]))]  # no label set for this key: none or span
         if choice == "none":
             return None
-        found = resolve_people(decode_spans(np.argmax(tags, axis=-1), spans, text), people)
+        ranges = decode_ranges(np.argmax(tags, axis=-1), spans, text)
+        if single and len(ranges) > 1:
+            ranges = [max(ranges, key=lambda r: span_confidence(tags, spans, r))]
+        found = resolve_people(range_values(ranges, text), people)
         if not found:
             return None
         return found[0] if len(found) == 1 else found
 
 
+def span_confidence(tags: np.ndarray, spans: list[tuple[int, int, int]], char_range: tuple[int, int]) -> float:
+    """Mean probability that the tokens inside `char_range` are part of a value (B or I, not O)."""
+    start, end = char_range
+    inside = [position for position, s, e in spans if s >= start and e <= end]
+    if not inside:
+        return 0.0
+    logits = tags[inside]
+    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    probs /= probs.sum(axis=-1, keepdims=True)
+    return float(1.0 - probs[:, 0].mean())
+
+
 def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: str) -> list[str]:
-    """B/I/O tags -> substrings of `text`.
+    """B/I/O tags -> substrings of `text` (see `decode_ranges`)."""
+    return range_values(decode_ranges(tag_ids, spans, text), text)
+
+
+def range_values(ranges: list[tuple[int, int]], text: str) -> list[str]:
+    """The distinct substrings of `text` at `ranges`, without the separators around them."""
+    found: list[str] = []
+    for start, end in ranges:
+        value = text[start:end].strip(" |,;:")
+        if value and value not in found:
+            found.append(value)
+    return found
+
+
+def decode_ranges(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: str) -> list[tuple[int, int]]:
+    """B/I/O tags -> character ranges of `text`.
 
     A span is a run of B/I tokens; a B glued to the previous token (a sub-word piece) continues the span
     instead of starting a new one, and an O sub-word piece inside a tagged word is kept, so words stay whole.
@@ -183,12 +216,7 @@ def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: s
             merged[-1][1] = max(end, merged[-1][1])
         else:
             merged.append([start, end])
-    found: list[str] = []
-    for start, end in merged:
-        value = text[start:end].strip(" |,;:")
-        if value and value not in found:
-            found.append(value)
-    return found
+    return [(start, end) for start, end in merged]
 
 
 def resolve_people(values: list[str], people: Sequence[str]) -> list[str]:

@@ -52,6 +52,23 @@ def item_text(item: Item) -> str:
     return verbalize_event(_ItemView(item), with_time=True)
 
 
+# Names that take several values although they do not end in -s.
+COLLECTIVE_NAMES = frozenset({"people", "company", "crew", "family", "guest_list", "team"})
+
+
+def takes_one_value(name: str) -> bool:
+    """Whether an attribute takes one value per event, by its name: "city", "doctor", "place" do; a plural
+    ("participants", "artists", "people") does not.
+
+    >>> takes_one_value("city"), takes_one_value("participants"), takes_one_value("main_address")
+    (True, False, True)
+    """
+    word = name.strip().lower().replace("-", "_").replace(" ", "_").split("_")[-1]
+    if word in COLLECTIVE_NAMES:
+        return False
+    return not (word.endswith("s") and not word.endswith(("ss", "us", "is")))
+
+
 def _fields_first(answers: Sequence[Any], looked_up: Sequence[Any]) -> list[Any]:
     """Per item, the value of its own field where it has one, else the model's answer (MISSING for none)."""
     return [v if v is not MISSING else (MISSING if a is None else a) for a, v in zip(answers, looked_up)]
@@ -85,7 +102,7 @@ class ModelExtractor:
         columns: dict[str, list[Any]] = {}
         self.last_modes = {}
         for name in attr_names:
-            values, self.last_modes[name] = self.values(items, name, check=check)
+            values, self.last_modes[name] = self.values(items, name, check=check, single=takes_one_value(name))
             columns[name] = [self._without_owner(v) for v in values] if self.owner else values
         out: list[Item] = []
         missing: Counter[str] = Counter()
@@ -120,8 +137,10 @@ class ModelExtractor:
                 self.last_reasons[name] = "; ".join(parts)
         return out
 
-    def values(self, items: Sequence[Item], name: str, *, check: Callable[[], None] | None = None) -> tuple[list[Any], str]:
-        """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model."""
+    def values(self, items: Sequence[Item], name: str, *, check: Callable[[], None] | None = None,
+               single: bool = False) -> tuple[list[Any], str]:
+        """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model.
+        single: the name takes one value per item, so the model answers with its surest span."""
         looked_up = [resolve(item, name) for item in items]
         probe = looked_up[:PROBE]
         if probe and sum(v is not MISSING for v in probe) >= FREEZE_SHARE * len(probe):
@@ -129,7 +148,7 @@ class ModelExtractor:
         if not items:
             return [], "lookup"
         probe_items = list(items[:PROBE])
-        answers = self.model.extract(name, [item_text(i) for i in probe_items], people=self.people)
+        answers = self.model.extract(name, [item_text(i) for i in probe_items], people=self.people, single=single)
         key = self._frozen_key(probe_items, answers)
         if key is not None:
             return [item.get(key) for item in items], f"mapped:{key}"
@@ -142,7 +161,8 @@ class ModelExtractor:
             if check is not None:
                 check()
             chunk = rest[start: start + CHUNK]
-            answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people)
+            answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people,
+                                                   single=single)
         return _fields_first(answers, looked_up), "model"
 
     def _without_owner(self, value: Any) -> Any:

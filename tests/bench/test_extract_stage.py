@@ -42,7 +42,7 @@ class ScriptedModel:
         self.answers = answers
         self.calls: list[tuple[str, int]] = []
 
-    def extract(self, key, texts, *, people=None):
+    def extract(self, key, texts, *, people=None, single=False):
         self.calls.append((key, len(texts)))
         return [self.answers.get(key) for _ in texts]
 

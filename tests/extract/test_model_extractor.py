@@ -15,7 +15,7 @@ class FakeModel:
     def __init__(self):
         self.calls: list[tuple[str, int]] = []
 
-    def extract(self, key, texts, people=None):
+    def extract(self, key, texts, people=None, single=False):
         self.calls.append((key, len(texts)))
         if key == "cuisine":
             return ["italian" if "pizza" in t.lower() else None for t in texts]
@@ -105,7 +105,7 @@ def test_reading_many_items_goes_in_chunks_with_a_check_between_them():
 class PlaceModel(FakeModel):
     """Reads only the first word of a calendar location, as the small extractor did with "Cafe Central"."""
 
-    def extract(self, key, texts, people=None):
+    def extract(self, key, texts, people=None, single=False):
         self.calls.append((key, len(texts)))
         return [t.split("location: ")[1].split()[0] if "location: " in t else "Somewhere" for t in texts]
 

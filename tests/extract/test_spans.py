@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.extractor import Extractor, decode_spans, extractor_input, resolve_people
+from models.extractor import Extractor, decode_ranges, decode_spans, extractor_input, resolve_people, span_confidence
 from models.runtime import artifact_dir
 
 TEXT = "mail | Dinner at Luigi's | body: Theresa and Anna loved the pizza oven at Trattoria Roma | people: Theresa Fischer, Anna Becker"
@@ -104,3 +104,24 @@ def test_a_tagged_first_name_becomes_the_persons_full_name():
     assert resolve_people(["Becker"], people) == ["Becker"]              # two people: left as it is
     assert resolve_people(["Trattoria Roma"], people) == ["Trattoria Roma"]
     assert resolve_people(["Anna Becker", "Anna"], people) == ["Anna Becker"]   # no repeats
+
+
+def test_a_one_value_key_takes_the_span_the_model_is_surest_of(encoded):
+    """For "city" a model that tags "Trattoria Roma" weakly and "Luigi" strongly answers "Luigi" alone."""
+    _, spans = encoded
+    ranges = [find("Luigi"), find("Trattoria Roma")]
+    tag_ids = tags_for(spans, TEXT, ranges)
+    logits = np.zeros((len(tag_ids), 3), dtype=np.float32)
+    for position, tag in enumerate(tag_ids):
+        logits[position, tag] = 2.0                      # P(tag) = 0.79 per token
+    roma = [p for p, s, e in spans if s >= find("Trattoria Roma")[0] and e <= find("Trattoria Roma")[1]]
+    logits[roma, 0] = 1.5                                # O close behind inside "Trattoria Roma"
+    decoded = decode_ranges(tag_ids, spans, TEXT)
+    assert [TEXT[a:b] for a, b in decoded] == ["Luigi", "Trattoria Roma"]
+    confidence = {TEXT[a:b]: span_confidence(logits, spans, (a, b)) for a, b in decoded}
+    assert confidence["Luigi"] > confidence["Trattoria Roma"] > 0.5
+    extractor = Extractor(artifact_dir("splade-tiny"))
+    mode = np.array([0.0, 3.0, 0.0])                     # span
+    label = np.zeros(1)
+    assert extractor._decode(mode, logits, label, spans, TEXT, None, (), single=True) == "Luigi"
+    assert extractor._decode(mode, logits, label, spans, TEXT, None, (), single=False) == ["Luigi", "Trattoria Roma"]
