@@ -216,7 +216,20 @@ def decode_ranges(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: 
             merged[-1][1] = max(end, merged[-1][1])
         else:
             merged.append([start, end])
-    return [(start, end) for start, end in merged]
+    return [_with_name_after_title(start, end, text) for start, end in merged]
+
+
+TITLES = frozenset({"dr", "prof", "mr", "mrs", "ms", "mx", "dr.", "prof.", "mr.", "mrs.", "ms.", "mx."})
+_NAME_AFTER = re.compile(r"\.?\s+([A-Z][\w'-]*)")
+
+
+def _with_name_after_title(start: int, end: int, text: str) -> tuple[int, int]:
+    """A span that is only a title ("Dr.") takes the name written after it ("Dr. White"): a title alone
+    names nobody, and a small model often tags the title and stops there."""
+    if text[start:end].strip().lower() not in TITLES:
+        return start, end
+    match = _NAME_AFTER.match(text, end)
+    return (start, match.end(1)) if match else (start, end)
 
 
 def resolve_people(values: list[str], people: Sequence[str]) -> list[str]:

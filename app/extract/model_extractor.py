@@ -45,6 +45,7 @@ class _ItemView:
         self.source = str(attrs.get("source", ""))
         self.title = str(attrs.get("title") or "")
         self.start = attrs.get("start")
+        self.end = attrs.get("end")
         self.data = {k: v for k, v in attrs.items() if k not in ("id", "source", "type", "start", "end", "title", "text")}
 
 

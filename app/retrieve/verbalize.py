@@ -20,7 +20,7 @@ SKIP_KEYS = frozenset({"uri", "message_id", "uid", "asin", "order_id", "activity
                        "labels", "all_day", "recurring", "currency", "source_name", "unit_price_tax",
                        "shipment_status", "status", "website", "heart_rate_min", "heart_rate_max"})
 # Bumped whenever the text of an event changes, so indexes built from older texts are rebuilt.
-VERBALIZER_VERSION = "1"
+VERBALIZER_VERSION = "1"  # the index reads events without their time (`with_time=False`)
 # Longer texts come last and are cut first.
 LONG_KEYS = ("body", "description", "text")
 MAX_VALUE_CHARS = 300
@@ -73,12 +73,30 @@ def event_fields(source: str, title: str, data: Mapping[str, Any]) -> list[tuple
     return short + long
 
 
+def when(start: datetime, end: datetime | None = None, all_day: bool = False) -> str:
+    """When an event happened, as the models read it: the day and part of the day; an all-day entry says so
+    (its midnight start is no "night"), and an event of a day or more says how many days.
+
+    >>> when(datetime(2021, 8, 11), datetime(2021, 8, 21), all_day=True)
+    'Wednesday 2021-08-11, all day, 10 days'
+    >>> when(datetime(2023, 5, 6, 19, 30), datetime(2023, 5, 6, 19, 34))
+    'Saturday 2023-05-06 evening'
+    """
+    day = f"{_WEEKDAYS[start.weekday()]} {start.date().isoformat()}"
+    text = f"{day}, all day" if all_day else f"{day} {part_of_day(start)}"
+    if isinstance(end, datetime):
+        seconds = (end - start).total_seconds()
+        days = round(seconds / 86400) if all_day else int(seconds // 86400)  # an all-day end is the next midnight
+        if days > 1 or (days == 1 and not all_day):
+            text += f", {days} day{'s' if days > 1 else ''}"
+    return text
+
+
 def verbalize_event(event: Any, *, with_time: bool = False) -> str:
-    """One line for an event (a StoredEvent or anything with source/title/data/start)."""
+    """One line for an event (a StoredEvent or anything with source/title/data/start, and perhaps end)."""
     parts = [source_words(event.source)]
     if with_time and isinstance(getattr(event, "start", None), datetime):
-        start = event.start
-        parts.append(f"{_WEEKDAYS[start.weekday()]} {start.date().isoformat()} {part_of_day(start)}")
+        parts.append(when(event.start, getattr(event, "end", None), event.data.get("all_day") is True))
     if event.title:
         parts.append(" ".join(event.title.split()))
     parts.extend(f"{key}: {text}" for key, text in event_fields(event.source, event.title, event.data))

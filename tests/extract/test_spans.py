@@ -125,3 +125,19 @@ def test_a_one_value_key_takes_the_span_the_model_is_surest_of(encoded):
     label = np.zeros(1)
     assert extractor._decode(mode, logits, label, spans, TEXT, None, (), single=True) == "Luigi"
     assert extractor._decode(mode, logits, label, spans, TEXT, None, (), single=False) == ["Luigi", "Trattoria Roma"]
+
+
+def test_a_title_alone_takes_the_name_after_it():
+    """A small model tags "Dr." of "Dr. White" and stops: the value is the doctor's name, title included."""
+    text = "calendar | Check-up Dr. White | location: Dr Koch, City Clinic"
+    extractor = Extractor(artifact_dir("splade-tiny"))
+    _, [spans] = extractor._encode("doctor", [text])
+    for title, name in (("Dr.", "Dr. White"), ("Dr ", "Dr Koch")):
+        start = text.index(title)
+        tags = np.zeros(max(p for p, _, _ in spans) + 2, dtype=np.int64)
+        tags[[p for p, s, e in spans if start <= s < start + len(title.strip())]] = 1
+        assert decode_spans(tags, spans, text) == [name]
+    # a word that is no title keeps its own span
+    tags = np.zeros(max(p for p, _, _ in spans) + 2, dtype=np.int64)
+    tags[[p for p, s, e in spans if text[s:e] == "City"]] = 1
+    assert decode_spans(tags, spans, text) == ["City"]
