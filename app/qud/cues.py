@@ -14,6 +14,10 @@ import re
 
 _UNITS = r"(hours|minutes|seconds|km|kilometers|kilometres|miles|calories|kcal|euros?|dollars?|items|steps)"
 
+_WH = r"(which|who|whom|whose|what|where|when|on which|in which|at which)\b"
+_MOST = r"most expensive|longest|highest|biggest|largest|maximum|farthest|furthest|fastest|heaviest"
+_LEAST = r"cheapest|least expensive|shortest|lowest|smallest|minimum|slowest|lightest"
+
 # (pattern, operators), first match wins; order matters ("most expensive" before "most").
 _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"^(which|who|on which|in which|at which)\b.*\b(most|longest|highest|biggest|largest|latest|last)\b", ("ARGMAX",)),
@@ -26,8 +30,13 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(most recent(ly)?|latest)\b|\blast\b(?! (calendar |\d+ |few |couple of )?(years?|months?|weeks?|days?)\b)",
      ("MAX", "ARGMAX")),
     (r"\b(first|earliest|next)\b", ("MIN", "ARGMIN")),
-    (r"\b(most expensive|longest|highest|biggest|largest|maximum|farthest|furthest|fastest|heaviest)\b", ("MAX", "ARGMAX")),
-    (r"\b(cheapest|least expensive|shortest|lowest|smallest|minimum|slowest|lightest)\b", ("MIN", "ARGMIN")),
+    # A superlative asked without "which", "what", ... asks for the value itself ("my longest hike in km?",
+    # "maximum heart rate in 2020?"): a MAX or MIN, as in every such train gold tree (16 of 16); "what was my
+    # biggest music day?" asks which item it was.
+    (rf"^(?!{_WH}).*\b({_MOST})\b", ("MAX",)),
+    (rf"^(?!{_WH}).*\b({_LEAST})\b", ("MIN",)),
+    (rf"\b({_MOST})\b", ("MAX", "ARGMAX")),
+    (rf"\b({_LEAST})\b", ("MIN", "ARGMIN")),
     (r"\b(least|fewest)\b", ("ARGMIN",)),
     (r"\b(most|favou?rite|usually|mostly)\b", ("ARGMAX",)),
 )

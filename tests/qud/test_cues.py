@@ -12,6 +12,10 @@ def test_cues_point_to_the_operators_of_their_wording():
     assert step_operators("Hours spent on series during the last calendar year?", root=True) is None
     assert step_operators("songs in 2023 grouped by artist", root=False) == ("GROUP_BY",)
     assert "MAP" in step_operators("I sent an email with weekday", root=False)
+    # a superlative without a question word asks for the value; with one, perhaps for the item
+    assert step_operators("My longest hike in km?", root=True) == ("MAX",)
+    assert step_operators("Lowest heart rate in my runs during 2021?", root=True) == ("MIN",)
+    assert step_operators("What was my biggest music day?", root=True) == ("MAX", "ARGMAX")
 
 
 def test_no_step_of_the_train_gold_trees_is_ruled_out_by_its_cue():
