@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.extract import make_extractor, owner_and_people
+from app.extract import make_extractor
+from app.people import owner_and_people
 from app.retrieve import make_retriever, operator_size
 
 

@@ -94,7 +94,8 @@ def run_extract_stage(
     per_kind: int = PER_KIND,
     say: Callable[[str], None] = lambda text: None,
 ) -> ExtractStageReport:
-    from app.extract import make_extractor, owner_and_people
+    from app.extract import make_extractor
+    from app.people import owner_and_people
     from app.persona.generate import timeline_for
     from app.persona.splits import PERSONAS
     from app.persona.storeids import StoreIdMapper

@@ -1,14 +1,14 @@
 """EXTRACT with a learned extractor behind the engine's Extractor protocol (see model_extractor.py).
 
-    owner, people = owner_and_people(store)
+    owner, people = app.people.owner_and_people(store)
     extractor = make_extractor("default", people=people, owner=owner)   # "small" | "default" | "lexical"
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Sequence
 
+from app.people import owner_and_people
 from app.retrieve import operator_size
 
 
@@ -25,27 +25,6 @@ def make_extractor(size: str | None = None, *, people: Sequence[str] = (), owner
     return ModelExtractor(chosen, people=people, owner=owner)
 
 
-def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]]:
-    """The owner of the data and their people, as the store knows them: the most frequent named mail
-    correspondents and calendar attendees ("Anna Berg"). The owner is on nearly every mail: the most
-    frequent name of all. The people are for the extractor to point at."""
-    counts: Counter[str] = Counter()
-    for event in store.events(source=["mail", "calendar"]):
-        data = event.data
-        names = [data.get("from_name")]
-        for key in ("to", "cc", "attendees"):
-            value = data.get(key)
-            if isinstance(value, (list, tuple)):
-                names.extend(value)
-        for name in names:
-            if isinstance(name, str):
-                name = name.split("<")[0].strip().strip('"')
-                if name and "@" not in name and " " in name:
-                    counts[name] += 1
-    me = counts.most_common(1)[0][0] if counts else None
-    return me, [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]
-
-
 def people_of(store: Any, limit: int = 40) -> list[str]:
-    """The person's people as the store knows them, the owner left out (see `owner_and_people`)."""
+    """The person's people as the store knows them, the owner left out (`app.people.owner_and_people`)."""
     return owner_and_people(store, limit)[1]

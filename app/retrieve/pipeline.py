@@ -1,5 +1,6 @@
 """RETRIEVE with models (ReQAP Section 3.2.1): sparse pool, patterns, pattern cross-encoder, event
-cross-encoder, de-duplication. Implements the engine's `Retriever` protocol.
+cross-encoder, a check of the people a query names, de-duplication. Implements the engine's `Retriever`
+protocol.
 
     retriever = ModelRetriever(size="default")
     items = retriever.retrieve("football games", store, date(2024, 5, 1))
@@ -21,6 +22,7 @@ values it chose on the dev split.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,10 +33,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
+from app.people import named_people, names_any, owner_and_people
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
-from app.retrieve.verbalize import verbalize_event
+from app.retrieve.verbalize import format_value, verbalize_event
 from models.cross_encoder import CrossEncoder
 from models.splade import SpladeEncoder
 
@@ -57,6 +60,7 @@ class RetrieveThresholds:
     feedback_docs: int = 0           # pseudo-relevance feedback: the best SPLADE hits that expand the query (0: off)
     feedback_weight: float = 0.5     # weight of their mean vector added to the query's
     feedback_pool: int = 10000       # best hits of the expanded query that join the pool
+    name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -97,6 +101,7 @@ class ModelRetriever:
         self._thresholds = thresholds
         self.dedupe = dedupe
         self._indexes: dict[Path, SparseIndex] = {}
+        self._people: dict[tuple[Path, int], list[str]] = {}
         self._lock = threading.Lock()
         self.last_problems: list[str] = []
         self.last_trace = RetrieveTrace()
@@ -139,6 +144,8 @@ class ModelRetriever:
         trace.seconds["index_sync"] = time.perf_counter() - clock
         events = self.pool(query, store, index, trace)
         kept = self.select(query, events, trace, check=check)
+        if self.thresholds.name_filter:
+            kept = self.naming(query, kept, store, trace)
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept)
@@ -255,6 +262,39 @@ class ModelRetriever:
         trace.after_events = [e.id for e in events if e.id in kept]
         return [by_id[i] for i in trace.after_events]
 
+    def naming(self, query: str, events: Sequence[Any], store: Any, trace: RetrieveTrace) -> list[Any]:
+        """Step 4b: when the query names one of the person's people by first name ("emails from Markus", "I met
+        with Nina"), only the kept events that write one of their first names stay (in the title, a sender, an
+        attendee, the text); for "from Markus" he must be the sender, for mails "to Anna" a recipient. The small
+        cross-encoder tells a friend's mails from mails in general, but hardly one friend's from another's
+        ("Lena for dinner" for "I met with Nina"), nor mails from Markus from mails to him."""
+        people = self.people_for(store)
+        named = named_people(query, people)
+        if not named:
+            return list(events)
+        senders = named_people(" ".join(re.findall(r"\bfrom\s+(\w+)", query)), named)
+        recipients = named_people(" ".join(re.findall(r"\bto\s+(\w+)", query)), named)
+        kept = []
+        for event in events:
+            if senders:  # "emails from Markus": Markus wrote them (a song or a dinner is from no one)
+                text, who = _fields(event, ("from_name", "from", "organizer")), senders
+            elif recipients and event.source == "mail":  # "mails I sent to Anna": Anna got them
+                text, who = _fields(event, ("to", "cc")), recipients
+            else:
+                text, who = _written(event), named
+            if names_any(text, who):
+                kept.append(event)
+        trace.after_events = [e.id for e in kept]
+        return kept
+
+    def people_for(self, store: Any) -> list[str]:
+        """The store's people (`app.people.owner_and_people`), read once per store and number of events."""
+        key = (Path(store.path).resolve(), store.count())
+        with self._lock:
+            if key not in self._people:
+                self._people[key] = owner_and_people(store)[1]
+            return self._people[key]
+
     def _judge(self, query: str, patterns: Sequence[Pattern], trace: RetrieveTrace, *,
                irrelevant: float | None = None) -> list[str]:
         if not patterns:
@@ -275,3 +315,13 @@ class ModelRetriever:
         if probs[0] >= (t.irrelevant if irrelevant is None else irrelevant):
             return "irrelevant"
         return "partly"
+
+
+def _written(event: Any) -> str:
+    """Everything an event writes: title, text and every text field (sender, recipients, attendees, ...)."""
+    fields = [format_value(v) for v in event.data.values() if isinstance(v, (str, list, tuple))]
+    return "\n".join([event.title, event.text, *fields])
+
+
+def _fields(event: Any, keys: tuple[str, ...]) -> str:
+    return "\n".join(format_value(event.data.get(key) or "") for key in keys)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 SIZES = {
     # base weights, trainable top layers (None = all), learning rate, max tokens, examples by default
     "small": {"base": "splade", "layers": None, "lr": 2e-4, "max_length": 96, "examples": 6000, "max_event_ce": 1000,
-              "feedback_docs": 5, "feedback_pool": 10000},
+              "feedback_docs": 5, "feedback_pool": 10000, "name_filter": True},
     "default": {"base": "minilm", "layers": 3, "lr": 6e-5, "max_length": 96, "examples": 3000, "max_event_ce": 300},
 }
 # How many of the generator's TRAIN / DEV personas a recipe uses by default (each costs ~5 CPU minutes to
@@ -160,9 +160,9 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
 
 
 # RetrieveThresholds a size's spec fixes (the rest keep their defaults or are swept on DEV)
-SPEC_THRESHOLDS = ("max_event_ce", "feedback_docs", "feedback_pool")
+SPEC_THRESHOLDS = ("max_event_ce", "feedback_docs", "feedback_pool", "name_filter")
 THRESHOLD_KEYS = ("pool_min_score", "relevant", "irrelevant", "keep", "min_count", "max_patterns", "max_event_ce",
-                  "value_irrelevant", "bm25_pool", "feedback_docs", "feedback_weight", "feedback_pool")
+                  "value_irrelevant", "bm25_pool", "feedback_docs", "feedback_weight", "feedback_pool", "name_filter")
 
 
 def _ce_dev_thresholds(out: Path, spec: dict, dev: list, dev_bench: bool, log: Callable[[str], None]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import numpy as np
@@ -230,3 +231,50 @@ def test_feedback_from_the_best_hits_brings_in_events_that_share_no_term_with_th
     assert pool[0] == plain.last_trace.pool[0] and len(pool) == len(set(pool)) <= 1 + 3
     assert "Pizza stone" in titles(store, pool)
     expanded.close()
+
+
+def friends_life() -> list:
+    """Mails and meetings with two friends, Markus and Nina (the owner, Kim Ode, is on every mail)."""
+    from tests.retrieve.helpers import at, event
+
+    me = "Kim Ode <kim@ode.org>"
+    mail = lambda key, day, subject, sender, to, body: event(  # noqa: E731
+        key, "mail", subject, {"subject": subject, "from_name": sender.split(" <")[0], "from": sender.split("<")[-1].strip(">"),
+                               "to": [to], "body": body}, at(day, 9), None)
+    return [
+        mail("m1", 1, "Dinner?", "Markus Weber <markus@web.de>", me, "Dinner on Friday?"),
+        mail("m2", 2, "Dinner? (reply)", "Kim Ode <kim@ode.org>", "Markus Weber <markus@web.de>", "Yes! See you, Kim"),
+        mail("m3", 3, "Walk on Sunday", "Nina Meyer <nina@mail.de>", me, "Sunday at 10? Markus comes too"),
+        mail("m4", 4, "Coffee", "Nina Meyer <nina@mail.de>", me, "Coffee next week?"),
+        event("c1", "calendar", "Dinner with Markus", {"summary": "Dinner with Markus", "organizer": me}, at(5, 19), 120),
+        event("c2", "calendar", "Walk", {"summary": "Walk", "organizer": me, "attendees": ["Nina Meyer <nina@mail.de>"]},
+              at(6, 10), 60),
+        event("p1", "podcast_stream", "Tim Talks - Markus Lanz", {"show": "Tim Talks"}, at(7, 8), 40),
+    ]
+
+
+def test_a_query_naming_a_person_keeps_the_events_that_name_them(tmp_path):
+    """'I met with Nina' keeps what names Nina; 'emails from Markus' keeps what Markus sent, not mails to him."""
+    from tests.retrieve.helpers import import_events
+
+    keep_all = FakeCrossEncoder(relevant_sources={"mail", "calendar", "podcast_stream"})
+    # every event that shares a word with the query in the pool, every source kept by the cross-encoder
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0)
+    with EventStore.open(tmp_path / "friends.sqlite") as store:
+        import_events(store, friends_life())
+        plain = ModelRetriever(cross_encoder=keep_all, thresholds=thresholds)
+        naming = ModelRetriever(cross_encoder=keep_all, thresholds=replace(thresholds, name_filter=True))
+        assert sorted(naming.people_for(store)) == ["Markus Weber", "Nina Meyer"]
+
+        def kept(retriever, query):
+            retriever.retrieve(query, store, date(2024, 4, 1))
+            return titles(store, retriever.last_trace.after_events)
+
+        assert kept(plain, "I met with Nina") == sorted(e.title for e in friends_life())
+        assert kept(naming, "I met with Nina") == ["Coffee", "Walk", "Walk on Sunday"]   # the attendee counts
+        assert kept(naming, "emails from Markus") == ["Dinner?"]   # not the reply to him, nor the podcast
+        # a mail must be to Markus (not Nina's that names him); other sources only name him ("to" is too common)
+        assert kept(naming, "mails I sent to Markus") == ["Dinner with Markus", "Dinner? (reply)", "Tim Talks - Markus Lanz"]
+        assert kept(naming, "my walks") == kept(plain, "my walks") == ["Walk", "Walk on Sunday"]  # no one named
+        plain.close()
+        naming.close()

@@ -10,7 +10,8 @@ import pytest
 
 from app.engine.extract import KeyAliasExtractor
 from app.engine.retrieve import KeywordRetriever
-from app.extract import make_extractor, owner_and_people, people_of
+from app.extract import make_extractor, people_of
+from app.people import owner_and_people
 from app.retrieve import make_retriever, operator_size
 from app.store import EventStore
 from tests.retrieve.helpers import at, event, import_events
