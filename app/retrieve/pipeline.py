@@ -145,7 +145,7 @@ class ModelRetriever:
         events = self.pool(query, store, index, trace)
         kept = self.select(query, events, trace, check=check)
         if self.thresholds.name_filter:
-            kept = self.naming(query, kept, store, trace)
+            kept = self.naming(query, kept, events, store, trace)
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept)
@@ -262,12 +262,17 @@ class ModelRetriever:
         trace.after_events = [e.id for e in events if e.id in kept]
         return [by_id[i] for i in trace.after_events]
 
-    def naming(self, query: str, events: Sequence[Any], store: Any, trace: RetrieveTrace) -> list[Any]:
+    def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any,
+               trace: RetrieveTrace) -> list[Any]:
         """Step 4b: when the query names one of the person's people by first name ("emails from Markus", "I met
         with Nina"), only the kept events that write one of their first names stay (in the title, a sender, an
         attendee, the text); for "from Markus" he must be the sender, for mails "to Anna" a recipient. The small
         cross-encoder tells a friend's mails from mails in general, but hardly one friend's from another's
-        ("Lena for dinner" for "I met with Nina"), nor mails from Markus from mails to him."""
+        ("Lena for dinner" for "I met with Nina"), nor mails from Markus from mails to him.
+
+        A query that asks for nothing but the mails of a sender ("emails from Line") is a look-up of the sender
+        field: every mail of the pool that they sent is kept, also those the cross-encoder dropped (it reads
+        "Line" as the word "line")."""
         people = self.people_for(store)
         named = named_people(query, people)
         if not named:
@@ -284,6 +289,10 @@ class ModelRetriever:
                 text, who = _written(event), named
             if names_any(text, who):
                 kept.append(event)
+        if senders and _MAIL_FROM.fullmatch(" ".join(query.lower().split())):
+            ids = {e.id for e in kept}
+            kept += [e for e in pool if e.source == "mail" and e.id not in ids
+                     and names_any(_fields(e, ("from_name", "from")), senders)]
         trace.after_events = [e.id for e in kept]
         return kept
 
@@ -315,6 +324,11 @@ class ModelRetriever:
         if probs[0] >= (t.irrelevant if irrelevant is None else irrelevant):
             return "irrelevant"
         return "partly"
+
+
+# "emails from Line", "all the mails I got from Line": the mails of one sender and nothing else
+_MAIL_FROM = re.compile(r"(?:(?:all|the|my|i|got|received|have|had|did)\s+)*(?:(?:e-?)?mails?|messages?)"
+                        r"(?:\s+(?:i|got|received|have|had|did|get))*\s+from\s+\w+(?:\s+\w+)?")
 
 
 def _written(event: Any) -> str:

@@ -278,3 +278,10 @@ def test_a_query_naming_a_person_keeps_the_events_that_name_them(tmp_path):
         assert kept(naming, "my walks") == kept(plain, "my walks") == ["Walk", "Walk on Sunday"]  # no one named
         plain.close()
         naming.close()
+        # "emails from Markus" and nothing else looks the sender up: his mails stay although the cross-encoder
+        # dropped every mail; a query that asks more of them does not
+        drop_mails = FakeCrossEncoder(relevant_sources={"calendar"}, partly_sources={"mail"}, keep_word="no such word")
+        naming = ModelRetriever(cross_encoder=drop_mails, thresholds=replace(thresholds, name_filter=True))
+        assert kept(naming, "emails from Markus") == ["Dinner?"]
+        assert kept(naming, "emails from Markus about dinner") == []
+        naming.close()
