@@ -4,7 +4,9 @@ The same real-world event can reach the store from several sources: a calendar e
 the workout recorded during it, the mail that confirmed it. Two events are *the same* when they come from
 different sources and their time spans overlap (a point event overlaps a span that contains it). Sameness is
 closed over chains (connected components, not pairs): if A overlaps B and B overlaps C, all three merge,
-even when A and C do not overlap.
+even when A and C do not overlap. A component holds at most one event per source: a source records a
+real-world event once, so two of its events are two events, even when a third bridges them (the order mail
+at the time of two items of one Amazon order; two songs played during one run).
 
 A merged item keeps every key/value (where two events disagree on a key, the event that starts first keeps
 it and the others' values stay reachable under `<source>.<key>`), the union of the time spans, and the ids of
@@ -53,6 +55,7 @@ def overlap_components(events: Sequence[Any]) -> list[list[Any]]:
             i = parent[i]
         return i
 
+    sources = [{e.source} for e in events]   # per root: the sources its component holds
     active: list[int] = []  # events whose span may still overlap a later start
     for i in order:
         start, _ = _span(events[i])
@@ -60,8 +63,10 @@ def overlap_components(events: Sequence[Any]) -> list[list[Any]]:
         for j in active:
             if same_event(events[i], events[j]):
                 root_i, root_j = find(i), find(j)
-                if root_i != root_j:
-                    parent[max(root_i, root_j)] = min(root_i, root_j)
+                if root_i != root_j and not sources[root_i] & sources[root_j]:
+                    keep, gone = min(root_i, root_j), max(root_i, root_j)
+                    parent[gone] = keep
+                    sources[keep] |= sources[gone]
         active.append(i)
     groups: dict[int, list[Any]] = {}
     for i in order:

@@ -42,3 +42,17 @@ def test_components_follow_chains_and_merge_keeps_everything():
 def test_songs_of_one_source_never_merge():
     songs = [stored(event(f"s{i}", "music_stream", f"Song {i}", {}, at(1, 8, i), 5)) for i in range(5)]
     assert len(dedupe_events(songs)) == 5
+
+
+def test_a_component_holds_one_event_per_source():
+    """Two items of one Amazon order and the order mail: the mail bridges them, but two purchases stay two."""
+    lamp = stored(event("a", "online_purchase", "Lamp", {"product": "Lamp", "total": 30.0}, at(5, 12), None))
+    cable = stored(event("b", "online_purchase", "Cable", {"product": "Cable", "total": 9.0}, at(5, 12), None))
+    mail = stored(event("m", "mail", "Your order", {"subject": "Your order"}, at(5, 12), None))
+    items = dedupe_events([lamp, cable, mail])
+    assert sorted(i.get("total") for i in items) == [9.0, 30.0]
+    assert sorted(len(i.ids) for i in items) == [1, 2]
+    # two songs during one run: the run merges with one of them, the other song stays a song of its own
+    run = stored(event("r", "workout", "Running", {"workout_type": "running"}, at(6, 7), 30))
+    songs = [stored(event(f"s{i}", "music_stream", f"Song {i}", {}, at(6, 7, 5 + 10 * i), 4)) for i in range(2)]
+    assert sorted(len(i.ids) for i in dedupe_events([run, *songs])) == [1, 2]
