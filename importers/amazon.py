@@ -28,17 +28,20 @@ Values: "Not Available", "Not Applicable", "N/A" cells are missing; amounts like
 
 Natural key: order id + ASIN (or product name) + the how-many-th time that pair occurs in the file, so
 the same order line from an Items report and from a later Retail.OrderHistory is stored once.
-Dates without a time (legacy reports, digital items) become midnight UTC with ``date_only=True``.
+Times: order times are bare UTC instants, shown in the person's home zone (``zone_unknown``: the pipeline
+converts them, as for Spotify), so that an order placed on New Year's Eve in Austin counts in the old year.
+Dates without a time (legacy reports, digital items) are the person's calendar day: midnight in the home
+zone, with ``date_only=True``.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, time, timezone
 from typing import Callable, Iterator
 
 from importers._tabular import BrokenCsv, Row, csv_rows, header_cells, parse_number, undecodable_message
-from importers.base import Event, InputFile, Record, RecordError
+from importers.base import Event, InputFile, Record, RecordError, home_zone
 
 UTC = timezone.utc
 TITLE_MAX = 120
@@ -73,6 +76,7 @@ def _is_digital_items(header: set[str]) -> bool:
 
 class RetailOrderHistoryImporter:
     name = "amazon_orders"
+    zone_unknown = True  # bare UTC instants (see the module docstring)
 
     def detect(self, file: InputFile) -> bool:
         return bool(_ORDER_HISTORY_NAME.search(file.name)) and _is_retail(set(header_cells(file)))
@@ -83,6 +87,7 @@ class RetailOrderHistoryImporter:
 
 class ItemsReportImporter:
     name = "amazon_items_report"
+    zone_unknown = True  # bare UTC instants (see the module docstring)
 
     def detect(self, file: InputFile) -> bool:
         return file.name.lower().endswith(".csv") and _is_items_report(set(header_cells(file)))
@@ -105,6 +110,7 @@ class ShipmentsReportImporter:
 
 class DigitalItemsImporter:
     name = "amazon_digital_items"
+    zone_unknown = True  # bare UTC instants (see the module docstring)
 
     def detect(self, file: InputFile) -> bool:
         return bool(_DIGITAL_NAME.search(file.name)) and _is_digital_items(set(header_cells(file)))
@@ -177,8 +183,10 @@ def _purchase_event(
         raise ValueError("neither a product name nor an ASIN")
     name = product or asin or ""
     data = {"product": name, **data, "order_id": order_id, "asin": asin}
+    tz = None  # a UTC instant: the pipeline shows it in the person's zone
     if date_only:
         data["date_only"] = True
+        start, tz = _home_midnight(start)
     data = {k: v for k, v in data.items() if v is not None}
     status = data.get("status")
     title = name if len(name) <= TITLE_MAX else name[: TITLE_MAX - 1].rstrip() + "…"
@@ -195,7 +203,17 @@ def _purchase_event(
         data=data,
         position=row.position,
         key=key or _line_key(seen, order_id, item),
+        tz=tz,
     )
+
+
+def _home_midnight(day: datetime) -> tuple[datetime, str]:
+    """The start of a date-only order's day in the person's home zone, and the zone's name ("floating" when
+    it has none: the computer's own zone)."""
+    zone, name = home_zone()
+    if zone is None:
+        return datetime.combine(day.date(), time()).astimezone(), "floating"
+    return datetime.combine(day.date(), time(), tzinfo=zone), name or "floating"
 
 
 def _retail_event(row: Row, seen: dict) -> Event:

@@ -23,6 +23,9 @@ def home_zone_of(result) -> str:
     """The persona's home zone on its reference date: where its laptop would say it lives."""
     return result.timeline.home_info(result.persona.reference_date)["tz"]
 
+# Part of a cached store's stamp, changed whenever the importers store the same exports differently, so that
+# older stores are rebuilt ("zoned": bare UTC instants in the home zone; "amazon-zoned": Amazon's too).
+IMPORT_STAMP = "amazon-zoned"
 META_PERSONA = "persona"
 META_STAMP = "persona_stamp"
 META_REFERENCE_DATE = "reference_date"
@@ -84,7 +87,7 @@ def build_store(persona_id: str, path: Path, *, meta: Mapping[str, str] = {}, se
 def persona_store(persona_id: str, *, cache: Path | None = None, seed: int = 0,
                   say: Callable[[str], None] = lambda text: None) -> EventStore:
     path = (cache or default_cache()) / persona_id / "events.sqlite"
-    stamp = "zoned:" + timeline_stamp(persona_id, seed)  # stores before home zones are rebuilt
+    stamp = f"{IMPORT_STAMP}:{timeline_stamp(persona_id, seed)}"
     if not _current(path, persona_id, stamp):
         build_store(persona_id, path, meta={META_PERSONA: persona_id, META_STAMP: stamp}, seed=seed, say=say)
     return EventStore.open(path)

@@ -186,3 +186,23 @@ def test_runaway_field_stops_the_file_at_its_row(tmp_path):
     assert (error.file, error.position) == (str(path), "row 2 at line 3")
     assert "field larger than field limit" in error.message
     assert store.count() == 1
+
+
+@needs_real_exports
+def test_order_times_are_shown_in_the_home_zone_and_dates_are_its_days(tmp_path, monkeypatch):
+    """An order at 03:13 UTC on New Year's Day was placed on New Year's Eve in Austin; a date-only legacy
+    order is that calendar day where the person lives, not midnight UTC (the evening before, in Austin)."""
+    from zoneinfo import ZoneInfo
+
+    monkeypatch.setenv("LIFELENS_TZ", "America/Chicago")
+    (tmp_path / "export").mkdir()
+    retail = csv_file(tmp_path / "export", "Retail.OrderHistory.1.csv", AMAZON_RETAIL_HEADER,
+                      [amazon_retail_line("113-1", "2022-01-01T03:13:49Z", "B01", "Moka pot", "38.99")])
+    store, summary = import_into(tmp_path, [retail, real_export("amazon", "hjhart_legacy_Items_report_2016.csv")])
+    assert summary.errors == []
+    moka = next(e for e in store.events() if e.title == "Moka pot")
+    assert moka.start == datetime(2022, 1, 1, 3, 13, 49, tzinfo=UTC)          # the instant is kept
+    assert (moka.start.year, moka.start.hour, moka.tz) == (2021, 21, "America/Chicago")
+    tee = _at(store, "row 2 at line 3")
+    assert tee.start == datetime(2016, 11, 1, tzinfo=ZoneInfo("America/Chicago"))
+    assert tee.start.date().isoformat() == "2016-11-01" and tee.data["date_only"] is True
