@@ -5,6 +5,7 @@ the events that name them too.
     owner, people = owner_and_people(store)           # "Kim Ode", ["Anna Berg", "Tom Lee", ...]
     named_people("I met with Anna", people)           # ["Anna Berg"]
     names_any("Dinner w/ Anna and Tom", ["Anna Berg"])  # True
+    names_all("Dinner w/ Anna", ["Anna Berg", "Tom Lee"])  # False
 """
 
 from __future__ import annotations
@@ -55,3 +56,8 @@ def named_people(text: str, people: Sequence[str]) -> list[str]:
 def names_any(text: str, people: Sequence[str]) -> bool:
     """Whether `text` writes the first name of any of `people`."""
     return any(_names(text, _first_name(p)) for p in people)
+
+
+def names_all(text: str, people: Sequence[str]) -> bool:
+    """Whether `text` writes the first name of each of `people` ("Dinner with Andreas and Lena" names both)."""
+    return all(_names(text, _first_name(p)) for p in people)

@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
-from app.people import named_people, names_any, owner_and_people
+from app.people import named_people, names_all, names_any, owner_and_people
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
@@ -265,10 +265,11 @@ class ModelRetriever:
     def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any,
                trace: RetrieveTrace) -> list[Any]:
         """Step 4b: when the query names one of the person's people by first name ("emails from Markus", "I met
-        with Nina"), only the kept events that write one of their first names stay (in the title, a sender, an
-        attendee, the text); for "from Markus" he must be the sender, for mails "to Anna" a recipient. The small
-        cross-encoder tells a friend's mails from mails in general, but hardly one friend's from another's
-        ("Lena for dinner" for "I met with Nina"), nor mails from Markus from mails to him.
+        with Nina"), only the kept events that write their first names stay (in the title, a sender, an attendee,
+        the text): all of them ("I met with Andreas and Lena"), or one of them for "Anna or Tom"; for "from
+        Markus" he must be the sender, for mails "to Anna" a recipient. The small cross-encoder tells a friend's
+        mails from mails in general, but hardly one friend's from another's ("Lena for dinner" for "I met with
+        Nina"), nor mails from Markus from mails to him.
 
         A query that asks for nothing but the mails of a sender ("emails from Line") is a look-up of the sender
         field: every mail of the pool that they sent is kept, also those the cross-encoder dropped (it reads
@@ -278,6 +279,7 @@ class ModelRetriever:
         if not named:
             return list(events)
         senders = named_people(" ".join(re.findall(r"\bfrom\s+(\w+)", query)), named)
+        alternatives = re.search(r"\bor\b", query) is not None   # "Anna or Tom"; else all of them ("and", "with")
         recipients = named_people(" ".join(re.findall(r"\bto\s+(\w+)", query)), named)
         kept = []
         for event in events:
@@ -287,7 +289,7 @@ class ModelRetriever:
                 text, who = _fields(event, ("to", "cc")), recipients
             else:
                 text, who = _written(event), named
-            if names_any(text, who):
+            if (names_any if alternatives else names_all)(text, who):
                 kept.append(event)
         if senders and _MAIL_FROM.fullmatch(" ".join(query.lower().split())):
             ids = {e.id for e in kept}

@@ -276,6 +276,11 @@ def test_a_query_naming_a_person_keeps_the_events_that_name_them(tmp_path):
         # a mail must be to Markus (not Nina's that names him); other sources only name him ("to" is too common)
         assert kept(naming, "mails I sent to Markus") == ["Dinner with Markus", "Dinner? (reply)", "Tim Talks - Markus Lanz"]
         assert kept(naming, "my walks") == kept(plain, "my walks") == ["Walk", "Walk on Sunday"]  # no one named
+        # several people: all of them must be named, or one of them for "or"
+        assert kept(naming, "I met with Nina and Markus") == ["Walk on Sunday"]
+        assert kept(naming, "I met with Nina or Markus") == ["Coffee", "Dinner with Markus", "Dinner?",
+                                                             "Dinner? (reply)", "Tim Talks - Markus Lanz", "Walk",
+                                                             "Walk on Sunday"]
         plain.close()
         naming.close()
         # "emails from Markus" and nothing else looks the sender up: his mails stay although the cross-encoder
