@@ -26,11 +26,37 @@ GGUF_NAMES = {
 _PEFT_NAME = re.compile(r"layers\.(\d+)\.(self_attn\.\w+|mlp\.\w+)\.lora_([AB])\.[^.]+\.weight$")
 
 
+# Architectures whose GGUF stores attn_q / attn_k rows permuted for llama.cpp's rotary embedding (its converter's
+# `LlamaModel.permute`; transformers undoes it when it loads such a GGUF). An adapter's lora_b for those two
+# weights must be permuted the same way, or llama.cpp applies the update to the wrong rows.
+PERMUTED_QK = frozenset({"llama"})
+
+
 def base_architecture(base: Path) -> str:
     from gguf import GGUFReader
 
     field = GGUFReader(str(base)).fields["general.architecture"]
     return bytes(field.parts[field.data[0]]).decode("utf-8")
+
+
+def _head_counts(base: Path, architecture: str) -> tuple[int, int]:
+    """(attention heads, key/value heads) of the base GGUF."""
+    from gguf import GGUFReader
+
+    fields = GGUFReader(str(base)).fields
+
+    def value(key: str) -> int:
+        field = fields[key]
+        return int(field.parts[field.data[0]][0])
+
+    heads = value(f"{architecture}.attention.head_count")
+    kv_key = f"{architecture}.attention.head_count_kv"
+    return heads, value(kv_key) if kv_key in fields else heads
+
+
+def permute_rows(rows, n_head: int):
+    """llama.cpp's q/k row order from the Hugging Face one (per head, the two rotary halves interleaved)."""
+    return rows.reshape(n_head, 2, rows.shape[0] // n_head // 2, *rows.shape[1:]).swapaxes(1, 2).reshape(rows.shape)
 
 
 def lora_tensors(model) -> dict[str, "object"]:
@@ -63,7 +89,14 @@ def write_lora_gguf(model, path: Path, alpha: float, base: Path, dtype: str = "f
     writer.add_string("adapter.type", "lora")
     writer.add_float32("adapter.lora.alpha", float(alpha))
     writer.add_string("general.name", f"lifelens qud lora on {base.name}")
-    for name, array in sorted(lora_tensors(model).items(), key=lambda kv: _order(kv[0])):
+    tensors = lora_tensors(model)
+    if architecture in PERMUTED_QK:
+        heads = dict(zip(("attn_q", "attn_k"), _head_counts(base, architecture)))
+        for name in tensors:
+            kind = name.split(".")[2]
+            if kind in heads and name.endswith(".lora_b"):
+                tensors[name] = permute_rows(tensors[name], heads[kind])
+    for name, array in sorted(tensors.items(), key=lambda kv: _order(kv[0])):
         writer.add_tensor(name, array.astype(np.float16 if dtype == "f16" else np.float32))
     writer.write_header_to_file()
     writer.write_kv_data_to_file()

@@ -178,3 +178,37 @@ def test_default_choice_brings_the_adapter_and_base_leaves_it_out(monkeypatch, t
         assert tuned.name == "gemma-3-270m-q4_k_m.gguf+adapter.gguf"
     finally:
         close_shared_models()
+
+
+def test_the_recipe_fine_tunes_a_llama_architecture_base_that_llama_cpp_then_runs(tmp_path):
+    """The recipe on another base GGUF (a Llama, as a person's 1B instruct model is): it learns the steps, and
+    llama.cpp, applying the adapter to that base, writes them. Llama GGUFs keep attn_q / attn_k rows in rotary
+    order, so the adapter's lora_b must be permuted too; unpermuted, llama.cpp wrote garbage here."""
+    import json
+    import subprocess
+    import sys
+
+    from models.train.lora_gguf import base_architecture
+    from tests.models.tiny_gguf import write_tiny_llama
+
+    base = write_tiny_llama(tmp_path / "tiny-llama.gguf")
+    data = tmp_path / "pairs.jsonl"
+    pairs = list(tree_steps(Node.from_json(GOLD)))
+    data.write_text("".join(json.dumps({**p, "template": "t", "persona": "p01"}) + "\n" for p in pairs))
+    out = tmp_path / "lora"
+    subprocess.run([sys.executable, "-m", "models.train", "qud_sft", "--base", str(base), "--data", str(data),
+                    "--out", str(out), "--steps", "400", "--batch", str(len(pairs)), "--warmup", "5", "--lr", "2e-2",
+                    "--dtype", "f32", "--threads", "1"], check=True, capture_output=True, timeout=600)
+    assert base_architecture(out / "adapter.gguf") == "llama"
+    curve = json.loads((out / "train.json").read_text())["curve"]
+    assert curve[-1]["loss"] < 0.05 < curve[0]["loss"]
+    tuned = GGUFModel(base, lora_path=out / "adapter.gguf", prompt_style="tuned", n_threads=1, n_ctx=512)
+    plain = GGUFModel(base, n_threads=1, n_ctx=512)
+    try:
+        for pair in pairs:
+            written = tuned.complete(pair["prompt"], max_tokens=120, stop=["\n"]).text.strip()
+            assert written == pair["target"].strip()
+            assert plain.complete(pair["prompt"], max_tokens=20, stop=["\n"]).text.strip() != written
+    finally:
+        tuned.close()
+        plain.close()
