@@ -47,9 +47,9 @@ def test_builds_the_tree_step_by_step():
             "children": [{"question": "my hikes", "step": 'RETRIEVE(query="I went hiking")', "children": []}],
         }],
     }
-    # "longest" narrows the first step to MAX/ARGMAX; a step that must carry distance_km cannot RETRIEVE
-    # (the strings and numbers of lambdas come from the questions)
-    not_max = tuple(op for op in SIGNATURES if op not in ("MAX", "ARGMAX"))
+    # "longest", asked without which/what/who, narrows the first step to MAX; a step that must carry distance_km
+    # cannot RETRIEVE (the strings and numbers of lambdas come from the questions)
+    not_max = tuple(op for op in SIGNATURES if op != "MAX")
     root = "How far was my longest hike?"
     assert [(c[1], c[2]) for c in llm.calls] == [
         (step_grammar(not_max, grounded_values(root), grounded_phrases(root)), 0.0),
@@ -92,7 +92,7 @@ def test_an_invalid_step_is_retried_at_a_higher_temperature():
     tree = decompose("How far was my longest hike?", TODAY, llm, trace=trace)
     assert [n.operator for n in tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
     assert [c[2] for c in llm.calls] == [0.0, 0.0, 0.7, 1.0, 0.0]
-    assert "step ::= argmax | max\n" in llm.calls[0][1]
+    assert "step ::= max\n" in llm.calls[0][1]
     assert trace.rejected == 2
     assert trace.steps[1].problems == ["APPLY gives one value, but attributes distance_km are needed above"]
     assert trace.steps[2].problems[0].startswith("syntax: not an operator call")
