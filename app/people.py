@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from typing import Any, Sequence
 
+from app.engine.extract import person_name
+
 
 def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]]:
     """The owner of the data and their people: the most frequent named mail correspondents and calendar
@@ -28,8 +30,8 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
                 names.extend(value)
         for name in names:
             if isinstance(name, str):
-                name = name.split("<")[0].strip().strip('"')
-                if name and "@" not in name and " " in name:
+                name = person_name(name)
+                if "@" not in name and " " in name:
                     counts[name] += 1
     me = counts.most_common(1)[0][0] if counts else None
     return me, [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]

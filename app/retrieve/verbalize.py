@@ -20,7 +20,7 @@ SKIP_KEYS = frozenset({"uri", "message_id", "uid", "asin", "order_id", "activity
                        "labels", "all_day", "recurring", "currency", "source_name", "unit_price_tax",
                        "shipment_status", "status", "website", "heart_rate_min", "heart_rate_max"})
 # Bumped whenever the text of an event changes, so indexes built from older texts are rebuilt.
-VERBALIZER_VERSION = "1"  # the index reads events without their time (`with_time=False`)
+VERBALIZER_VERSION = "1"
 # Longer texts come last and are cut first.
 LONG_KEYS = ("body", "description", "text")
 MAX_VALUE_CHARS = 300
