@@ -18,21 +18,27 @@ from app.engine.extract import person_name
 
 
 def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]]:
-    """The owner of the data and their people: the most frequent named mail correspondents and calendar
-    attendees ("Anna Berg"). The owner is on nearly every mail: the most frequent name of all."""
+    """The owner of the data and their people ("Anna Berg"): the most frequent named mail correspondents and
+    calendar attendees. The owner is on nearly every mail: the most frequent name of all.
+
+    A sender is one of the people only when they were also written to or met (a recipient of a mail or an
+    attendee): a practice, an airline or a shop that mails the owner is not someone they know."""
     counts: Counter[str] = Counter()
+    senders: Counter[str] = Counter()
     for event in store.events(source=["mail", "calendar"]):
         data = event.data
-        names = [data.get("from_name")]
+        sender = data.get("from_name")
+        if isinstance(sender, str):
+            senders[person_name(sender)] += 1
         for key in ("to", "cc", "attendees"):
             value = data.get(key)
-            if isinstance(value, (list, tuple)):
-                names.extend(value)
-        for name in names:
-            if isinstance(name, str):
-                name = person_name(name)
-                if "@" not in name and " " in name:
-                    counts[name] += 1
+            for name in value if isinstance(value, (list, tuple)) else ():
+                if isinstance(name, str):
+                    counts[person_name(name)] += 1
+    for name, n in senders.items():
+        if name in counts:
+            counts[name] += n
+    counts = Counter({n: c for n, c in counts.items() if "@" not in n and " " in n})
     me = counts.most_common(1)[0][0] if counts else None
     return me, [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]
 

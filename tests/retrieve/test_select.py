@@ -33,18 +33,22 @@ def test_sizes_and_the_lexical_baselines(monkeypatch):
 
 def test_people_of_a_store(tmp_path):
     me = "Charlotte Hoffmann <charlotte@x.org>"
-    senders = ["Anna Becker", "Anna Becker", "Tom Lee", "Tom Lee", "Ben Ode"]
+    senders = ["Anna Becker", "Anna Becker", "Tom Lee", "Tom Lee", "Ben Ode", "Smile Dental Practice"]
     mails = [
         event(f"m{i}", "mail", "Hi", {"from_name": name, "to": [me]}, at(1, 9, i), None) for i, name in enumerate(senders)
     ] + [
-        event("m9", "mail", "Re: Hi", {"from_name": "Charlotte Hoffmann", "to": ["Anna Becker <anna@x.org>"]}, at(1, 10), None),
-        event("c1", "calendar", "Coffee", {"attendees": ["Anna Becker", "bob@z.org"]}, at(2, 9), 30),
+        event("m8", "mail", "Re: Hi", {"from_name": "Charlotte Hoffmann", "to": ["Anna Becker <anna@x.org>"]}, at(1, 10), None),
+        event("m9", "mail", "Re: Hi", {"from_name": "Charlotte Hoffmann", "to": ["Tom Lee <tom@x.org>"]}, at(1, 11), None),
+        event("c1", "calendar", "Coffee", {"attendees": ["Anna Becker", "Ben Ode", "bob@z.org"]}, at(2, 9), 30),
     ]
     with EventStore.open(tmp_path / "e.sqlite") as store:
         import_events(store, mails)
-        # the owner, on every mail, is left out; addresses without a name are not people
+        # the owner, on every mail, is left out; addresses without a name are not people; a sender the owner
+        # never wrote to or met (the practice) is not one of their people
         assert people_of(store) == ["Anna Becker", "Tom Lee", "Ben Ode"]
         assert owner_and_people(store) == ("Charlotte Hoffmann", ["Anna Becker", "Tom Lee", "Ben Ode"])
+        import_events(store, [event("m7", "mail", "Hi", {"from_name": "Nora Lind", "to": [me]}, at(3, 9), None)])
+        assert "Nora Lind" not in people_of(store)
 
 
 def test_runtime_path_imports_no_torch():
