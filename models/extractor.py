@@ -138,7 +138,10 @@ class Extractor:
         choice = MODE_LABELS[int(np.argmax(mode[:2]))]  # no label set for this key: none or span
         if choice == "none":
             return None
-        ranges = decode_ranges(np.argmax(tags, axis=-1), spans, text)
+        ranges = decode_ranges(inside_tags(tags), spans, text)
+        if not ranges:  # the mode says a value is written, though no token is over one half: take the surest
+            ranges = decode_ranges(surest_token_tags(tags, spans), spans, text)
+        ranges = [with_capitalised_neighbours(r, tags, spans, text) for r in ranges]
         if single and len(ranges) > 1:
             ranges = [max(ranges, key=lambda r: span_confidence(tags, spans, r))]
         found = resolve_people(range_values(ranges, text), people)
@@ -147,16 +150,63 @@ class Extractor:
         return found[0] if len(found) == 1 else found
 
 
+NEIGHBOUR_FLOOR = 0.1  # chance of being inside a value at which a capitalised neighbour joins a span
+
+
+def tag_probabilities(tags: np.ndarray) -> np.ndarray:
+    """Per token, the softmax over O / B / I."""
+    probs = np.exp(tags - tags.max(axis=-1, keepdims=True))
+    return probs / probs.sum(axis=-1, keepdims=True)
+
+
+def inside_tags(tags: np.ndarray) -> np.ndarray:
+    """Tag ids: O (0) where P(O) >= 1/2, else the likelier of B (1) and I (2). A token the model puts inside a
+    value with 0.64 ("Al" of "Al Mandaloun": O 0.36, B 0.30, I 0.34) is inside, though O is its single
+    likeliest tag."""
+    probs = tag_probabilities(tags)
+    return np.where(probs[:, 0] >= 0.5, 0, 1 + np.argmax(probs[:, 1:], axis=-1))
+
+
+def surest_token_tags(tags: np.ndarray, spans: list[tuple[int, int, int]]) -> np.ndarray:
+    """Tag ids that mark only the token of the text surest to be inside a value, as B."""
+    probs = tag_probabilities(tags)
+    best = max((position for position, _, _ in spans), key=lambda p: 1.0 - probs[p, 0])
+    out = np.zeros(len(tags), dtype=np.int64)
+    out[best] = 1
+    return out
+
+
+def with_capitalised_neighbours(char_range: tuple[int, int], tags: np.ndarray, spans: list[tuple[int, int, int]],
+                                text: str, floor: float = NEIGHBOUR_FLOOR) -> tuple[int, int]:
+    """A span grows over a capitalised word right before or after it (one space apart) whose tokens all have
+    at least `floor` chance of being inside a value: the small model tags "York" of "New York" or "Como" of
+    "Lake Como" and leaves the first word of a multi-word name under one half."""
+    start, end = char_range
+    probs = tag_probabilities(tags)
+    words = [(m.start(), m.end()) for m in re.finditer(r"[^\s|,;:()<>]+", text)]
+
+    def chance(a: int, b: int) -> float:
+        inside = [1.0 - probs[p, 0] for p, s, e in spans if s >= a and e <= b]
+        return min(inside) if inside else 0.0
+
+    grown = True
+    while grown:
+        grown = False
+        for a, b in words:
+            if b == start - 1 and text[b] == " " and text[a].isupper() and chance(a, b) >= floor:
+                start, grown = a, True
+            elif a == end + 1 and text[end] == " " and text[a].isupper() and chance(a, b) >= floor:
+                end, grown = b, True
+    return start, end
+
+
 def span_confidence(tags: np.ndarray, spans: list[tuple[int, int, int]], char_range: tuple[int, int]) -> float:
     """Mean probability that the tokens inside `char_range` are part of a value (B or I, not O)."""
     start, end = char_range
     inside = [position for position, s, e in spans if s >= start and e <= end]
     if not inside:
         return 0.0
-    logits = tags[inside]
-    probs = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    probs /= probs.sum(axis=-1, keepdims=True)
-    return float(1.0 - probs[:, 0].mean())
+    return float(1.0 - tag_probabilities(tags[inside])[:, 0].mean())
 
 
 def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: str) -> list[str]:

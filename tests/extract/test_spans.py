@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.extractor import Extractor, decode_ranges, decode_spans, extractor_input, resolve_people, span_confidence
+from models.extractor import (Extractor, decode_ranges, decode_spans, extractor_input, inside_tags, resolve_people,
+                              span_confidence, surest_token_tags, with_capitalised_neighbours)
 from models.runtime import artifact_dir
 
 TEXT = "mail | Dinner at Luigi's | body: Theresa and Anna loved the pizza oven at Trattoria Roma | people: Theresa Fischer, Anna Becker"
@@ -141,3 +142,41 @@ def test_a_title_alone_takes_the_name_after_it():
     tags = np.zeros(max(p for p, _, _ in spans) + 2, dtype=np.int64)
     tags[[p for p, s, e in spans if text[s:e] == "City"]] = 1
     assert decode_spans(tags, spans, text) == ["City"]
+
+
+def logits_from(probabilities):
+    """Tag logits whose softmax is the given O / B / I probabilities, one row per token."""
+    return np.log(np.asarray(probabilities, dtype=np.float64))
+
+
+def test_a_token_more_likely_inside_than_outside_is_inside():
+    """O 0.36, B 0.30, I 0.34: O is the likeliest single tag, yet the token is inside a value with 0.64."""
+    tags = logits_from([[0.36, 0.30, 0.34], [0.2, 0.1, 0.7], [0.9, 0.05, 0.05], [0.4, 0.5, 0.1]])
+    assert inside_tags(tags).tolist() == [2, 2, 0, 1]
+    assert np.argmax(tags, axis=-1).tolist() == [0, 2, 0, 1]
+
+
+def test_a_multi_word_name_grows_over_its_capitalised_first_word():
+    """The model tags "Como" and gives "Lake" 0.16: the city is "Lake Como"; "location" (lower case) and a
+    capitalised word the model rules out (0.02) do not join."""
+    text = "calendar | Villa Tour Lake Como | location: Lake Como, Italy"
+    extractor = Extractor(artifact_dir("splade-tiny"))
+    _, [spans] = extractor._encode("city", [text])
+    chance = {"Lake": 0.16, "Como": 0.6, "Tour": 0.02, "location": 0.3}
+    rows = [[0.98, 0.01, 0.01]] * (max(p for p, _, _ in spans) + 2)
+    for position, s, e in spans:
+        p = chance.get(text[s:e], 0.02)
+        rows[position] = [1 - p, p / 2, p / 2]
+    tags = logits_from(rows)
+    first = text.index("Como")
+    assert with_capitalised_neighbours((first, first + 4), tags, spans, text) == (first - 5, first + 4)
+    second = text.index("Como", first + 1)
+    assert text[slice(*with_capitalised_neighbours((second, second + 4), tags, spans, text))] == "Lake Como"
+    assert with_capitalised_neighbours((first, first + 4), tags, spans, text, floor=0.2) == (first, first + 4)
+    # a model that says "a value is written" but puts no token over one half answers with its surest token
+    # ("Lake" at 0.08 is now under the floor)
+    halved = [[1 - (1 - o) / 2, b / 2, i / 2] for o, b, i in rows]
+    low = logits_from(halved)
+    assert inside_tags(low).sum() == 0 and surest_token_tags(low, spans).sum() == 1
+    mode = np.array([0.0, 3.0, 0.0])
+    assert extractor._decode(mode, low, np.zeros(1), spans, text, None, (), single=True) == "Como"
