@@ -94,6 +94,14 @@ class ModelExtractor:
     def close(self) -> None:
         self.model.close()
 
+    @property
+    def known_people(self) -> list[str]:
+        """The people the model may point at: the owner too, as in training ("Happy birthday Anna!" names
+        the owner; a list of people leaves the owner out afterwards)."""
+        if self.owner and self.owner not in self.people:
+            return [*self.people, self.owner]
+        return self.people
+
     def extract(
         self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None,
         *, check: Callable[[], None] | None = None,
@@ -149,7 +157,7 @@ class ModelExtractor:
         if not items:
             return [], "lookup"
         probe_items = list(items[:PROBE])
-        answers = self.model.extract(name, [item_text(i) for i in probe_items], people=self.people, single=single)
+        answers = self.model.extract(name, [item_text(i) for i in probe_items], people=self.known_people, single=single)
         key = self._frozen_key(probe_items, answers)
         if key is not None:
             return [item.get(key) for item in items], f"mapped:{key}"
@@ -162,7 +170,7 @@ class ModelExtractor:
             if check is not None:
                 check()
             chunk = rest[start: start + CHUNK]
-            answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.people,
+            answers = answers + self.model.extract(name, [item_text(i) for i in chunk], people=self.known_people,
                                                    single=single)
         return _fields_first(answers, looked_up), "model"
 

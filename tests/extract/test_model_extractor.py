@@ -136,3 +136,31 @@ def test_participants_are_names_and_leave_the_owner_out():
     out = ModelExtractor(model=model).extract([mail], ["participants"], None)
     assert out[0].get("participants") == ("Kim Ode", "Anna Lee", "Tom Lee", "kim@ode.org")
     assert model.calls == []
+
+
+class PeopleModel:
+    """Answers 'person' with the first name written after 'birthday', resolved against the people it is told."""
+
+    def __init__(self):
+        self.people: list[str] = []
+
+    def extract(self, key, texts, people=None, single=False):
+        self.people = list(people or [])
+        out = []
+        for text in texts:
+            name = text.split("birthday ")[1].split("!")[0] if "birthday " in text else None
+            out.append(next((p for p in self.people if name and p.split(" ")[0] == name), name))
+        return out
+
+    def close(self):
+        pass
+
+
+def test_the_model_may_point_at_the_owner_too():
+    """"Happy birthday Kim!" to the owner names the owner: the model is told the owner among the people."""
+    wish = Item.from_event(stored(event("m1", "mail", "Happy birthday Kim!", {
+        "from_name": "Anna Lee", "to": ["Kim Ode <kim@ode.org>"], "body": "All the best"}, at(4, 21), None)))
+    model = PeopleModel()
+    out = ModelExtractor(model=model, people=["Anna Lee"], owner="Kim Ode").extract([wish], ["person"], None)
+    assert model.people == ["Anna Lee", "Kim Ode"]
+    assert out[0].get("person") == "Kim Ode"
