@@ -25,6 +25,8 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\b(average|on average|mean)\b", ("AVG",)),
     (r"\bhow many (different|distinct)\b", ("APPLY",)),
     (rf"\bhow (much|many {_UNITS})\b|\bin total\b|\btotal\b", ("SUM", "APPLY")),   # "how many items": a count
+    # a bill or an expense is a sum of amounts ("what was my online shopping bill in July?")
+    (r"\b(bill|expenses|expenditure|spending)\b", ("SUM",)),
     (r"\bhow (many|often)\b|\bnumber of\b", ("APPLY", "SUM")),
     # "last" of recency, not of a period ("during the last calendar year", "in the last 6 months")
     (r"\b(most recent(ly)?|latest)\b|\blast\b(?! (calendar |\d+ |few |couple of )?(years?|months?|weeks?|days?)\b)",

@@ -16,6 +16,9 @@ def test_cues_point_to_the_operators_of_their_wording():
     assert step_operators("My longest hike in km?", root=True) == ("MAX",)
     assert step_operators("Lowest heart rate in my runs during 2021?", root=True) == ("MIN",)
     assert step_operators("What was my biggest music day?", root=True) == ("MAX", "ARGMAX")
+    # a bill is a sum; which month had the highest bill is still an arg-max
+    assert step_operators("What was my online shopping bill in May 2021?", root=True) == ("SUM",)
+    assert step_operators("Which month had my highest online spending during 2022?", root=True) == ("ARGMAX",)
 
 
 def test_no_step_of_the_train_gold_trees_is_ruled_out_by_its_cue():
