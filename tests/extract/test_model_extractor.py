@@ -164,3 +164,27 @@ def test_the_model_may_point_at_the_owner_too():
     out = ModelExtractor(model=model, people=["Anna Lee"], owner="Kim Ode").extract([wish], ["person"], None)
     assert model.people == ["Anna Lee", "Kim Ode"]
     assert out[0].get("person") == "Kim Ode"
+
+
+def test_a_calendar_entry_without_attendees_names_its_people_in_its_title():
+    """"Coffee with Tobias and Lena" has no attendees: its participants are the people it names by first
+    name. A first name two people share names neither; an entry that names nobody goes to the model."""
+    def entry(eid, title, data=None):
+        return Item.from_event(stored(event(eid, "calendar", title, {"summary": title, **(data or {})}, at(5, 9), 60)))
+
+    items = [
+        entry("c1", "Coffee with Tobias and Lena"),
+        entry("c2", "Drinks w/ Max", {"description": "Max and Tom booked it"}),
+        entry("c3", "Team sync", {"attendees": ["Ida Berg <ida@x.org>"]}),
+        entry("c4", "Dentist"),
+    ]
+    model = FakeModel()
+    people = ["Tobias Vogel", "Lena Braun", "Max Roth", "Max Weber", "Tom Lee"]
+    extractor = ModelExtractor(model=model, people=people, owner="Kim Ode")
+    out = extractor.extract(items, ["participants"], None)
+    assert [i.get("participants") for i in out] == [("Tobias Vogel", "Lena Braun"), ("Tom Lee",), ["Ida Berg"], None]
+    assert extractor.last_modes == {"participants": "lookup"} and model.calls == []  # 3 of 4 answered by fields
+    # mostly unnamed entries go to the model, and the named one keeps its people
+    out = extractor.extract([items[0], *[entry(f"d{i}", "Dentist") for i in range(4)]], ["participants"], None)
+    assert out[0].get("participants") == ("Tobias Vogel", "Lena Braun")
+    assert extractor.last_modes == {"participants": "model"} and model.calls == [("participants", 5)]
