@@ -140,7 +140,7 @@ class Extractor:
             return None
         ranges = decode_ranges(inside_tags(tags), spans, text)
         if not ranges:  # the mode says a value is written, though no token is over one half: take the surest
-            ranges = decode_ranges(surest_token_tags(tags, spans), spans, text)
+            ranges = decode_ranges(surest_token_tags(tags, spans, SUREST_FLOOR), spans, text)
         ranges = [with_capitalised_neighbours(r, tags, spans, text) for r in ranges]
         if single and len(ranges) > 1:
             ranges = [max(ranges, key=lambda r: span_confidence(tags, spans, r))]
@@ -167,12 +167,17 @@ def inside_tags(tags: np.ndarray) -> np.ndarray:
     return np.where(probs[:, 0] >= 0.5, 0, 1 + np.argmax(probs[:, 1:], axis=-1))
 
 
-def surest_token_tags(tags: np.ndarray, spans: list[tuple[int, int, int]]) -> np.ndarray:
-    """Tag ids that mark only the token of the text surest to be inside a value, as B."""
+SUREST_FLOOR = 0.15  # a token less likely than this to be inside a value is no answer, even the surest one
+
+
+def surest_token_tags(tags: np.ndarray, spans: list[tuple[int, int, int]], floor: float = 0.0) -> np.ndarray:
+    """Tag ids that mark only the token of the text surest to be inside a value, as B; none when even that
+    token's chance is under `floor` (a guess at random would be an answer made up)."""
     probs = tag_probabilities(tags)
-    best = max((position for position, _, _ in spans), key=lambda p: 1.0 - probs[p, 0])
     out = np.zeros(len(tags), dtype=np.int64)
-    out[best] = 1
+    best = max((position for position, _, _ in spans), key=lambda p: 1.0 - probs[p, 0], default=None)
+    if best is not None and 1.0 - probs[best, 0] >= floor:
+        out[best] = 1
     return out
 
 

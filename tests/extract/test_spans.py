@@ -178,5 +178,8 @@ def test_a_multi_word_name_grows_over_its_capitalised_first_word():
     halved = [[1 - (1 - o) / 2, b / 2, i / 2] for o, b, i in rows]
     low = logits_from(halved)
     assert inside_tags(low).sum() == 0 and surest_token_tags(low, spans).sum() == 1
+    assert surest_token_tags(low, spans, floor=0.31).sum() == 0       # "Como" at 0.30: too unsure to answer
     mode = np.array([0.0, 3.0, 0.0])
     assert extractor._decode(mode, low, np.zeros(1), spans, text, None, (), single=True) == "Como"
+    flat = logits_from([[0.95, 0.03, 0.02]] * len(low))                  # no token over 0.05: no answer
+    assert extractor._decode(mode, flat, np.zeros(1), spans, text, None, (), single=True) is None
