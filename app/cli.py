@@ -110,6 +110,36 @@ def cmd_events(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_people(args: argparse.Namespace) -> int:
+    """The owner, their people and the people book; --set / --unset change the book."""
+    from app.people import owner_and_people, people_book, set_people_book
+
+    changes = bool(args.set or args.unset)
+    with _open_store(args, read_only=not changes) as store:
+        book = people_book(store)
+        for entry in args.set or []:
+            name, sep, relation = entry.rpartition("=")
+            if not sep:
+                raise StoreError(f"--set {entry!r}: write NAME=RELATION, e.g. --set 'Eva Ode=mother'")
+            book[" ".join(name.split())] = relation.strip()
+        for name in args.unset or []:
+            if book.pop(" ".join(name.split()), None) is None:
+                raise StoreError(f"--unset {name!r}: not in the people book")
+        if changes:
+            try:
+                set_people_book(store, book)
+            except ValueError as exc:
+                raise StoreError(str(exc)) from None
+        owner, people = owner_and_people(store)
+        if args.json:
+            print(json.dumps({"owner": owner, "people": people, "book": book}, indent=2, ensure_ascii=False))
+            return 0
+        print(f"owner: {owner or '-'}")
+        for name in people:
+            print(f"  {name}" + (f"  ({book[name]})" if name in book else ""))
+    return 0
+
+
 # --- the parser -----------------------------------------------------------------------------
 
 
@@ -139,6 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--text", help="full-text filter: all words must appear")
     p.add_argument("--limit", type=int)
     p.set_defaults(func=cmd_events)
+
+    p = sub.add_parser("people", help="the owner and their people; who is who (the people book)")
+    p.add_argument("--set", action="append", metavar="NAME=RELATION",
+                   help="put a person in the people book, e.g. 'Eva Ode=mother' (repeatable); relations: "
+                        "mother father sister brother partner daughter son grandmother grandfather friend "
+                        "colleague other")
+    p.add_argument("--unset", action="append", metavar="NAME", help="take a person out of the people book")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_people)
 
     # Further commands register here (engine, QUD, bench, app).
     for register in _extra_commands():

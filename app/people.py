@@ -1,15 +1,18 @@
 """The owner of the data and their people, as an event store knows them: mail correspondents and calendar
-attendees. The extractor points at these people; RETRIEVE keeps, for a query that names one of them, only
-the events that name them too.
+attendees, and the people book the person keeps (family who never mail, and who is Mum). The extractor points
+at these people; RETRIEVE keeps, for a query that names one of them, only the events that name them too.
 
     owner, people = owner_and_people(store)           # "Kim Ode", ["Anna Berg", "Tom Lee", ...]
     named_people("I met with Anna", people)           # ["Anna Berg"]
     names_any("Dinner w/ Anna and Tom", ["Anna Berg"])  # True
     names_all("Dinner w/ Anna", ["Anna Berg", "Tom Lee"])  # False
+    set_people_book(store, {"Eva Ode": "mother", "Jon Ode": "father"})
+    kin_named("Call Mum & Dad", people_book(store))   # ["Eva Ode", "Jon Ode"]
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any, Sequence
@@ -40,7 +43,58 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
             counts[name] += n
     counts = Counter({n: c for n, c in counts.items() if "@" not in n and " " in n})
     me = counts.most_common(1)[0][0] if counts else None
-    return me, [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]
+    people = [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]
+    return me, people + [n for n in people_book(store) if n not in people and n != me]
+
+
+# --- the people book: who is who to the owner ---------------------------------------------------------
+
+PEOPLE_BOOK = "people_book"   # the store's meta key: JSON {full name: relation}
+RELATIONS = ("mother", "father", "sister", "brother", "partner", "daughter", "son", "grandmother", "grandfather",
+             "friend", "colleague", "other")
+
+# Words that name people by their relation to the owner ("Call Mum & Dad", "Trick or treat with the kids").
+KIN_WORDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("mum", "mom", "mother", "mama", "mommy", "mummy"), ("mother",)),
+    **dict.fromkeys(("dad", "father", "papa", "daddy"), ("father",)),
+    "parents": ("mother", "father"),
+    **dict.fromkeys(("sister", "sis"), ("sister",)),
+    **dict.fromkeys(("brother", "bro"), ("brother",)),
+    **dict.fromkeys(("siblings", "sisters", "brothers"), ("sister", "brother")),
+    **dict.fromkeys(("wife", "husband", "partner", "girlfriend", "boyfriend"), ("partner",)),
+    **dict.fromkeys(("kids", "children"), ("daughter", "son")),
+    "daughter": ("daughter",), "son": ("son",),
+    **dict.fromkeys(("grandma", "granny", "grandmother", "oma"), ("grandmother",)),
+    **dict.fromkeys(("grandpa", "grandfather", "opa"), ("grandfather",)),
+    "grandparents": ("grandmother", "grandfather"),
+}
+
+
+def people_book(store: Any) -> dict[str, str]:
+    """{full name: relation} as the person entered it (Settings > People, `lifelens people`)."""
+    raw = store.meta(PEOPLE_BOOK)
+    return dict(json.loads(raw)) if raw else {}
+
+
+def set_people_book(store: Any, book: dict[str, str]) -> None:
+    """Replace the people book. A name needs a first and a last name; a relation is one of RELATIONS."""
+    clean: dict[str, str] = {}
+    for name, relation in book.items():
+        name = " ".join(str(name).split())
+        if " " not in name or "@" in name:
+            raise ValueError(f"people book: {name!r} is not a full name (first and last name)")
+        if relation not in RELATIONS:
+            raise ValueError(f"people book: {name!r} has relation {relation!r}; choose one of {', '.join(RELATIONS)}")
+        clean[name] = relation
+    store.set_meta(PEOPLE_BOOK, json.dumps(clean, ensure_ascii=False, sort_keys=True))
+
+
+def kin_named(text: str, book: dict[str, str]) -> list[str]:
+    """The people of the book whose relation a word of `text` names ("Call Mum & Dad": the mother and the
+    father), in the book's order; none for a relation nobody in the book has."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+    wanted = {relation for word in words for relation in KIN_WORDS.get(word, ())}
+    return [name for name, relation in book.items() if relation in wanted]
 
 
 def _first_name(person: str) -> str:

@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Callable, Mapping
 
+from app.people import PEOPLE_BOOK, set_people_book
 from app.store import EventStore
 
 
@@ -75,6 +76,7 @@ def build_store(persona_id: str, path: Path, *, meta: Mapping[str, str] = {}, se
         import_paths(store, [exports / name for name in EXPORT_DIRS if (exports / name).exists()],
                      home_zone=home_zone_of(result))
         store.set_meta(META_REFERENCE_DATE, result.persona.reference_date.isoformat())
+        set_people_book(store, family_book(result.persona))
         for key, value in meta.items():
             store.set_meta(key, value)
     for suffix in ("-wal", "-shm"):
@@ -90,4 +92,19 @@ def persona_store(persona_id: str, *, cache: Path | None = None, seed: int = 0,
     stamp = f"{IMPORT_STAMP}:{timeline_stamp(persona_id, seed)}"
     if not _current(path, persona_id, stamp):
         build_store(persona_id, path, meta={META_PERSONA: persona_id, META_STAMP: stamp}, seed=seed, say=say)
-    return EventStore.open(path)
+    store = EventStore.open(path)
+    if store.meta(PEOPLE_BOOK) is None:  # a store built before the people book
+        from app.persona.generate import timeline_for
+
+        set_people_book(store, family_book(timeline_for(persona_id, seed).p))
+    return store
+
+
+def family_book(persona) -> dict[str, str]:
+    """The persona's family as the person would enter them in their people book (Settings > People): the
+    bench and the demo know who Mum is, as a person who filled in the book does."""
+    gendered = {("sibling", "female"): "sister", ("sibling", "male"): "brother",
+                ("kid", "female"): "daughter", ("kid", "male"): "son"}
+    family = [persona.mother, persona.father, *persona.siblings, *([persona.partner] if persona.partner else []),
+              *persona.kids]
+    return {p.full_name: gendered.get((p.relation, p.gender), p.relation) for p in family}
