@@ -95,7 +95,7 @@ def run_extract_stage(
     say: Callable[[str], None] = lambda text: None,
 ) -> ExtractStageReport:
     from app.extract import make_extractor
-    from app.people import owner_and_people
+    from app.people import owner_and_people, people_book
     from app.persona.generate import timeline_for
     from app.persona.splits import PERSONAS
     from app.persona.storeids import StoreIdMapper
@@ -116,7 +116,7 @@ def run_extract_stage(
 
             persona = BenchPersona(persona_id, store, timeline, StoreIdMapper(store, timeline), persona_people(timeline))
             owner, people = owner_and_people(store) if size != "lexical" else (None, [])
-            extractor = make_extractor(size, people=people, owner=owner)
+            extractor = make_extractor(size, people=people, owner=owner, relations=people_book(store))
             try:
                 say(f"{persona_id}: scoring EXTRACT ({size})")
                 n, figures = score_store(extractor, persona, key_labels, per_kind=per_kind)

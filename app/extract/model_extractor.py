@@ -13,7 +13,8 @@ For each attribute name:
    for "place") keeps that value: the event's field is exact where the small model reads "Cafe" out of
    "Cafe Central" (on the dev stage: existing 0.478 -> 0.510, nothing else moved). A calendar entry without
    attendees answers "participants" with the person's people its title or notes name by first name
-   ("Coffee with Tobias and Lena"; existing 0.821 -> 0.834).
+   ("Coffee with Tobias and Lena"; existing 0.821 -> 0.834), and those of the people book its kinship words
+   name ("Call Mum & Dad": the mother and the father).
 4. A list of people leaves the owner out: the people of an event are those the owner met or wrote to.
 
     extractor = ModelExtractor(size="default", people=["Anna Berg", "Tom Lee"], owner="Kim Ode")
@@ -29,7 +30,7 @@ from typing import Any, Callable, Sequence
 from app.engine.compare import EvalError
 from app.engine.extract import ALIASES, _participants, resolve
 from app.engine.values import MISSING, Item
-from app.people import named_people
+from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
 from models.extractor import Extractor
 
@@ -86,11 +87,12 @@ class ModelExtractor:
     """The model EXTRACT behind `Extractor`. Lazy: the ONNX model loads on the first item that needs it."""
 
     def __init__(self, size: str = "default", *, model: Extractor | None = None, people: Sequence[str] = (),
-                 owner: str | None = None):
+                 owner: str | None = None, relations: dict[str, str] | None = None):
         self.size = size
         self.model = model or Extractor.for_size(size)
         self.people = list(people)
         self.owner = owner
+        self.relations = dict(relations or {})   # the people book: {full name: relation}
         self.last_reasons: dict[str, str] = {}
         self.last_modes: dict[str, str] = {}
 
@@ -154,7 +156,7 @@ class ModelExtractor:
         """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model.
         single: the name takes one value per item, so the model answers with its surest span."""
         looked_up = [resolve(item, name) for item in items]
-        if ALIASES.get(name) == (_participants,) and self.people:
+        if ALIASES.get(name) == (_participants,) and (self.people or self.relations):
             looked_up = [self.named_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]
         probe = looked_up[:PROBE]
         if probe and sum(v is not MISSING for v in probe) >= FREEZE_SHARE * len(probe):
@@ -181,13 +183,15 @@ class ModelExtractor:
 
     def named_people(self, item: Item) -> Any:
         """The people of a calendar entry without attendees, as its title and notes name them ("Coffee with
-        Tobias and Lena"): each of the person's people whose first name is written there and is no one
-        else's first name; MISSING when none is."""
+        Tobias and Lena", "Call Mum & Dad"): each of the person's people whose first name is written there and
+        is no one else's first name, and the people of the people book a kinship word names; MISSING when none
+        is."""
         if item.get("source") != "calendar":
             return MISSING
         text = " ".join(str(item.get(k)) for k in ("title", "description") if item.get(k) not in (MISSING, None))
         first_names = Counter(p.split(" ")[0] for p in self.people)
         named = [p for p in named_people(text, self.people) if first_names[p.split(" ")[0]] == 1]
+        named += [p for p in kin_named(text, self.relations) if p not in named and p != self.owner]
         return tuple(named) if named else MISSING
 
     def _without_owner(self, value: Any) -> Any:

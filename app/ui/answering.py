@@ -52,6 +52,7 @@ class PipelineAnswerer:
         self.operator_size = operator_size
         self._llm: Any = None
         self._operators: tuple[Any, Any] | None = None  # (retriever, extractor), made on the first question
+        self._book: dict[str, str] | None = None          # the people book the extractor was told
         self._lock = threading.Lock()
 
     @property
@@ -70,11 +71,14 @@ class PipelineAnswerer:
         from app.qud.pipeline import ask
 
         from app.operators import operator_models
+        from app.people import people_book
 
         self.load(progress, cancel)
         with EventStore.open(self.store_path, read_only=True) as store:
-            if self._operators is None:
-                self._operators = operator_models(store, self.operator_size)
+            book = people_book(store)
+            if self._operators is None or book != self._book:  # first question, or the people book changed
+                self._close_operators()
+                self._operators, self._book = operator_models(store, self.operator_size), book
             retriever, extractor = self._operators
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
                        retriever=retriever, extractor=extractor)
@@ -83,6 +87,9 @@ class PipelineAnswerer:
         # The model is shared by every answerer of the process (models.llm.shared_model); launch closes
         # them all at exit. Here only the reference goes.
         self._llm = None
+        self._close_operators()
+
+    def _close_operators(self) -> None:
         if self._operators is not None and hasattr(self._operators[0], "close"):
             self._operators[0].close()
         self._operators = None

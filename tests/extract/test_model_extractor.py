@@ -188,3 +188,17 @@ def test_a_calendar_entry_without_attendees_names_its_people_in_its_title():
     out = extractor.extract([items[0], *[entry(f"d{i}", "Dentist") for i in range(4)]], ["participants"], None)
     assert out[0].get("participants") == ("Tobias Vogel", "Lena Braun")
     assert extractor.last_modes == {"participants": "model"} and model.calls == [("participants", 5)]
+
+
+def test_kinship_words_name_the_people_of_the_people_book():
+    """"Call Mum & Dad" names nobody by name; the people book says who the mother and the father are."""
+    call = Item.from_event(stored(event("c1", "calendar", "Call Mum & Dad", {"summary": "Call Mum & Dad"}, at(5, 18), 30)))
+    treat = Item.from_event(stored(event("c2", "calendar", "Trick or treat with the kids", {}, at(6, 17), 90)))
+    book = {"Eva Ode": "mother", "Jon Ode": "father", "Mia Ode": "daughter", "Kim Ode": "partner"}
+    extractor = ModelExtractor(model=FakeModel(), people=["Eva Ode", "Jon Ode", "Mia Ode"], owner="Kim Ode",
+                               relations=book)
+    out = extractor.extract([call, treat], ["participants"], None)
+    assert [i.get("participants") for i in out] == [("Eva Ode", "Jon Ode"), ("Mia Ode",)]
+    # without the book nobody is named: the model's answer (the fake's: none)
+    out = ModelExtractor(model=FakeModel(), people=["Eva Ode"], owner="Kim Ode").extract([call], ["participants"], None)
+    assert out[0].get("participants") is None
