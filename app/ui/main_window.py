@@ -36,6 +36,7 @@ from .jobs import AnswerJob, CallJob, ImportJob, Job, JobRunner
 from .presenting import plural, reimport_paths, source_label
 from .question_pane import QuestionPane, SuggestionsPane
 from .settings import AppSettings
+from .people_dialog import PeopleDialog
 from .settings_dialog import SettingsDialog, SettingsValues
 from .sources_model import SourcesModel
 from .sources_pane import SourcesPane
@@ -139,10 +140,11 @@ class MainWindow(QMainWindow):
         self.import_folder_action = QAction("Import a &folder…", self)
         self.demo_action = QAction("Try the &demo persona", self)
         self.own_data_action = QAction("Back to &my data", self)
+        self.people_action = QAction("&People…", self)
         self.settings_action = QAction("&Settings…", self, shortcut=QKeySequence.StandardKey.Preferences)
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.import_files_action, self.import_folder_action, None, self.demo_action,
-                       self.own_data_action, None, self.settings_action, None, self.quit_action):
+                       self.own_data_action, None, self.people_action, self.settings_action, None, self.quit_action):
             file_menu.addSeparator() if action is None else file_menu.addAction(action)
         help_menu = self.menuBar().addMenu("&Help")
         self.welcome_action = QAction("&Welcome…", self)
@@ -175,6 +177,7 @@ class MainWindow(QMainWindow):
         self.demo_action.triggered.connect(self.start_demo)
         self.own_data_action.triggered.connect(self.leave_demo)
         self.settings_action.triggered.connect(self.open_settings)
+        self.people_action.triggered.connect(self.open_people)
         self.quit_action.triggered.connect(self.close)
         self.welcome_action.triggered.connect(self.show_welcome)
         self.about_action.triggered.connect(self.show_about)
@@ -555,7 +558,35 @@ class MainWindow(QMainWindow):
         if self.in_demo:
             self.open_store(self.own_store_path)
 
-    # --- settings and deleting --------------------------------------------------------------------
+    # --- people, settings and deleting ------------------------------------------------------------
+
+    @Slot()
+    def open_people(self) -> PeopleDialog | None:
+        """The people book of the open store (the demo persona's too): who is who to the owner."""
+        from app.people import owner_and_people, people_book
+
+        if not self._ensure_store():
+            return None
+        owner, people = owner_and_people(self.store)
+        book = people_book(self.store)
+        dialog = PeopleDialog(owner, people, book, self)
+        dialog.accepted.connect(self._people_accepted)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        self.people_dialog = dialog
+        return dialog
+
+    @Slot()
+    def _people_accepted(self) -> None:
+        from app.people import set_people_book
+
+        try:
+            set_people_book(self.store, self.people_dialog.book())
+        except (ValueError, StoreError) as exc:
+            dialogs.show_error(self, "People", f"The people book was not saved: {exc}")
+            return
+        self.status_label.setText("People saved; the next question reads them.")
+
 
     @Slot()
     def open_settings(self) -> SettingsDialog:
