@@ -6,7 +6,8 @@ An encoder reads `[CLS] key [SEP] verbalized event | people: ... [SEP]` and answ
 - none:  the event says nothing about the key                       -> None
 - span:  the value is written in the event; tokens tagged B/I/O      -> the exact substring(s) of the text
 - label: the value is inferred, one of a closed set of labels        -> e.g. "italian" for a "pizza oven" mail
-         (the labels a key may take are listed in the artifact's config.json)
+         (the labels a key may take are listed in the artifact's config.json); where the label memory
+         (models/label_memory.py) is sure, its label replaces the label head's ("Noah Kahan" -> folk)
 
     extractor = Extractor.for_size("default")
     extractor.extract("cuisine", ["mail | Dinner at Luigi's | body: the pizza oven was ..."])   # ['italian']
@@ -17,14 +18,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from models.runtime import OnnxModel, artifact_dir, batches
 
+if TYPE_CHECKING:
+    from models.label_memory import LabelMemory
+
 MODE_LABELS = ("none", "span", "label")
 SIZES = {"small": "extractor-small", "default": "extractor-default"}
+MEMORY = "label-memory"   # the label memory artifact (models/label_memory.py), used where it is sure
 
 
 def extractor_input(text: str, people: Sequence[str] | None = None) -> str:
@@ -47,15 +52,22 @@ def extractor_input(text: str, people: Sequence[str] | None = None) -> str:
 class Extractor:
     """Key + event text -> value (a span of the text, an inferred label, or None). Lazy; `close()` frees it."""
 
-    def __init__(self, folder: Path | str, *, batch_size: int = 32, threads: int | None = None):
+    def __init__(self, folder: Path | str, *, batch_size: int = 32, threads: int | None = None,
+                 memory: "LabelMemory | None" = None):
         self.model = OnnxModel(folder, threads=threads)
         self.batch_size = batch_size
+        self.memory = memory
         self._none_threshold: float | None = None
 
     @classmethod
     def for_size(cls, size: str, **kwargs) -> "Extractor":
+        """The committed extractor of `size`, with the committed label memory when there is one."""
         if size not in SIZES:
             raise ValueError(f"unknown extractor size {size!r}; choose one of {sorted(SIZES)}")
+        if "memory" not in kwargs and (artifact_dir(MEMORY) / "memory.json").exists():
+            from models.label_memory import LabelMemory
+
+            kwargs["memory"] = LabelMemory.load(artifact_dir(MEMORY))
         return cls(artifact_dir(SIZES[size]), **kwargs)
 
     def close(self) -> None:
@@ -93,6 +105,13 @@ class Extractor:
             for row, i in enumerate(idx):
                 values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed, people or (),
                                          single)
+        if allowed is not None and self.memory is not None and self.memory.knows(key):
+            # a label the model gives is replaced by the memory's where the memory is sure ("Noah Kahan": folk)
+            names = {self.labels[a] for a in allowed}
+            for i, text in enumerate(texts):
+                sure = self.memory.sure_label(key, text) if values[i] is not None else None
+                if sure in names:
+                    values[i] = sure
         return values
 
     def _encode(self, key: str, segments: list[str]) -> tuple[dict[str, np.ndarray], list[list[tuple[int, int, int]]]]:

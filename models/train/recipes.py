@@ -50,6 +50,15 @@ def register(sub: Any) -> None:
     p.add_argument("--query", action="append", help="RETRIEVE queries (default: a few dev ones)")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_timing)
+    p = sub.add_parser("label_memory", help="count the label memory (naive Bayes over event words) on TRAIN, "
+                                            "choose its threshold on DEV with the extractor of --size")
+    p.add_argument("--size", choices=["small", "default"], default="small")
+    p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "artifacts" / "label-memory"))
+    p.add_argument("--per-kind", type=int, default=3000, help="train events per canonical kind and persona")
+    p.add_argument("--train", nargs="*", help="TRAIN persona ids (default: the generator's split)")
+    p.add_argument("--dev", nargs="*", help="DEV persona ids (default: the generator's split)")
+    p.add_argument("--log", help="also append results to this file")
+    p.set_defaults(run=run_label_memory)
     p = sub.add_parser("cross_encoder_thresholds",
                        help="re-choose a cross-encoder artifact's RETRIEVE thresholds on DEV (no training)")
     p.add_argument("--size", choices=["small", "default"], default="small")
@@ -108,8 +117,8 @@ def _setup(args: argparse.Namespace):
 
     log = _logger(args.log)
     train_ids, dev_ids = persona_split()
-    train_ids = tuple(args.train or train_ids)
-    dev_ids = tuple(args.dev or dev_ids)
+    train_ids = tuple(getattr(args, "train", None) or train_ids)
+    dev_ids = tuple(getattr(args, "dev", None) or dev_ids)
     log(f"personas: train {train_ids}, dev {dev_ids}")
     train = [persona_store(p, log) for p in train_ids]
     dev = [persona_store(p, log) for p in dev_ids]
@@ -409,6 +418,97 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
 
 
 from models.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)
+
+MEMORY_THRESHOLDS = (0.5, 0.7, 0.9, 0.99, 0.999, 0.9999, 0.99999)
+
+
+def run_label_memory(args: argparse.Namespace) -> None:
+    """The label memory (models/label_memory.py): word/label counts of the TRAIN personas' closed-set cases, and
+    the posterior at which the extractor takes the memory's label, chosen on DEV (mean of existing, inferred
+    and none accuracy, as the none threshold)."""
+    from app.engine.values import Item
+    from app.extract.model_extractor import item_text
+    from models.extractor import SIZES as EXTRACTOR_SIZES
+    from models.extractor import Extractor
+    from models.label_memory import FILE, LabelMemory, count_labels
+    from models.runtime import artifact_dir, sha256_file
+    from models.train.persona_data import extract_cases, label_sets
+
+    log, train, dev = _setup(args)
+    started = time.perf_counter()
+    key_labels = label_sets(train)
+    examples = [(c.key, item_text(Item.from_event(c.event)), c.value.lower())
+                for ps in train for c in extract_cases(ps, per_kind=args.per_kind)
+                if c.key in key_labels and isinstance(c.value, str) and c.value.lower() in key_labels[c.key]]
+    keys = count_labels(examples)
+    log(f"{len(examples)} labelled train events: " + ", ".join(
+        f"{k} {sum(v['docs'])} events / {len(v['counts'])} words" for k, v in keys.items()))
+    extractor_folder = artifact_dir(EXTRACTOR_SIZES[args.size])
+    config = json.loads((extractor_folder / "config.json").read_text())
+    dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
+    results = []
+    without = extract_accuracy(Extractor(extractor_folder, memory=None), dev_cases, config["key_labels"])
+    log(f"dev without the memory: {json.dumps({k: without[k] for k in ('existing', 'inferred', 'none')})}")
+    for threshold in MEMORY_THRESHOLDS:
+        memory = LabelMemory(keys, threshold)
+        figures = extract_accuracy(Extractor(extractor_folder, memory=memory), dev_cases, config["key_labels"])
+        score = sum(figures[k]["accuracy"] or 0.0 for k in ("existing", "inferred", "none")) / 3
+        log(f"dev threshold {threshold}: mean {score:.4f} {json.dumps({k: figures[k] for k in ('existing', 'inferred', 'none')})}")
+        results.append((score, threshold, figures))
+    score, threshold, figures = max(results, key=lambda r: r[0])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / FILE).write_text(json.dumps({"kind": "label_memory", "threshold": threshold, "keys": keys},
+                                       separators=(",", ":")) + "\n")
+    seconds = time.perf_counter() - started
+    table = "\n".join(f"| {t} | {f['existing']['accuracy']} | {f['inferred']['accuracy']} | {f['none']['accuracy']} |"
+                      for _, t, f in results)
+    card = f"""# label-memory
+
+| | |
+| --- | --- |
+| artifact | `models/artifacts/label-memory/{FILE}` (word/label counts; `models/label_memory.py` reads it) |
+| {FILE} sha256 | `{sha256_file(out / FILE)}` |
+| size | {(out / FILE).stat().st_size / 1e6:.2f} MB |
+| model | multinomial naive Bayes per closed-set key over the lower-cased words and word pairs of the verbalized event (no numbers, no people list), smoothing 0.1, words seen fewer than twice left out |
+| data | TRAIN personas {', '.join(p.persona_id for p in train)}: {len(examples)} events with a closed-set value (up to {args.per_kind} per canonical kind and persona) |
+| threshold | {threshold} (posterior at which the extractor takes the memory's label; chosen on DEV {', '.join(p.persona_id for p in dev)}) |
+| wall time here | {seconds / 60:.1f} min (2 shared CPU cores) |
+| made | {datetime.now(timezone.utc).strftime('%Y-%m-%d')} |
+
+## Reproduce
+
+```sh
+.venv/bin/python -m models.train label_memory --size {args.size} --per-kind {args.per_kind} --train {' '.join(p.persona_id for p in train)} --dev {' '.join(p.persona_id for p in dev)}
+```
+
+Counting is deterministic for a given generator version (stores are pinned in the training cache).
+
+## What it is for, and what it cannot do
+
+The 2-layer extractor cannot remember which genre an artist plays or which cuisine a restaurant serves; counting
+which words go with which label in the train personas' events does. Where the memory's posterior reaches the
+threshold, the extractor answers a closed-set key (genre, cuisine, category, place_type, ...) with the memory's
+label; elsewhere, and for "none", the extractor's own heads decide. The memory knows only words seen in training:
+a person's artists or restaurants that no train persona has get the extractor's answer alone. The threshold is
+chosen on DEV, so the DEV figures below are optimistic for it.
+
+## Dev figures (the recipe's DEV cases, case people; {args.size} extractor)
+
+Without the memory: existing {without['existing']['accuracy']}, inferred {without['inferred']['accuracy']}, none {without['none']['accuracy']}.
+
+| threshold | existing | inferred | none |
+| --- | ---: | ---: | ---: |
+{table}
+
+Per key at the chosen threshold:
+
+```json
+{json.dumps(figures['per_key'], indent=1)}
+```
+"""
+    (CARDS / "label-memory.md").write_text(card, encoding="utf-8")
+    log(f"wrote {out / FILE} (threshold {threshold}) and {CARDS / 'label-memory.md'}")
 
 
 def _layers_text(layers: int | None) -> str:
