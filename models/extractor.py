@@ -104,7 +104,7 @@ class Extractor:
             mode, tags, label = self.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])
             for row, i in enumerate(idx):
                 values[i] = self._decode(mode[row], tags[row], label[row], spans[row], segments[i], allowed, people or (),
-                                         single)
+                                         single, key)
         if allowed is not None and self.memory is not None and self.memory.knows(key):
             # a label the model gives is replaced by the memory's where the memory is sure ("Noah Kahan": folk)
             names = {self.labels[a] for a in allowed}
@@ -147,7 +147,8 @@ class Extractor:
     def none_threshold(self, value: float) -> None:
         self._none_threshold = value
 
-    def _decode(self, mode, tags, label, spans, text, allowed, people: Sequence[str] = (), single: bool = False) -> Any:
+    def _decode(self, mode, tags, label, spans, text, allowed, people: Sequence[str] = (), single: bool = False,
+                key: str = "") -> Any:
         if allowed is not None:
             # a key with a closed label set is answered by a label, unless the model is sure nothing fits
             p_none = float(np.exp(mode[0] - mode.max()) / np.exp(mode - mode.max()).sum())
@@ -163,6 +164,11 @@ class Extractor:
         ranges = [with_capitalised_neighbours(r, tags, spans, text) for r in ranges]
         if single and len(ranges) > 1:
             ranges = [max(ranges, key=lambda r: span_confidence(tags, spans, r))]
+        if single and ranges and self.memory is not None:
+            known = self.memory.known_values_in(key, text)
+            if known and ranges[0] not in known:
+                # the span is no name several people's data share, but the text writes one: the likelier wins
+                ranges = [max(known, key=lambda r: span_confidence(tags, spans, r))]
         found = resolve_people(range_values(ranges, text), people)
         if not found:
             return None

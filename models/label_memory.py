@@ -10,6 +10,10 @@ training: a real person's artists that no train persona plays get the extractor'
     memory.predict("genre", ["music stream | Friday 2022-07-08 evening | Noah Kahan - Stick Season | ..."])
     # [("folk", 0.998)]
 
+It also keeps, per span key (city, place, ...), the values that several train personas share: where the
+extractor's span for a one-value key is no such value but the text writes one, the known value the model gives the
+most weight wins ("your reservation at Hotel Central, New York": New York, not Central).
+
 The artifact is one JSON file of counts (`python -m models.train label_memory`); no PyTorch, no ONNX.
 """
 
@@ -36,17 +40,33 @@ def features(text: str) -> list[str]:
 
 
 class LabelMemory:
-    def __init__(self, keys: dict[str, dict], threshold: float = 1.0):
+    def __init__(self, keys: dict[str, dict], threshold: float = 1.0, values: dict[str, list[str]] | None = None):
         """keys: per key {"labels": [...], "counts": {feature: {label index: count}}, "docs": [events per label]};
-        a key's table of log-likelihoods is built on its first prediction."""
+        a key's table of log-likelihoods is built on its first prediction. values: per span key, the values
+        several train personas share (cities, restaurants: the world's names, not a person's friends)."""
         self.threshold = threshold
         self._raw = keys
         self._tables: dict[str, tuple[list[str], np.ndarray, dict[str, int], np.ndarray]] = {}
+        self._values = {k: list(v) for k, v in (values or {}).items()}
+        self._patterns: dict[str, re.Pattern[str]] = {}
 
     @classmethod
     def load(cls, folder: Path | str) -> "LabelMemory":
         data = json.loads((Path(folder) / FILE).read_text())
-        return cls(data["keys"], data.get("threshold", 1.0))
+        return cls(data["keys"], data.get("threshold", 1.0), data.get("values"))
+
+    def known_values_in(self, key: str, text: str) -> list[tuple[int, int]]:
+        """Character ranges of the known values of `key` written in `text` (whole words, the longest first:
+        "New York", not "York"), without the people list."""
+        key = key.lower().strip()
+        names = self._values.get(key)
+        if not names:
+            return []
+        if key not in self._patterns:
+            ordered = sorted(names, key=len, reverse=True)
+            self._patterns[key] = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in ordered) + r")(?!\w)")
+        end = text.find(" | people: ")
+        return [m.span() for m in self._patterns[key].finditer(text if end < 0 else text[:end])]
 
     def knows(self, key: str) -> bool:
         return key.lower().strip() in self._raw
@@ -90,6 +110,12 @@ class LabelMemory:
         """The memory's label when its posterior reaches the threshold, else None."""
         found = self.predict(key, [text])[0]
         return found[0] if found is not None and found[1] >= self.threshold else None
+
+
+def shared_values(values_per_persona: dict[str, dict[str, set[str]]], *, personas: int = 2) -> dict[str, list[str]]:
+    """{key: {value: personas that have it}} -> per key the values at least `personas` personas share."""
+    return {key: sorted(v for v, who in values.items() if len(who) >= personas)
+            for key, values in sorted(values_per_persona.items())}
 
 
 def count_labels(examples: Iterable[tuple[str, str, str]], *, min_count: int = 2) -> dict[str, dict]:

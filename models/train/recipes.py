@@ -419,6 +419,8 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
 
 from models.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)
 
+# Span keys whose values are the world's names (a city, a restaurant, a dish), kept when 2+ train personas share them.
+VALUE_KEYS = ("city", "place", "dish", "product", "doctor", "artist", "track", "album", "series", "show")
 MEMORY_THRESHOLDS = (0.5, 0.7, 0.9, 0.99, 0.999, 0.9999, 0.99999)
 
 
@@ -430,7 +432,7 @@ def run_label_memory(args: argparse.Namespace) -> None:
     from app.extract.model_extractor import item_text
     from models.extractor import SIZES as EXTRACTOR_SIZES
     from models.extractor import Extractor
-    from models.label_memory import FILE, LabelMemory, count_labels
+    from models.label_memory import FILE, LabelMemory, count_labels, shared_values
     from models.runtime import artifact_dir, sha256_file
     from models.train.persona_data import extract_cases, label_sets
 
@@ -443,6 +445,15 @@ def run_label_memory(args: argparse.Namespace) -> None:
     keys = count_labels(examples)
     log(f"{len(examples)} labelled train events: " + ", ".join(
         f"{k} {sum(v['docs'])} events / {len(v['counts'])} words" for k, v in keys.items()))
+    seen: dict[str, dict[str, set[str]]] = {}
+    for ps in train:
+        for event in ps.timeline.events:
+            for key in VALUE_KEYS:
+                value = event.attrs.get(key)
+                if isinstance(value, str) and value:
+                    seen.setdefault(key, {}).setdefault(value, set()).add(ps.persona_id)
+    values = shared_values(seen)
+    log("values shared by 2+ train personas: " + ", ".join(f"{k} {len(v)}" for k, v in values.items()))
     extractor_folder = artifact_dir(EXTRACTOR_SIZES[args.size])
     config = json.loads((extractor_folder / "config.json").read_text())
     dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
@@ -450,7 +461,7 @@ def run_label_memory(args: argparse.Namespace) -> None:
     without = extract_accuracy(Extractor(extractor_folder, memory=None), dev_cases, config["key_labels"])
     log(f"dev without the memory: {json.dumps({k: without[k] for k in ('existing', 'inferred', 'none')})}")
     for threshold in MEMORY_THRESHOLDS:
-        memory = LabelMemory(keys, threshold)
+        memory = LabelMemory(keys, threshold, values)
         figures = extract_accuracy(Extractor(extractor_folder, memory=memory), dev_cases, config["key_labels"])
         score = sum(figures[k]["accuracy"] or 0.0 for k in ("existing", "inferred", "none")) / 3
         log(f"dev threshold {threshold}: mean {score:.4f} {json.dumps({k: figures[k] for k in ('existing', 'inferred', 'none')})}")
@@ -458,8 +469,8 @@ def run_label_memory(args: argparse.Namespace) -> None:
     score, threshold, figures = max(results, key=lambda r: r[0])
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / FILE).write_text(json.dumps({"kind": "label_memory", "threshold": threshold, "keys": keys},
-                                       separators=(",", ":")) + "\n")
+    (out / FILE).write_text(json.dumps({"kind": "label_memory", "threshold": threshold, "keys": keys,
+                                        "values": values}, separators=(",", ":")) + "\n")
     seconds = time.perf_counter() - started
     table = "\n".join(f"| {t} | {f['existing']['accuracy']} | {f['inferred']['accuracy']} | {f['none']['accuracy']} |"
                       for _, t, f in results)
@@ -470,7 +481,7 @@ def run_label_memory(args: argparse.Namespace) -> None:
 | artifact | `models/artifacts/label-memory/{FILE}` (word/label counts; `models/label_memory.py` reads it) |
 | {FILE} sha256 | `{sha256_file(out / FILE)}` |
 | size | {(out / FILE).stat().st_size / 1e6:.2f} MB |
-| model | multinomial naive Bayes per closed-set key over the lower-cased words and word pairs of the verbalized event (no numbers, no people list), smoothing 0.1, words seen fewer than twice left out |
+| model | multinomial naive Bayes per closed-set key over the lower-cased words and word pairs of the verbalized event (no numbers, no people list), smoothing 0.1, words seen fewer than twice left out; and per span key ({', '.join(VALUE_KEYS)}) the values 2+ train personas share ({', '.join(f'{k} {len(v)}' for k, v in values.items())}) |
 | data | TRAIN personas {', '.join(p.persona_id for p in train)}: {len(examples)} events with a closed-set value (up to {args.per_kind} per canonical kind and persona) |
 | threshold | {threshold} (posterior at which the extractor takes the memory's label; chosen on DEV {', '.join(p.persona_id for p in dev)}) |
 | wall time here | {seconds / 60:.1f} min (2 shared CPU cores) |
@@ -489,9 +500,11 @@ Counting is deterministic for a given generator version (stores are pinned in th
 The 2-layer extractor cannot remember which genre an artist plays or which cuisine a restaurant serves; counting
 which words go with which label in the train personas' events does. Where the memory's posterior reaches the
 threshold, the extractor answers a closed-set key (genre, cuisine, category, place_type, ...) with the memory's
-label; elsewhere, and for "none", the extractor's own heads decide. The memory knows only words seen in training:
-a person's artists or restaurants that no train persona has get the extractor's answer alone. The threshold is
-chosen on DEV, so the DEV figures below are optimistic for it.
+label; elsewhere, and for "none", the extractor's own heads decide. For a one-value span key (a city, a place)
+whose span is no known value while the text writes one, the known value the model gives the most weight is the
+answer ("your reservation at Hotel Central, New York": New York). The memory knows only words and names seen in
+training: a person's artists, cities or restaurants that no train persona has get the extractor's answer alone.
+The threshold is chosen on DEV, so the DEV figures below are optimistic for it.
 
 ## Dev figures (the recipe's DEV cases, case people; {args.size} extractor)
 

@@ -67,3 +67,29 @@ def test_the_committed_memory_is_loaded_with_the_extractor():
     assert 0.5 <= memory.threshold < 1.0
     found = memory.predict("genre", ["music stream | Noah Kahan - Stick Season | artist: Noah Kahan"])[0]
     assert found is not None and found[0] == "folk" and np.isfinite(found[1])
+
+
+def test_a_one_value_span_that_is_no_known_name_gives_way_to_the_one_the_text_writes():
+    """"your reservation at Hotel Central, New York": the model's surest span is "Central", but New York is a
+    city several train personas share; a text with no known city keeps the model's span."""
+    memory = LabelMemory({}, 0.9, values={"city": ["New York", "York", "Lake Como"]})
+    text = "mail | Your stay | body: your reservation at Hotel Central, New York is confirmed | people: York Lee"
+    start = text.index("New York")
+    assert memory.known_values_in("city", text) == [(start, start + 8)]      # longest name; not the people list
+    assert memory.known_values_in("place", text) == []
+    extractor = Extractor(artifact_dir("splade-tiny"), memory=memory)          # only its tokenizer is used here
+    _, [spans] = extractor._encode("city", [text])
+    rows = np.full((max(p for p, _, _ in spans) + 2, 3), [4.0, 0.0, 0.0])     # O everywhere ...
+    for position, s, e in spans:
+        if text[s:e] == "Central":
+            rows[position] = [0.0, 3.0, 0.0]                                    # ... but "Central", surely
+        if text[s:e] in ("New", "York") and s >= start and e <= start + 8:
+            rows[position] = [1.5, 0.5, 0.5]                                    # "New York" under one half
+    mode = np.array([0.0, 3.0, 0.0])
+    assert extractor._decode(mode, rows, np.zeros(1), spans, text, None, (), single=True, key="city") == "New York"
+    assert extractor._decode(mode, rows, np.zeros(1), spans, text, None, (), single=False, key="city") == "Central"
+    other = "mail | Your stay | body: your reservation at Hotel Central, Springfield is confirmed"
+    _, [other_spans] = extractor._encode("city", [other])
+    rows = np.full((max(p for p, _, _ in other_spans) + 2, 3), [4.0, 0.0, 0.0])
+    rows[[p for p, s, e in other_spans if other[s:e] == "Central"]] = [0.0, 3.0, 0.0]
+    assert extractor._decode(mode, rows, np.zeros(1), other_spans, other, None, (), single=True, key="city") == "Central"
