@@ -144,6 +144,11 @@ _alias("ms_played milliseconds", "ms_played")
 _alias("name title", "title")
 
 
+def means_participants(name: str) -> bool:
+    """Whether an attribute name asks for the people of an event ("participants", "attendees", "guests")."""
+    return ALIASES.get(name) == (_participants,)
+
+
 def normalise(name: str) -> str:
     return "_".join(name.strip().lower().replace("-", " ").split())
 

@@ -28,7 +28,7 @@ from collections import Counter
 from typing import Any, Callable, Sequence
 
 from app.engine.compare import EvalError
-from app.engine.extract import ALIASES, _participants, resolve
+from app.engine.extract import means_participants, resolve
 from app.engine.values import MISSING, Item
 from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
@@ -156,8 +156,8 @@ class ModelExtractor:
         """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model.
         single: the name takes one value per item, so the model answers with its surest span."""
         looked_up = [resolve(item, name) for item in items]
-        if ALIASES.get(name) == (_participants,) and (self.people or self.relations):
-            looked_up = [self.named_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]
+        if means_participants(name) and (self.people or self.relations):
+            looked_up = [self.calendar_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]
         probe = looked_up[:PROBE]
         if probe and sum(v is not MISSING for v in probe) >= FREEZE_SHARE * len(probe):
             return looked_up, "lookup"
@@ -181,7 +181,7 @@ class ModelExtractor:
                                                    single=single)
         return _fields_first(answers, looked_up), "model"
 
-    def named_people(self, item: Item) -> Any:
+    def calendar_people(self, item: Item) -> Any:
         """The people of a calendar entry without attendees, as its title and notes name them ("Coffee with
         Tobias and Lena", "Call Mum & Dad"): each of the person's people whose first name is written there and
         is no one else's first name, and the people of the people book a kinship word names; MISSING when none
