@@ -569,12 +569,8 @@ class MainWindow(QMainWindow):
             return None
         owner, people = owner_and_people(self.store)
         book = people_book(self.store)
-        dialog = PeopleDialog(owner, people, book, self)
-        dialog.accepted.connect(self._people_accepted)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        self.people_dialog = dialog
-        return dialog
+        self.people_dialog = self._open_dialog(PeopleDialog(owner, people, book, self), self._people_accepted)
+        return self.people_dialog
 
     @Slot()
     def _people_accepted(self) -> None:
@@ -587,16 +583,19 @@ class MainWindow(QMainWindow):
             return
         self.status_label.setText("People saved; the next question reads them.")
 
+    def _open_dialog(self, dialog, on_accepted):
+        """Show a window-modal dialog that deletes itself when closed; `on_accepted` runs on OK."""
+        dialog.accepted.connect(on_accepted)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     @Slot()
     def open_settings(self) -> SettingsDialog:
         values = SettingsValues(self.settings.store_path, self.settings.qud_model, self.settings.operator_size)
         dialog = SettingsDialog(values, db_path(), self)
         dialog.delete_all_requested.connect(self.delete_all_data)
-        dialog.accepted.connect(self._settings_accepted)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        self.settings_dialog = dialog
+        self.settings_dialog = self._open_dialog(dialog, self._settings_accepted)
         return dialog
 
     @Slot()
