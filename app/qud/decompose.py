@@ -98,9 +98,10 @@ class _Budget(Exception):
 
 
 class _Decomposer:
-    def __init__(self, question, llm, selector, config, progress, cancel, avoid=None):
+    def __init__(self, question, llm, selector, config, progress, cancel, avoid=None, join_for=None):
         self.root = question
         self.avoid = {normalize_question(q): frozenset(ops) for q, ops in (avoid or {}).items()}
+        self.join_for = {normalize_question(q): sides for q, sides in (join_for or {}).items()}
         self.llm = llm
         self.selector = selector
         self.config = config
@@ -166,7 +167,14 @@ class _Decomposer:
         ground = self.config.ground_values and not last_attempt
         values = grounded_values(self.root) if ground else None
         phrases = grounded_phrases(self.root) if ground else None
-        grammar = step_grammar(self._excluded(question, depth, needs, attempt, failed), values, phrases)
+        left_without, left_starts = self.join_for.get(normalize_question(question), ((), ()))
+        if left_without or left_starts:
+            # the events here lacked an attribute when a tree ran: it comes from other events, joined
+            excluded = tuple(op for op in _ALL_OPERATORS if op != "JOIN")
+            phrases = grounded_phrases(self.root)
+        else:
+            excluded = self._excluded(question, depth, needs, attempt, failed)
+        grammar = step_grammar(excluded, values, phrases, left_without, left_starts)
         # A sub-question may not repeat the question or one above it, nor be this question with words added
         # ("my hikes in 2022 a a"): the decoder never writes those.
         forbid = [f'QUD("{q}")' for q in (*path, question, *dropped)] + [f'QUD("{question} ']
@@ -292,10 +300,14 @@ def decompose(
     trace: Trace | None = None,
     style: str | None = None,
     avoid: dict[str, frozenset[str]] | None = None,
+    join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
     `avoid` maps sub-questions to operators not to offer for them (steps that failed when a tree ran).
+    `join_for` maps sub-questions whose events lacked an attribute when a tree ran to (words, phrases): there
+    the step is a JOIN whose first side uses none of the words (those naming the events that lacked it) and
+    starts with one of the phrases (naming the events that carry it), when given.
 
     `reference_date` is "today": steps write relative dates as `date.today()`, which the engine evaluates
     at the reference date, so the tree itself stays valid for any day. `trace` (optional) receives every
@@ -310,7 +322,8 @@ def decompose(
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
     worker = _Decomposer(
-        question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel, avoid
+        question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel, avoid,
+        join_for,
     )
     if trace is not None:
         worker.trace = trace

@@ -178,19 +178,42 @@ def _values_rules(values: tuple[tuple[str, ...], tuple[str, ...]] | None) -> str
     )
 
 
+def _left_rules(phrases: tuple[str, ...] | None, left_without: tuple[str, ...], left_starts: tuple[str, ...]) -> str:
+    """A JOIN's first sub-question: like any other, or made of `phrases` without the words `left_without` and,
+    given `left_starts`, starting with one of those phrases."""
+    if not left_without and not left_starts:
+        return "qud-left ::= qud\n"
+    if phrases is None:
+        raise ValueError("a JOIN side without some words needs the words it may use (phrases)")
+    banned = {w.lower() for w in left_without}
+    kept = [w for w in phrases if w.lower().removesuffix("'s") not in banned]
+    rules = 'ltok ::= "("? lword ")"?\n' + "lword ::= " + " | ".join(_literal(w) for w in kept) + "\n"
+    if not left_starts:
+        return 'qud-left ::= "QUD(\\"" ltok (psep ltok){0,24} "\\")"\n' + rules
+    return (
+        'qud-left ::= "QUD(\\"" lstart (psep ltok){0,12} "\\")"\n'
+        + "lstart ::= " + " | ".join(_literal(p) for p in left_starts) + "\n"
+        + rules
+    )
+
+
 @lru_cache(maxsize=128)
 def step_grammar(
     exclude: tuple[str, ...] = (),
     values: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
     phrases: tuple[str, ...] | None = None,
+    left_without: tuple[str, ...] = (),
+    left_starts: tuple[str, ...] = (),
 ) -> str:
     """The grammar of one step: the operators not excluded; lambda literals free, or only `values` (words,
-    numbers); sub-questions and queries free, or made of the words in `phrases`."""
+    numbers); sub-questions and queries free, or made of the words in `phrases`; a JOIN's first
+    sub-question without the words `left_without`, starting with one of `left_starts` (either needs `phrases`)."""
     operators = [op for op in SIGNATURES if op not in exclude]
     if not operators:
         raise ValueError("no operator left for this step")
     step = "step ::= " + " | ".join(RULE_OF[op] for op in operators) + "\n"
-    return _base() + "\n" + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)
+    return (_base() + "\n" + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)
+            + _left_rules(phrases, left_without, left_starts))
 
 
 @lru_cache(maxsize=64)
@@ -204,4 +227,5 @@ def tree_grammar(
     lines = f'root ::= " " step "\\n" (tree-step){{0,{max_steps - 1}}} "END\\n"\n'
     lines += 'tree-step ::= "Input: QUD(\\"" phrase "\\")\\nOutput: " step "\\n"\n'
     step = "step ::= " + " | ".join(RULE_OF[op] for op in SIGNATURES) + "\n"
-    return base + "\n" + lines + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)
+    return (base + "\n" + lines + step + _attr_rule() + _values_rules(values) + _phrase_rules(phrases)
+            + _left_rules(phrases, (), ()))

@@ -17,11 +17,13 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, Callable
 
-from app.answer import Answer
+from app.answer import Answer, NodeReport
+from app.engine.operators.sources import missing_attribute
 from app.engine.tree import Node
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
 from app.qud.decompose import decompose as _decompose
 from app.qud.decompose import decompose_one_shot as _decompose_one_shot
+from app.qud.validate import carrier_phrases, carrier_sources, source_words
 from models.llm import GrammarError, LLMError
 
 __all__ = ["ask", "decompose", "decompose_one_shot", "default_llm", "DecompositionError"]
@@ -88,6 +90,7 @@ def ask(
 
     trace = trace if trace is not None else Trace()
     avoid: dict[str, frozenset[str]] = {}
+    join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # events that lacked an attribute (below)
     timings["qud"] = 0.0
     for attempt in range(1 + RERUNS):
         qud_started = time.perf_counter()
@@ -96,7 +99,7 @@ def ask(
             attempt_trace = Trace()
             try:
                 tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
-                                  trace=attempt_trace, avoid=avoid)
+                                  trace=attempt_trace, avoid=avoid, join_for=join_for)
             finally:
                 trace.steps.extend(attempt_trace.steps)
                 trace.seconds += attempt_trace.seconds
@@ -118,9 +121,16 @@ def ask(
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:
             break
-        sub_question, operator = failed
-        say(f"{operator} failed on “{sub_question}”; understanding the question again without it …")
-        avoid[sub_question] = avoid.get(sub_question, frozenset()) | {operator}
+        lacking = None if join_for else _lacking_attribute(failed)
+        if lacking is not None:
+            # The artist of a run: these events cannot give it, other events joined to them can (the songs
+            # played during the runs). The model rarely writes that JOIN itself, so the new tree must, once.
+            events, name, sources = lacking
+            say(f"“{events}” carries no {name}; understanding the question again with other events joined …")
+            join_for[failed.question] = (source_words(events, sources), carrier_phrases(name))
+            continue
+        say(f"{failed.operator} failed on “{failed.question}”; understanding the question again without it …")
+        avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}
     merged = {**answer.timings, **timings}
     merged["total"] = time.perf_counter() - started
     return replace(answer, timings=merged)
@@ -129,8 +139,8 @@ def ask(
 RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
 
 
-def _failed_step(answer: Answer) -> tuple[str, str] | None:
-    """(sub-question, operator) of the deepest step that failed when the tree ran, if a new tree may help.
+def _failed_step(answer: Answer) -> NodeReport | None:
+    """The deepest step that failed when the tree ran, if a new tree may help.
 
     Not after a cancel or the time limit: a new tree would only take as long again.
     """
@@ -139,5 +149,16 @@ def _failed_step(answer: Answer) -> tuple[str, str] | None:
     failed = [n for n in answer.tree.walk() if n.error and not n.error.startswith("not run")]
     if not failed:
         return None
-    deepest = failed[-1]  # walk() is depth first, parents before children
-    return deepest.question, deepest.operator
+    return failed[-1]  # walk() is depth first, parents before children
+
+
+def _lacking_attribute(failed: NodeReport) -> tuple[str, str, tuple[str, ...]] | None:
+    """(sub-question, attribute, sources) of an EXTRACT that found its attribute on none of its events, when
+    other sources carry it (or none does: a cuisine is read from text), so that joining them may help."""
+    missing = missing_attribute(failed.error) if failed.operator == "EXTRACT" else None
+    if missing is None or not failed.children:
+        return None
+    name, sources = missing
+    if set(sources) & set(carrier_sources(name)):
+        return None  # the events are of the right source and still have no value: a join would not help
+    return failed.children[0].question, name, sources

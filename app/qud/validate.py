@@ -156,13 +156,15 @@ def normalize_question(text: str) -> str:
 
 # Topics a sub-question may only name when the person's question does (a small model copies them from
 # its examples: "songs while running" for a question that never mentions running).
-TOPIC_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
+SPORT_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "run runs running ran jog jogging",
     "cycle cycles cycling cycled bike bikes biking ride rides riding",
     "swim swims swimming swam",
     "hike hikes hiking hiked",
     "walk walks walking walked",
     "yoga", "tennis", "football soccer", "gym strength weights",
+))
+TOPIC_GROUPS: tuple[frozenset[str], ...] = SPORT_GROUPS + tuple(frozenset(g.split()) for g in (
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
     "november", "december",
     "monday mondays", "tuesday tuesdays", "wednesday wednesdays", "thursday thursdays", "friday fridays",
@@ -197,6 +199,57 @@ def new_topics(text: str, question: str) -> list[str]:
         if index > 0 and word[0].isupper() and word not in SOURCE_NAMES and not word.isupper():
             found.append(word)
     return found
+
+
+# Words of a query that name no kind of event ("I went running": only "running" does).
+_EVENTLESS_WORDS = frozenset("i a an the my me we our us to with went go did do had have was were of in on at for "
+                             "and or some".split())
+
+
+# Words that name the events of a source whatever the query said ("I went for a workout" are runs too).
+SOURCE_WORDS: dict[str, frozenset[str]] = {
+    "workout": frozenset().union(*SPORT_GROUPS)
+    | frozenset("workout workouts exercise exercised training trained sport sports".split()),
+    "music_stream": frozenset("music song songs track tracks listened listening played streamed".split()),
+    "podcast_stream": frozenset("podcast podcasts episode episodes listened listening".split()),
+    "movie_stream": frozenset("movie movies film films watched watching".split()),
+    "tvseries_stream": frozenset("series show shows episode episodes watched watching".split()),
+    "online_purchase": frozenset("bought buy purchase purchases order orders online Amazon".split()),
+}
+
+
+def source_words(query: str, sources: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The words by which a query names its kind of events, with the other words of their topics and their
+    plurals, and the words of the `sources` its events came from: what another query must avoid to name
+    other events.
+
+    source_words("I went running") -> ("jog", "jogging", "ran", "run", "running", "runs")
+    """
+    words: set[str] = {w.lower() for source in sources for w in SOURCE_WORDS.get(source, ())}
+    for raw in _TEXT_WORD.findall(query):
+        word = raw.lower().removesuffix("'s")
+        if word in _EVENTLESS_WORDS or word.isdigit():
+            continue
+        group = next((g for g in TOPIC_GROUPS if word in g), None)
+        plural_or_singular = word[:-1] if len(word) > 3 and word.endswith("s") else word + "s"
+        words.update(group or (word, plural_or_singular))
+    return tuple(sorted(words))
+
+
+def carrier_sources(attribute: str) -> tuple[str, ...]:
+    """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
+    EXTRACT infers from text (a cuisine)."""
+    from app.qud.vocabulary import SOURCE_KEYS
+
+    return tuple(source for source, keys in SOURCE_KEYS.items() if attribute in keys)
+
+
+def carrier_phrases(attribute: str) -> tuple[str, ...]:
+    """How the question bank's trees name all events of the sources that carry `attribute` (an artist: "I
+    listened to music")."""
+    from app.qud.vocabulary import SOURCE_PHRASES
+
+    return tuple(SOURCE_PHRASES[s] for s in carrier_sources(attribute) if s in SOURCE_PHRASES)
 
 
 MONTH_NUMBERS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}

@@ -43,6 +43,17 @@ SOURCE_KEYS: dict[str, dict[str, str]] = {
     },
 }
 
+# How the question bank's trees (app/persona/subjects.py) name all events of a source: the words the fine-tuned
+# QUD model knows them by.
+SOURCE_PHRASES: dict[str, str] = {
+    "music_stream": "I listened to music",
+    "podcast_stream": "I listened to a podcast",
+    "movie_stream": "I watched a movie",
+    "tvseries_stream": "I watched an episode of a TV series",
+    "online_purchase": "I bought something online",
+    "workout": "I did a workout",
+}
+
 # Keys of life events (meals, meetings, trips, doctor visits, celebrations) that no export has as a field:
 # EXTRACT infers them from the text of mails and calendar entries (the learned extractor's keys).
 LIFE_KEYS: dict[str, str] = {

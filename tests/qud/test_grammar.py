@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.engine.signatures import SIGNATURES
 from app.engine.syntax import parse_call, validate_call
 from app.qud.examples import load_examples, step_examples
 from app.qud.grammar import grounded_phrases, grounded_values, planning_words, step_grammar, tree_grammar
@@ -55,6 +56,29 @@ def test_grounded_phrases_keep_sub_questions_on_the_question_topic(default_llm):
     ok, reason = default_llm.grammar_accepts(grammar, copied)
     assert not ok and reason.startswith("rejected at byte")
     assert default_llm.grammar_accepts(step_grammar(), copied) == (True, "")
+
+
+def test_a_join_for_an_attribute_the_events_lacked_names_the_source_that_carries_it(default_llm):
+    from app.qud.validate import carrier_phrases, source_words
+
+    question = "Which artist did I listen to most when running?"
+    without = source_words("I went running", ("workout",))
+    assert {"running", "jogging", "workout", "cycling"} <= set(without) and "music" not in without
+    assert carrier_phrases("artist") == ("I listened to music",)
+    assert carrier_phrases("cuisine") == ()   # inferred from text: no source carries it
+    only_join = tuple(op for op in SIGNATURES if op != "JOIN")
+    grammar = step_grammar(only_join, grounded_values(question), grounded_phrases(question), without,
+                           carrier_phrases("artist"))
+    condition = 'condition="i1.start_datetime >= i2.start_datetime and i1.end_datetime <= i2.end_datetime")\n'
+    good = ' JOIN(l1=QUD("I listened to music with artist, start and end"), l2=QUD("I went running with start and end"), '
+    assert default_llm.grammar_accepts(grammar, good + condition) == (True, "")
+    for bad in ('I went for a jog with artist', 'I went for a workout with artist', 'I went for a trip with artist',
+                'I listened to music while running'):
+        text = f' JOIN(l1=QUD("{bad}"), l2=QUD("I went running with start and end"), '
+        ok, reason = default_llm.grammar_accepts(grammar, text + condition)
+        assert not ok and reason.startswith("rejected at byte"), bad
+    ok, _ = default_llm.grammar_accepts(grammar, ' EXTRACT(l=QUD("I went running"), attr_names=["artist"])\n')
+    assert not ok
 
 
 def test_planning_words_name_no_topic():

@@ -111,6 +111,61 @@ def test_reruns_after_failing_steps_are_bounded(store_path):
     assert len(llm.calls) == 3 * (1 + pipeline.RERUNS)
 
 
+def song(day: int, minute: int, artist: str) -> Event:
+    start = datetime(2024, 4, day, 9, minute, tzinfo=BERLIN)
+    return Event(
+        source="music_stream", type="spotify", start=start, end=start + timedelta(minutes=3),
+        title=f"{artist} - Song {minute}", text=f"{artist} - Song {minute}",
+        data={"artist": artist, "track": f"Song {minute}", "ms_played": 180000},
+        position=f"song {day} {minute}", key=content_key("s", start.isoformat()), tz="Europe/Berlin",
+    )
+
+
+RUN_ARTIST_TOP = [
+    ' ARGMAX(l=QUD("number of songs per artist while running"), arg_attr_name="count", val_attr_name="artist")',
+    ' MAP(l=QUD("my runs grouped by artist"), fct=len, res_name="count")',
+    ' GROUP_BY(l=QUD("my runs with artist"), attr_names=["artist"])',
+]
+RUN_ARTIST_JOIN = [
+    ' JOIN(l1=QUD("I listened to music with artist, start and end"), l2=QUD("my runs with start and end"), '
+    'condition="i1.start_datetime >= i2.start_datetime and i1.end_datetime <= i2.end_datetime")',
+    ' EXTRACT(l=QUD("I listened to music"), attr_names=["artist", "start_datetime", "end_datetime"])',
+    ' RETRIEVE(query="I listened to music")',
+    ' EXTRACT(l=QUD("my runs"), attr_names=["start_datetime", "end_datetime"])',
+    ' RETRIEVE(query="I went running")',
+]
+
+
+def test_an_attribute_the_events_do_not_carry_is_joined_from_the_source_that_does(tmp_path):
+    """The artist of a run: a run has none, the songs played during it do. The new tree must JOIN there, with
+    the songs named as the question bank's trees name them."""
+    path = tmp_path / "events.sqlite"
+    with EventStore.open(path) as store:
+        run = store.begin_run(["test"])
+        with store.file_import(run, "test-events", "test") as writer:
+            for event in (workout(3, "running", 10.0), workout(10, "running", 12.0),
+                          song(3, 10, "Mitski"), song(3, 20, "Mitski"), song(10, 5, "Lorde"), song(10, 50, "Mitski"),
+                          song(11, 0, "Lorde"), song(12, 0, "Lorde"), song(13, 0, "Lorde")):  # not while running
+                writer.add(event)
+        store.finish_run(run)
+    steps = [*RUN_ARTIST_TOP, ' EXTRACT(l=QUD("my runs"), attr_names=["artist"])', ' RETRIEVE(query="I went running")',
+             *RUN_ARTIST_TOP, *RUN_ARTIST_JOIN]
+    llm = FakeLLM(steps)
+    messages: list[str] = []
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("Which artist did I listen to most when running?", store, TODAY, llm=llm, progress=messages.append)
+    assert "“my runs” carries no artist; understanding the question again with other events joined …" in messages
+    assert answer.error is None and answer.value == "Mitski"
+    assert [n.operator for n in answer.tree.walk()][:4] == ["ARGMAX", "MAP", "GROUP_BY", "JOIN"]
+    join_grammar = llm.calls[8][1]  # the second tree's step for "my runs with artist"
+    assert step_alternatives(join_grammar) == "step ::= join"
+    assert 'lstart ::= "I listened to music"' in join_grammar.splitlines()
+    lwords = next(line for line in join_grammar.splitlines() if line.startswith("lword ::="))
+    assert '"music"' in lwords and '"running"' not in lwords and '"workout"' not in lwords
+    # the other steps keep the usual grammar: any JOIN side
+    assert "qud-left ::= qud" in llm.calls[9][1].splitlines()
+
+
 class RecordingRetriever(KeywordRetriever):
     def __init__(self):
         super().__init__()

@@ -262,3 +262,14 @@ def test_gold_steps_of_the_train_trees_keep_their_specifics():
                 flagged += bool(lost_specifics(node.call, node.question))
     assert steps > 1500
     assert flagged / steps < 0.01
+
+
+def test_source_phrases_are_the_question_banks_words_for_all_events_of_a_source():
+    from app.persona.subjects import SUBJECTS
+    from app.qud.vocabulary import SOURCE_PHRASES
+
+    bank = {s.source_of: s.query for s in SUBJECTS.values() if s.source_of and "{" not in s.query}
+    assert SOURCE_PHRASES.items() <= bank.items()
+    # mail is named by its sent half only ("I sent an email"), calendar entries by what they are: no phrase
+    # names all their events
+    assert set(bank) - set(SOURCE_PHRASES) == {"mail"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -64,7 +65,7 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
         if rows and missing == len(rows):
             sources = ", ".join(sorted({str(item.attrs.get("source")) for item in rows}))
             raise OperatorError(f"no value for {name!r} in any of the {len(rows)} events ({sources}); "
-                                f"these events do not carry it")
+                                f"{_NOT_CARRIED}")
         if missing and rows:
             reasons = getattr(ctx.extractor, "last_reasons", None) or {}
             reason = reasons.get(name, "")
@@ -74,3 +75,18 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
                 + "; they keep the value None"
             )
     return tuple(out)
+
+
+_NOT_CARRIED = "these events do not carry it"
+_MISSING = re.compile(r"no value for '([^']+)' in any of the \d+ events \((.*)\); " + _NOT_CARRIED)
+
+
+def missing_attribute(error: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """The attribute an EXTRACT found on none of its events, and their sources, from the node's error; None
+    for other errors.
+
+        missing_attribute("no value for 'artist' in any of the 116 events (workout); these events do not carry it")
+        -> ("artist", ("workout",))
+    """
+    found = _MISSING.fullmatch(error or "")
+    return (found.group(1), tuple(found.group(2).split(", "))) if found else None
