@@ -106,20 +106,33 @@ def _names(text: str, name: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
 
 
-def named_people(text: str, people: Sequence[str]) -> list[str]:
-    """The people whose first name `text` writes ("I met with Anna" names every Anna of `people`).
+def named_people(text: str, people: Sequence[str], book: dict[str, str] | None = None) -> list[str]:
+    """The people whose first name `text` writes ("I met with Anna" names every Anna of `people`), then those
+    of `people` whose relation in the people book a word of `text` names ("I called my mum").
 
     >>> named_people("emails from Line", ["Line Jensen", "Tom Lee"]), named_people("a line", ["Line Jensen"])
     (['Line Jensen'], [])
+    >>> named_people("I called Mum", ["Eva Ode", "Tom Lee"], {"Eva Ode": "mother"})
+    ['Eva Ode']
     """
-    return [p for p in people if _names(text, _first_name(p))]
+    found = [p for p in people if _names(text, _first_name(p))]
+    return found + [p for p in kin_named(text, book or {}) if p in people and p not in found]
 
 
-def names_any(text: str, people: Sequence[str]) -> bool:
-    """Whether `text` writes the first name of any of `people`."""
-    return any(_names(text, _first_name(p)) for p in people)
+def _writes(text: str, person: str, book: dict[str, str] | None) -> bool:
+    """Whether `text` writes the person's first name, or a word for their relation in the book ("Call Mum")."""
+    if _names(text, _first_name(person)):
+        return True
+    relation = (book or {}).get(person)
+    return relation is not None and any(relation in KIN_WORDS.get(w.lower(), ()) for w in re.findall(r"[A-Za-z]+", text))
 
 
-def names_all(text: str, people: Sequence[str]) -> bool:
-    """Whether `text` writes the first name of each of `people` ("Dinner with Andreas and Lena" names both)."""
-    return all(_names(text, _first_name(p)) for p in people)
+def names_any(text: str, people: Sequence[str], book: dict[str, str] | None = None) -> bool:
+    """Whether `text` writes the first name of any of `people` (or, given the book, a word for their relation)."""
+    return any(_writes(text, p, book) for p in people)
+
+
+def names_all(text: str, people: Sequence[str], book: dict[str, str] | None = None) -> bool:
+    """Whether `text` writes the first name of each of `people` ("Dinner with Andreas and Lena" names both), or,
+    given the book, a word for their relation ("Call Mum & Dad" names both parents)."""
+    return all(_writes(text, p, book) for p in people)

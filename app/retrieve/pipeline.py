@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
-from app.people import named_people, names_all, names_any, owner_and_people
+from app.people import kin_named, named_people, names_all, names_any, owner_and_people, people_book
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
@@ -142,7 +142,9 @@ class ModelRetriever:
         clock = time.perf_counter()
         index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
-        events = self.pool(query, store, index, trace)
+        # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
+        kin = kin_named(query, people_book(store)) if self.thresholds.name_filter else []
+        events = self.pool(" ".join([query, *(person.split(" ")[0] for person in kin)]), store, index, trace)
         kept = self.select(query, events, trace, check=check)
         if self.thresholds.name_filter:
             kept = self.naming(query, kept, events, store, trace)
@@ -275,12 +277,13 @@ class ModelRetriever:
         field: every mail of the pool that they sent is kept, also those the cross-encoder dropped (it reads
         "Line" as the word "line")."""
         people = self.people_for(store)
-        named = named_people(query, people)
+        book = people_book(store)   # "I called my mum" names the mother of the book
+        named = named_people(query, people, book)
         if not named:
             return list(events)
-        senders = named_people(" ".join(re.findall(r"\bfrom\s+(\w+)", query)), named)
+        senders = named_people(" ".join(re.findall(r"\bfrom\s+(?:my\s+)?(\w+)", query)), named, book)
         alternatives = re.search(r"\bor\b", query) is not None   # "Anna or Tom"; else all of them ("and", "with")
-        recipients = named_people(" ".join(re.findall(r"\bto\s+(\w+)", query)), named)
+        recipients = named_people(" ".join(re.findall(r"\bto\s+(?:my\s+)?(\w+)", query)), named, book)
         kept = []
         for event in events:
             if senders:  # "emails from Markus": Markus wrote them (a song or a dinner is from no one)
@@ -289,12 +292,12 @@ class ModelRetriever:
                 text, who = _fields(event, ("to", "cc")), recipients
             else:
                 text, who = _written(event), named
-            if (names_any if alternatives else names_all)(text, who):
+            if (names_any if alternatives else names_all)(text, who, book):
                 kept.append(event)
         if senders and _MAIL_FROM.fullmatch(" ".join(query.lower().split())):
             ids = {e.id for e in kept}
             kept += [e for e in pool if e.source == "mail" and e.id not in ids
-                     and names_any(_fields(e, ("from_name", "from")), senders)]
+                     and names_any(_fields(e, ("from_name", "from")), senders, book)]
         trace.after_events = [e.id for e in kept]
         return kept
 

@@ -290,3 +290,36 @@ def test_a_query_naming_a_person_keeps_the_events_that_name_them(tmp_path):
         assert kept(naming, "emails from Markus") == ["Dinner?"]
         assert kept(naming, "emails from Markus about dinner") == []
         naming.close()
+
+
+def test_a_query_naming_a_relation_keeps_the_events_of_that_person_in_the_people_book(tmp_path):
+    """'I called my mum' keeps what names the mother of the people book, by her first name or as Mum; without a
+    book the query names no one and nothing is filtered."""
+    from app.people import set_people_book
+    from tests.retrieve.helpers import at, event, import_events
+
+    me = "Kim Ode <kim@ode.org>"
+    family = [
+        event("c3", "calendar", "Call Mum", {"summary": "Call Mum", "organizer": me}, at(8, 18), 30),
+        event("c4", "calendar", "Call Nina", {"summary": "Call Nina", "organizer": me}, at(9, 18), 30),
+        event("m5", "mail", "Sunday call", {"subject": "Sunday call", "from_name": "Eva Ode", "from": "eva@ode.org",
+                                            "to": [me], "body": "Call me on Sunday? Love"}, at(10, 9), None),
+    ]
+    keep_all = FakeCrossEncoder(relevant_sources={"mail", "calendar", "podcast_stream"})
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0, name_filter=True)
+    with EventStore.open(tmp_path / "family.sqlite") as store:
+        import_events(store, friends_life() + family)
+
+        def kept(query, name_filter=True):
+            retriever = ModelRetriever(cross_encoder=keep_all, thresholds=replace(thresholds, name_filter=name_filter))
+            retriever.retrieve(query, store, date(2024, 4, 1))
+            retriever.close()
+            return titles(store, retriever.last_trace.after_events)
+
+        unfiltered = kept("I had a call with my mum", name_filter=False)
+        assert {"Call Mum", "Call Nina", "Sunday call", "Dinner with Markus"} <= set(unfiltered)
+        assert kept("I had a call with my mum") == unfiltered   # no book: the query names no one
+        set_people_book(store, {"Eva Ode": "mother"})
+        assert kept("I had a call with my mum") == ["Call Mum", "Sunday call"]   # Mum, and Eva as the sender
+        assert kept("I had a call with Nina") == ["Call Nina", "Coffee", "Walk", "Walk on Sunday"]   # Mum is not Nina
+        assert kept("emails from my mum") == ["Sunday call"]
