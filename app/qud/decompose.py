@@ -25,7 +25,9 @@ from app.qud.cues import step_operators
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
-from app.qud.validate import Needs, child_needs, normalize_question, step_problems, tree_problems
+from app.qud.validate import (
+    REVERSED_MAIL, SENDING, Needs, child_needs, normalize_question, step_problems, tree_problems,
+)
 from app.qud.vocabulary import FIXED_COLUMNS, attribute_names
 
 _ALL_OPERATORS = tuple(SIGNATURES)
@@ -121,13 +123,14 @@ class _Decomposer:
         # sub-questions of steps that dropped a specific of the question: a retry may not write them again (at
         # temperature 0.7 a small model often repeats the very step that lost "Mitski")
         dropped: list[str] = []
+        banned: tuple[str, ...] = ()  # words a retry may not write ("I sent" for mails the person got)
         for attempt, temperature in enumerate(self.config.temperatures):
             if self.cancel is not None and self.cancel():
                 raise Cancelled()
             if self.trace.calls >= self.config.max_calls:
                 raise _Budget()
             call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators,
-                                        dropped)
+                                        dropped, banned)
             if problems:
                 repaired = self._extract_then_retrieve(call, problems, question, above, needs)
                 if repaired is not None:
@@ -137,6 +140,8 @@ class _Decomposer:
                     failed_operators.add(call.operator)
                 if call is not None and any(p.startswith("the step drops") for p in problems):
                     dropped.extend(q.question for q in call.quds() if q.question not in dropped)
+                if any(REVERSED_MAIL in p for p in problems):
+                    banned = tuple(f"I {verb} " for verb in SENDING)
                 continue
             call = self._widen_extract(call, question, above, needs)
             step = format_call(call)
@@ -153,7 +158,7 @@ class _Decomposer:
         raise _Failed(question, reasons)
 
     def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float, failed=(),
-              dropped=()):
+              dropped=(), banned=()):
         depth = len(above)
         path = [q for q, _ in above]
         previous = self.previous if self.config.stable_examples else None
@@ -177,7 +182,7 @@ class _Decomposer:
         grammar = step_grammar(excluded, values, phrases, left_without, left_starts)
         # A sub-question may not repeat the question or one above it, nor be this question with words added
         # ("my hikes in 2022 a a"): the decoder never writes those.
-        forbid = [f'QUD("{q}")' for q in (*path, question, *dropped)] + [f'QUD("{question} ']
+        forbid = [f'QUD("{q}")' for q in (*path, question, *dropped)] + [f'QUD("{question} ', *banned]
         out = self.llm.complete(
             prompt, grammar=grammar, max_tokens=self.config.max_tokens, temperature=temperature,
             seed=attempt, stop=["\n"], forbid=forbid,

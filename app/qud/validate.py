@@ -236,6 +236,24 @@ def source_words(query: str, sources: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
+# "How many mails has Markus sent me?", "emails did I get from my mum", "Who did I receive the most mails from?"
+_MAILS_I_GOT = re.compile(r"\b(?:sent|sends|emailed|emails|mailed|wrote|writes)\s+me\b|\b(?:get|got|gets|receive|received|"
+                          r"receives)\b", re.I)
+SENDING = ("sent", "send", "emailed", "email", "mailed", "wrote", "write")
+_I_SEND = re.compile(r"\bI\s+(?:" + "|".join(SENDING) + r")\b", re.I)
+REVERSED_MAIL = "has me send the mails"  # the problem's words
+
+
+def reverses_mail(text: str, question: str) -> bool:
+    """Whether a sub-question or query has the person send mails ("I sent an email to Markus") where the
+    question asks only for mails they got (a small model copies "I sent an email" from its training trees).
+
+    reverses_mail("I sent an email to Markus", "How many mails has Markus sent me?") -> True
+    """
+    return (_I_SEND.search(text) is not None and _MAILS_I_GOT.search(question) is not None
+            and _I_SEND.search(question) is None)
+
+
 def carrier_sources(attribute: str) -> tuple[str, ...]:
     """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
     EXTRACT infers from text (a cuisine)."""
@@ -421,6 +439,9 @@ def step_problems(
             added = new_topics(text, root_question)
             if added:
                 problems.append(f"{text!r} brings in {', '.join(added)}, which the question does not mention")
+        for text in texts:
+            if reverses_mail(text, root_question):
+                problems.append(f"{text!r} {REVERSED_MAIL}, but the question asks for mails I got")
     if keep_specifics:
         lost = lost_specifics(call, question)
         if lost:

@@ -338,3 +338,19 @@ def test_a_retry_may_not_write_the_sub_question_that_dropped_a_specific_again():
     assert "by Mitski" in tree.step
     assert 'QUD("number of plays per song")' not in llm.forbidden[0]
     assert 'QUD("number of plays per song")' in llm.forbidden[1]   # the retry of the root step
+
+
+def test_a_retry_may_not_have_the_person_send_the_mails_they_got():
+    question = "How many mails has Markus sent me?"
+    script = {
+        question: [' APPLY(l=QUD("I sent an email to Markus"), fct=len)', ' APPLY(l=QUD("emails from Markus"), fct=len)'],
+        "emails from Markus": [' RETRIEVE(query="emails from Markus")'],
+    }
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose(question, TODAY, llm, trace=trace)
+    assert tree.step == 'APPLY(l=QUD("emails from Markus"), fct=len)'
+    assert trace.steps[0].problems == [
+        "'I sent an email to Markus' has me send the mails, but the question asks for mails I got"]
+    assert "I sent " not in llm.forbidden[0]
+    assert {"I sent ", "I send ", "I emailed ", "I wrote "} <= set(llm.forbidden[1])   # the retry of the root step

@@ -273,3 +273,33 @@ def test_source_phrases_are_the_question_banks_words_for_all_events_of_a_source(
     # mail is named by its sent half only ("I sent an email"), calendar entries by what they are: no phrase
     # names all their events
     assert set(bank) - set(SOURCE_PHRASES) == {"mail"}
+
+
+def test_a_step_may_not_turn_mails_the_person_got_into_mails_they_sent():
+    call = parse_call('APPLY(l=QUD("I sent an email to Markus"), fct=len)')
+    question = "How many mails has Markus sent me?"
+    assert step_problems(call, question, Needs(), root_question=question) == [
+        "'I sent an email to Markus' has me send the mails, but the question asks for mails I got"]
+    assert step_problems(parse_call('APPLY(l=QUD("emails from Markus"), fct=len)'), question, Needs(),
+                         root_question=question) == []
+    for asks_for_sent in ("How many emails did I send to Markus?", "Did Markus get the mail I sent him?"):
+        assert step_problems(call, asks_for_sent, Needs(), root_question=asks_for_sent) == []
+
+
+def test_no_step_of_the_train_trees_reverses_a_mail():
+    from app.persona.questions import questions_for
+    from app.persona.splits import templates_in
+    from models.train.qud_data import record_trees
+
+    from app.qud.validate import reverses_mail
+
+    checked = 0
+    for record in questions_for("p01", templates_in("train")):
+        for gold in record_trees(record):
+            for node in gold.walk():
+                texts = [q.question for q in node.call.quds()]
+                if node.operator == "RETRIEVE":
+                    texts.append(node.call.get("query"))
+                checked += len(texts)
+                assert not any(reverses_mail(t, gold.question) for t in texts), (gold.question, node.step)
+    assert checked > 1500
