@@ -332,7 +332,7 @@ class ModelRetriever:
 
 
 # "emails from Line", "all the mails I got from Line": the mails of one sender and nothing else
-_MAIL_FROM = re.compile(r"(?:(?:all|the|my|i|got|received|have|had|did)\s+)*(?:(?:e-?)?mails?|messages?)"
+_MAIL_FROM = re.compile(r"(?:(?:all|the|my|i|got|received|have|had|did|a|an)\s+)*(?:(?:e-?)?mails?|messages?)"
                         r"(?:\s+(?:i|got|received|have|had|did|get))*\s+from\s+\w+(?:\s+\w+)?")
 
 

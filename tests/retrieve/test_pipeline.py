@@ -310,8 +310,9 @@ def test_a_query_naming_a_relation_keeps_the_events_of_that_person_in_the_people
     with EventStore.open(tmp_path / "family.sqlite") as store:
         import_events(store, friends_life() + family)
 
-        def kept(query, name_filter=True):
-            retriever = ModelRetriever(cross_encoder=keep_all, thresholds=replace(thresholds, name_filter=name_filter))
+        def kept(query, name_filter=True, cross_encoder=keep_all):
+            retriever = ModelRetriever(cross_encoder=cross_encoder,
+                                       thresholds=replace(thresholds, name_filter=name_filter))
             retriever.retrieve(query, store, date(2024, 4, 1))
             retriever.close()
             return titles(store, retriever.last_trace.after_events)
@@ -323,3 +324,7 @@ def test_a_query_naming_a_relation_keeps_the_events_of_that_person_in_the_people
         assert kept("I had a call with my mum") == ["Call Mum", "Sunday call"]   # Mum, and Eva as the sender
         assert kept("I had a call with Nina") == ["Call Nina", "Coffee", "Walk", "Walk on Sunday"]   # Mum is not Nina
         assert kept("emails from my mum") == ["Sunday call"]
+        # a query that asks for nothing but her mails looks the sender up, also where the cross-encoder dropped them
+        drop_mails = FakeCrossEncoder(relevant_sources={"calendar"}, partly_sources={"mail"}, keep_word="no such word")
+        assert kept("I got a message from my mum", cross_encoder=drop_mails) == ["Sunday call"]
+        assert kept("I got a message from my mum about lunch", cross_encoder=drop_mails) == []
