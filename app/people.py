@@ -92,12 +92,16 @@ def set_people_book(store: Any, book: dict[str, str]) -> None:
 def kin_named(text: str, book: dict[str, str]) -> list[str]:
     """The people of the book whose relation a word of `text` names ("Call Mum & Dad": the mother and the
     father), in the book's order; none for a relation nobody in the book has."""
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
-    wanted = {relation for word in words for relation in KIN_WORDS.get(word, ())}
+    wanted = _relations_named(text)
     return [name for name, relation in book.items() if relation in wanted]
 
 
-def _first_name(person: str) -> str:
+def _relations_named(text: str) -> set[str]:
+    """The relations the kinship words of `text` name ("Call Mum & Dad": mother, father)."""
+    return {relation for word in re.findall(r"[A-Za-z]+", text) for relation in KIN_WORDS.get(word.lower(), ())}
+
+
+def first_name(person: str) -> str:
     return person.split(" ")[0]
 
 
@@ -115,16 +119,16 @@ def named_people(text: str, people: Sequence[str], book: dict[str, str] | None =
     >>> named_people("I called Mum", ["Eva Ode", "Tom Lee"], {"Eva Ode": "mother"})
     ['Eva Ode']
     """
-    found = [p for p in people if _names(text, _first_name(p))]
+    found = [p for p in people if _names(text, first_name(p))]
     return found + [p for p in kin_named(text, book or {}) if p in people and p not in found]
 
 
 def _writes(text: str, person: str, book: dict[str, str] | None) -> bool:
     """Whether `text` writes the person's first name, or a word for their relation in the book ("Call Mum")."""
-    if _names(text, _first_name(person)):
+    if _names(text, first_name(person)):
         return True
     relation = (book or {}).get(person)
-    return relation is not None and any(relation in KIN_WORDS.get(w.lower(), ()) for w in re.findall(r"[A-Za-z]+", text))
+    return relation is not None and relation in _relations_named(text)
 
 
 def names_any(text: str, people: Sequence[str], book: dict[str, str] | None = None) -> bool:

@@ -439,7 +439,6 @@ def step_problems(
             added = new_topics(text, root_question)
             if added:
                 problems.append(f"{text!r} brings in {', '.join(added)}, which the question does not mention")
-        for text in texts:
             if reverses_mail(text, root_question):
                 problems.append(f"{text!r} {REVERSED_MAIL}, but the question asks for mails I got")
     if keep_specifics:

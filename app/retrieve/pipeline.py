@@ -33,7 +33,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
-from app.people import kin_named, named_people, names_all, names_any, owner_and_people, people_book
+from app.people import first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
@@ -143,11 +143,11 @@ class ModelRetriever:
         index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
         # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
-        kin = kin_named(query, people_book(store)) if self.thresholds.name_filter else []
-        events = self.pool(" ".join([query, *(person.split(" ")[0] for person in kin)]), store, index, trace)
+        book = people_book(store) if self.thresholds.name_filter else {}
+        events = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace)
         kept = self.select(query, events, trace, check=check)
         if self.thresholds.name_filter:
-            kept = self.naming(query, kept, events, store, trace)
+            kept = self.naming(query, kept, events, store, book, trace)
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept)
@@ -264,21 +264,21 @@ class ModelRetriever:
         trace.after_events = [e.id for e in events if e.id in kept]
         return [by_id[i] for i in trace.after_events]
 
-    def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any,
+    def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any, book: dict[str, str],
                trace: RetrieveTrace) -> list[Any]:
         """Step 4b: when the query names one of the person's people by first name ("emails from Markus", "I met
         with Nina"), only the kept events that write their first names stay (in the title, a sender, an attendee,
         the text): all of them ("I met with Andreas and Lena"), or one of them for "Anna or Tom"; for "from
         Markus" he must be the sender, for mails "to Anna" a recipient. The small cross-encoder tells a friend's
         mails from mails in general, but hardly one friend's from another's ("Lena for dinner" for "I met with
-        Nina"), nor mails from Markus from mails to him.
+        Nina"), nor mails from Markus from mails to him. With the people `book`, a word for a relation names
+        that person too ("emails from my mum"), and an event that writes the word names them ("Call Mum").
 
         A query that asks for nothing but the mails of a sender ("emails from Line") is a look-up of the sender
         field: every mail of the pool that they sent is kept, also those the cross-encoder dropped (it reads
         "Line" as the word "line")."""
         people = self.people_for(store)
-        book = people_book(store)   # "I called my mum" names the mother of the book
-        named = named_people(query, people, book)
+        named = named_people(query, people, book)   # with the book, "I called my mum" names the mother
         if not named:
             return list(events)
         senders = named_people(" ".join(re.findall(r"\bfrom\s+(?:my\s+)?(\w+)", query)), named, book)
