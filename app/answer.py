@@ -7,13 +7,39 @@ Plain frozen data with no engine imports, so the UI, the QUD stage and the bench
     answer.value           # 123.45  (number, string, ISO date, list of them, or None)
     answer.evidence_ids    # ids of the events the value was computed from
     answer.tree            # NodeReport per executed node: size, seconds, error, warnings, ids, preview
-    answer.to_json(store)  # {"answer", "answer_text", "tree", "evidence", "timings", "error"}
+    answer.status          # AnswerStatus.ANSWERED, NONE_FOUND, NOT_UNDERSTOOD, FAILED, CANCELLED, TIMED_OUT
+    answer.to_json(store)  # {"answer", "answer_text", "status", "tree", "evidence", "timings", "error"}
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+
+class AnswerStatus(str, Enum):
+    """What became of a question, so that no caller reads it back out of the answer's text.
+
+    ANSWERED        the tree ran and gave a value (a count of 0 over events that exist but none matched is one)
+    NONE_FOUND      the tree ran and found nothing to give a value from (an arg-max over no events)
+    NOT_UNDERSTOOD  no operator tree could be written for the question
+    FAILED          a step of the tree (or the question model) failed; `error` names it
+    CANCELLED       the person cancelled
+    TIMED_OUT       the question ran past its time limit
+    """
+
+    ANSWERED = "answered"
+    NONE_FOUND = "none_found"
+    NOT_UNDERSTOOD = "not_understood"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    TIMED_OUT = "timed_out"
+
+    @property
+    def ran(self) -> bool:
+        """The tree ran to its end: its value (or its having none) is a finding about the data."""
+        return self in (AnswerStatus.ANSWERED, AnswerStatus.NONE_FOUND)
 
 
 @dataclass(frozen=True)
@@ -78,11 +104,13 @@ class NodeReport:
 class Answer:
     """The engine's answer to one question.
 
-    value:        number, string, ISO date, or a list of them; None when nothing was found or it failed
-    text:         the sentence shown to a person; "I could not find ..." when the evidence is empty
+    value:        number, string, ISO date, yes/no (bool), or a list of them; a count or a sum over no events
+                  is 0; None when there is no value (nothing to compare) or it failed
+    text:         the sentence shown to a person; it says what was found and, when nothing was, where it was lost
     evidence_ids: ids of the source events the value was computed from
     timings:      seconds per stage ("plan", "execute", "total"; the QUD stage adds its own)
     error:        what went wrong, naming the failing node; None on success
+    status:       what became of the question (AnswerStatus); read it, not the text or the error
     """
 
     question: str
@@ -92,6 +120,7 @@ class Answer:
     evidence_ids: tuple[str, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)
     error: str | None = None
+    status: AnswerStatus = AnswerStatus.ANSWERED
 
     def to_json(self, store: Any = None) -> dict[str, Any]:
         """JSON-friendly dict. With an EventStore, `evidence` holds the events themselves, else their ids."""
@@ -103,6 +132,7 @@ class Answer:
             "question": self.question,
             "answer": self.value,
             "answer_text": self.text,
+            "status": self.status.value,
             "tree": self.tree.to_json() if self.tree else None,
             "evidence": evidence,
             "timings": {k: round(v, 6) for k, v in self.timings.items()},
@@ -121,4 +151,12 @@ class Answer:
             evidence_ids=ids,
             timings=dict(obj.get("timings", {})),
             error=obj.get("error"),
+            status=AnswerStatus(obj["status"]) if obj.get("status") else _status_of_old(obj),
         )
+
+
+def _status_of_old(obj: dict[str, Any]) -> AnswerStatus:
+    """Answers saved before the status existed (history files): cancelled, failed or answered."""
+    if obj.get("error") == "cancelled":
+        return AnswerStatus.CANCELLED
+    return AnswerStatus.FAILED if obj.get("error") else AnswerStatus.ANSWERED

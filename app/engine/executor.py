@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Callable
 
-from app.answer import Answer, NodeReport
+from app.answer import Answer, AnswerStatus, NodeReport
 from app.engine.compare import EvalError
 from app.engine.expr import EvalContext, ExprError, compile_condition, compile_converter, compile_function
 from app.engine.extract import Extractor, KeyAliasExtractor
-from app.engine.operators import REGISTRY, Cancelled, OpContext, OperatorError
-from app.engine.phrasing import answer_sentence, answer_value
+from app.engine.operators import REGISTRY, Cancelled, OpContext, OperatorError, TimeLimitReached
+from app.engine.phrasing import answer_sentence, answer_value, nothing_found_sentence
 from app.engine.retrieve import KeywordRetriever, Retriever
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Lambda, Qud, validate_call
@@ -103,6 +103,7 @@ class _Run:
         self.deadline = _clock.monotonic() + time_limit
         self.cache: dict[str, tuple[Any, NodeReport]] = {}
         self.first_error: str | None = None
+        self.timed_out = False
 
     def run(self, p: PlannedNode) -> tuple[Any, NodeReport]:
         key = json.dumps(p.node.to_json(), sort_keys=True)
@@ -129,13 +130,15 @@ class _Run:
                 if self.cancel is not None and self.cancel():
                     raise Cancelled("cancelled")
                 if _clock.monotonic() > self.deadline:
-                    raise OperatorError("time limit reached")
+                    raise TimeLimitReached("time limit reached")
                 args = self._arguments(p, child_results)
                 result = REGISTRY[node.call.operator](ctx, args)
             except Cancelled:
                 raise
             except (OperatorError, EvalError) as exc:
                 error = str(exc)
+                # a lambda that stopped at the deadline fails as an EvalError: the clock, not the text, says why
+                self.timed_out |= isinstance(exc, TimeLimitReached) or _clock.monotonic() > self.deadline
             except Exception as exc:  # a bug in an operator: report it on the node, keep the app alive
                 log.exception("operator %s failed on step %s", node.call.operator, node.step)
                 error = f"internal error: {type(exc).__name__}: {exc}"
@@ -246,7 +249,8 @@ def execute(
     if not planned.valid:
         report, error = _unrun(planned)
         timings = {"plan": planned_at - started, "execute": 0.0, "total": _clock.perf_counter() - started}
-        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error)
+        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error,
+                      AnswerStatus.FAILED)
     run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
                cancel_check(cancel), time_limit)
     try:
@@ -254,13 +258,25 @@ def execute(
     except Cancelled:
         done = _clock.perf_counter()
         return Answer(tree.question, None, "The question was cancelled.", None, (),
-                      {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}, "cancelled")
+                      {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}, "cancelled",
+                      AnswerStatus.CANCELLED)
     done = _clock.perf_counter()
     timings = {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}
     if report.error:
         error = run.first_error or report.error
-        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error)
+        if run.timed_out:
+            return Answer(tree.question, None, f"The question ran past its time limit ({time_limit:.0f} s): {error}",
+                          report, (), timings, error, AnswerStatus.TIMED_OUT)
+        return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error,
+                      AnswerStatus.FAILED)
     ids = result_ids(result)
-    value = answer_value(tree.call, result) if ids else None
-    text = answer_sentence(tree.question, tree.call, result)
-    return Answer(tree.question, value, text, report, ids, timings, None)
+    value = answer_value(tree.call, result)
+    if value == []:
+        value = None
+    if ids:
+        return Answer(tree.question, value, answer_sentence(tree.question, tree.call, result), report, ids, timings)
+    # The tree ran and its events ran out somewhere: a count or a sum is 0, a yes/no is no, an arg-max has nothing
+    # to compare; the sentence says which step lost them.
+    status = AnswerStatus.NONE_FOUND if value is None else AnswerStatus.ANSWERED
+    text = nothing_found_sentence(tree.question, tree.call, result, report)
+    return Answer(tree.question, value, text, report, (), timings, None, status)

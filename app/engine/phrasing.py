@@ -4,7 +4,8 @@
     answer_sentence(question, call, result)
         # "In total 123.45 EUR, from 7 events."
         # "Daft Punk (count: 42)."
-        # "I could not find any events for “how often did I swim?”."
+    nothing_found_sentence(question, call, result, report)    # the tree ran and no event was left
+        # "0. 444 events were found for “podcasts I listened to”; none of them passed the filter for “…”."
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 from datetime import date, time, timedelta
 from typing import Any
 
+from app.answer import NodeReport
 from app.engine.syntax import Call, FuncRef
 from app.engine.values import Group, Item, Scalar, format_plain, jsonable, result_ids
 
@@ -39,6 +41,8 @@ def answer_value(call: Call, result: Any) -> Any:
 
 
 def _plain_value(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return round(value, 6) if math.isfinite(value) else None
     if isinstance(value, (list, tuple)):
@@ -97,9 +101,11 @@ def _events(n: int) -> str:
 def answer_sentence(question: str, call: Call, result: Any) -> str:
     ids = result_ids(result)
     if not ids:
-        return f"I could not find any events for “{question.strip()}”."
+        return nothing_found_sentence(question, call, result, None)
     op = call.operator
     if isinstance(result, Scalar):
+        if isinstance(result.value, bool):
+            return f"{'Yes' if result.value else 'No'} (from {_events(len(ids))})."
         if result.value is None:
             return f"I could not find a value for “{question.strip()}”."
         value = format_quantity(result.value, result.unit)
@@ -127,7 +133,67 @@ def answer_sentence(question: str, call: Call, result: Any) -> str:
         return f"{value}."
     rows = list(result)
     labels = answer_value(call, result)
+    return f"{_found(len(rows), rows)}: {_shown(labels)}." if labels else f"{_found(len(rows), rows)}."
+
+
+def _found(n: int, rows: list) -> str:
     what = "groups" if rows and isinstance(rows[0], Group) else "events"
-    shown = _join([format_plain(v) for v in labels]) if labels else ""
-    noun = what if len(rows) != 1 else what[:-1]
-    return f"I found {len(rows)} {noun}: {shown}." if shown else f"I found {len(rows)} {noun}."
+    return f"I found {n} {what if n != 1 else what[:-1]}"
+
+
+def _shown(labels: list) -> str:
+    return _join([format_plain(v) for v in labels])
+
+
+# --- when the tree ran and nothing was left --------------------------------------------------------------
+
+_LOST_AT = {
+    "FILTER": "none of them passed the filter for",
+    "JOIN": "none of them paired up for",
+    "EXTRACT": "none of them had the value asked for in",
+    "UNNEST": "none of them had a list to unfold in",
+}
+
+
+def where_lost(report: NodeReport) -> str:
+    """The step of an executed tree where its events ran out, in words.
+
+    Follows the empty results down from the root to the first step that had events coming in and none going
+    out, or to a RETRIEVE that found none: "444 events were found for “podcasts”; none of them passed the
+    filter for “podcasts in 2023”." or "No events matched “cooking classes”."
+    """
+    node = report
+    while True:
+        empty = [c for c in node.children if _empty(c)]
+        if not empty:
+            break
+        node = empty[0]
+    if not node.children:
+        return f"No events matched “{node.question.strip()}”."
+    found = "; ".join(f"{_events(len(c.event_ids))} {'was' if len(c.event_ids) == 1 else 'were'} found for "
+                      f"“{c.question.strip()}”" for c in node.children)
+    how = _LOST_AT.get(node.operator, "none of them were left in")
+    return f"{found}; {how} “{node.question.strip()}”."
+
+
+def _empty(report: NodeReport) -> bool:
+    """The step ran and no source event stands behind its result (an empty list, a count of nothing)."""
+    return report.error is None and not report.event_ids
+
+
+def nothing_found_sentence(question: str, call: Call, result: Any, report: NodeReport | None) -> str:
+    """The answer when the tree ran and no event was left for its value: a count or a sum is 0 ("none"), a
+    yes/no is "no", an extreme or an average has nothing to be taken from, and the sentence says where the
+    events ran out."""
+    lost = where_lost(report) if report is not None else ""
+    value = result.value if isinstance(result, Scalar) else None
+    if isinstance(value, bool):
+        head = "Yes." if value else "No."
+    elif isinstance(value, (int, float, timedelta)) and not isinstance(value, bool):
+        head = ("In total " if call.operator == "SUM" else "") + format_quantity(value, result.unit) + "."
+    elif call.operator in ("ARGMIN", "ARGMAX", "MIN", "MAX", "AVG"):
+        head = f"None: there was nothing to take {'an average' if call.operator == 'AVG' else 'it'} from."
+    else:
+        head = "Nothing was found."
+    return f"{head} {lost}".strip()
+

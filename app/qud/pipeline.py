@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, Callable
 
-from app.answer import Answer, NodeReport
+from app.answer import Answer, AnswerStatus, NodeReport
 from app.engine.operators.sources import missing_attribute
 from app.engine.tree import Node
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
@@ -106,15 +106,18 @@ def ask(
         except DecompositionError as exc:
             timings["qud"] += time.perf_counter() - qud_started
             timings["total"] = time.perf_counter() - started
-            return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc))
+            return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc),
+                          AnswerStatus.NOT_UNDERSTOOD)
         except Cancelled:
             timings["qud"] += time.perf_counter() - qud_started
             timings["total"] = time.perf_counter() - started
-            return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled")
+            return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled",
+                          AnswerStatus.CANCELLED)
         except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
             timings["qud"] += time.perf_counter() - qud_started
             timings["total"] = time.perf_counter() - started
-            return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc))
+            return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc),
+                          AnswerStatus.FAILED)
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
         answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
@@ -144,7 +147,7 @@ def _failed_step(answer: Answer) -> NodeReport | None:
 
     Not after a cancel or the time limit: a new tree would only take as long again.
     """
-    if not answer.error or answer.tree is None or answer.error == "cancelled" or "time limit" in answer.error:
+    if answer.status is not AnswerStatus.FAILED or answer.tree is None:
         return None
     failed = [n for n in answer.tree.walk() if n.error and not n.error.startswith("not run")]
     if not failed:

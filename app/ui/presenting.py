@@ -16,6 +16,8 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
+from app.answer import AnswerStatus
+
 SOURCE_LABELS = {
     "mail": "Mail",
     "calendar": "Calendar",
@@ -44,12 +46,21 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 
 
 def answer_headline(answer: Any) -> str:
-    """The sentence shown big. Never a value without evidence: then it is a plain "I could not find"."""
-    if not answer.evidence_ids:
+    """The sentence shown big, honest about what happened: a cancel, the time limit or a failure never reads as
+    "nothing found". A value that no executed tree and no event stands behind is never shown."""
+    status = getattr(answer, "status", AnswerStatus.ANSWERED)
+    question = answer.question.strip()
+    if status is AnswerStatus.CANCELLED:
+        return f"Cancelled: “{question}” was not answered."
+    if status is AnswerStatus.TIMED_OUT:
+        return f"“{question}” ran past its time limit, so there is no answer. Ask a narrower question or edit the tree."
+    if status in (AnswerStatus.FAILED, AnswerStatus.NOT_UNDERSTOOD):
+        return (answer.text or "").strip() or "The question could not be answered."
+    if not answer.evidence_ids and answer.tree is None:
         text = (answer.text or "").strip()
         if text.startswith(NOT_FOUND_PREFIX):
             return text
-        return f"{NOT_FOUND_PREFIX} anything in your data about “{answer.question.strip()}”."
+        return f"{NOT_FOUND_PREFIX} anything in your data about “{question}”."
     return (answer.text or "").strip() or f"The answer is {format_value(answer.value)}."
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from app.answer import Answer, NodeReport
+from app.answer import Answer, AnswerStatus, NodeReport
 from app.engine import Node, execute
 from app.engine.phrasing import answer_sentence, answer_value, format_quantity
 from app.engine.syntax import parse_call
@@ -17,11 +17,13 @@ from .test_end_to_end import ICL4_ARTIST_WHEN_RUNNING
 def test_answer_json_round_trip(life_store):
     answer = execute(Node.from_json(ICL4_ARTIST_WHEN_RUNNING), life_store, REFERENCE)
     data = answer.to_json()
-    assert set(data) == {"question", "answer", "answer_text", "tree", "evidence", "timings", "error"}
+    assert set(data) == {"question", "answer", "answer_text", "status", "tree", "evidence", "timings", "error"}
+    assert data["status"] == "answered"
     assert data["evidence"] == list(answer.evidence_ids)
     assert set(data["tree"]) == {"operator", "question", "step", "size", "seconds", "error", "warnings", "event_ids", "preview", "children"}
     again = Answer.from_json(data)
     assert (again.value, again.text, again.evidence_ids, again.error) == (answer.value, answer.text, answer.evidence_ids, None)
+    assert again.status is AnswerStatus.ANSWERED
     assert [n.operator for n in again.tree.walk()] == [n.operator for n in answer.tree.walk()]
     with_events = answer.to_json(life_store)
     assert sorted(e["id"] for e in with_events["evidence"]) == list(answer.evidence_ids)
@@ -51,9 +53,8 @@ def test_sentences_per_operator():
         "A tie between Air and Beck (count: 5 each)."
     )
     assert answer_sentence("q", call('APPLY(l=QUD("x"), fct=lambda l: len(l) * 2)'), s(4)) == "The result is 4 (from 2 events)."
-    assert answer_sentence("how often?", call('APPLY(l=QUD("x"), fct=len)'), Scalar(0, ())) == (
-        "I could not find any events for “how often?”."
-    )
+    assert answer_sentence("how often?", call('APPLY(l=QUD("x"), fct=len)'), Scalar(0, ())) == "0."
+    assert answer_sentence("q", call('APPLY(l=QUD("x"), fct=lambda l: len(l) > 2)'), s(True)) == "Yes (from 2 events)."
     assert answer_sentence("q", call('MAX(l=QUD("x"), attr_name="v")'), Scalar(None, ("a",))) == "I could not find a value for “q”."
     rows = tuple(Item({"title": f"Song {i}"}, [f"e{i}"]) for i in range(7))
     assert answer_sentence("q", call('RETRIEVE(query="x")'), rows) == "I found 7 events: Song 0, Song 1, Song 2, Song 3, Song 4 and 2 more."

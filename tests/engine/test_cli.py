@@ -32,8 +32,8 @@ def test_run_tree_json_and_inline(life_store, capsys):
                "--reference-date", "2024-05-01", "--with-events"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0
-    assert set(data) == {"question", "answer", "answer_text", "tree", "evidence", "timings", "error"}
-    assert (data["answer"], data["error"]) == (2, None)
+    assert set(data) == {"question", "answer", "answer_text", "status", "tree", "evidence", "timings", "error"}
+    assert (data["answer"], data["error"], data["status"]) == (2, None, "answered")
     assert sorted(e["title"] for e in data["evidence"]) == ["Call with Dad", "Dinner with Mum", "Drinks with Dad", "Theatre with Mum"]
     assert data["tree"]["operator"] == "APPLY" and data["tree"]["children"][0]["operator"] == "FILTER"
 

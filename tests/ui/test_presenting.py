@@ -4,7 +4,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
-from app.answer import Answer, NodeReport
+from app.answer import Answer, AnswerStatus, NodeReport
 from app.ui.presenting import (
     answer_headline, chart_series, event_document, evidence_line, format_bytes, format_seconds, format_value,
     key_fields, original_location, pairs_of, parse_reference_date, preview_text, reimport_paths,
@@ -26,6 +26,24 @@ def test_no_evidence_means_i_could_not_find_never_a_value():
     assert answer_headline(engine_said) == "I could not find any runs in 1990."
     assert evidence_line(engine_said) == ""
     assert chart_series(answer(value=[["a", 1], ["b", 2]])) is None
+
+
+def test_cancel_time_limit_and_failure_never_read_as_nothing_found():
+    cancelled = answer(text="The question was cancelled.", error="cancelled", status=AnswerStatus.CANCELLED)
+    assert answer_headline(cancelled) == "Cancelled: “How often did I run in 1990?” was not answered."
+    late = answer(text="The question ran past its time limit (120 s): RETRIEVE failed", error="RETRIEVE failed",
+                  status=AnswerStatus.TIMED_OUT)
+    assert answer_headline(late).startswith("“How often did I run in 1990?” ran past its time limit")
+    failed = answer(text="I could not answer this: FILTER failed", error="FILTER failed", status=AnswerStatus.FAILED)
+    assert answer_headline(failed) == "I could not answer this: FILTER failed"
+    for a in (cancelled, late, failed):
+        assert "could not find" not in answer_headline(a)
+
+
+def test_a_count_of_zero_from_a_tree_that_ran_is_an_answer():
+    ran = NodeReport("APPLY", "How often did I run in 1990?", 'APPLY(l=QUD("runs in 1990"), fct=len)', 1, 0.1, None)
+    zero = answer(value=0, text="0. No events matched “runs in 1990”.", tree=ran)
+    assert answer_headline(zero) == "0. No events matched “runs in 1990”."
 
 
 def test_headline_and_evidence_line_with_evidence():

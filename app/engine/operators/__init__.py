@@ -38,6 +38,10 @@ class Cancelled(Exception):
     """The person cancelled the question."""
 
 
+class TimeLimitReached(OperatorError):
+    """The question ran past its time limit; the node reports it as its error."""
+
+
 @dataclass
 class OpContext:
     store: Any
@@ -59,7 +63,7 @@ class OpContext:
         if self.cancel is not None and self.cancel():
             raise Cancelled("cancelled")
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OperatorError("time limit reached")
+            raise TimeLimitReached("time limit reached")
 
 
 def operator(name: str) -> Callable[[Operator], Operator]:
