@@ -27,21 +27,27 @@ needs one quick extra pass over such a file; current ``StreamingHistory_music_N.
 
 Reading: a file up to ``WHOLE_FILE_MAX_BYTES`` (real chunks are 10-15 MB) is parsed at once, several times
 faster than streaming (extended history with ``msgspec`` straight into the fields used, account data with
-``orjson``); a larger file, or one that does not parse (truncated, bad bytes), is
-streamed with ``ijson`` (C backend), which also says at which row a broken file stops. Memory stays bounded
-whatever the file size.
+``orjson``); a larger file, or one that does not parse (truncated, bad bytes, a row of the wrong shape), is
+cut into its rows by a small scanner (`_json_rows`) and each row is decoded on its own: a row that cannot be
+read is a record error naming it (bad UTF-8 bytes, a value of the wrong type, nesting deeper than
+``MAX_ROW_DEPTH``), the rows after it still import, and where the file itself breaks (truncated) the error
+names the row. Rows are bounded (``MAX_ROW_BYTES``), so memory stays bounded whatever a file holds, and a
+file of 100,000 nested ``[`` costs milliseconds (a JSON library's own recursion would take gigabytes).
+
+Values are checked before they become an event: names must be text (an object or a list where a track name
+belongs is a record error), ``ms_played`` at most a week, dates within 1900-2100 (`importers._limits`).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone
-from typing import IO, Any, Iterator
+from typing import IO, Any, Iterator, Optional, Union
 
-import ijson
 import msgspec
 import orjson
 
+from importers._limits import MAX_DURATION_S, check_year, failure, shown
 from importers.base import Event, InputFile, Record, RecordError
 
 UTC = timezone.utc
@@ -62,6 +68,10 @@ PODCAST_MIN_MS = 20 * 60 * 1000
 # larger ones stream, so memory stays bounded whatever a file holds.
 WHOLE_FILE_MAX_BYTES = 32 * 1024 * 1024
 POSITION_EVERY_ROWS = 2048  # a whole-parsed file's progress moves on after this many rows
+MAX_ROW_BYTES = 1 << 20  # a real row is ~700 bytes; past this the file is not a streaming history
+MAX_ROW_DEPTH = 8  # a real row is an object of plain values (depth 1)
+READ_BYTES = 1 << 20
+MAX_MS = MAX_DURATION_S * 1000
 
 
 class SpotifyImporter:
@@ -95,26 +105,9 @@ IMPORTERS = [SpotifyImporter()]
 # --- streaming ------------------------------------------------------------------------------------
 
 
-class _SkipBOM:
-    """A byte stream without a leading UTF-8 byte-order mark (yajl refuses one)."""
-
-    def __init__(self, raw: IO[bytes]):
-        self._raw = raw
-        first = raw.read(3)
-        self._pending = first[3:] if first.startswith(BOM) else first
-
-    def read(self, size: int = -1) -> bytes:
-        if self._pending and size != 0:  # ijson probes with read(0) to learn bytes vs str
-            data, self._pending = self._pending, b""
-            if size < 0:
-                return data + self._raw.read()
-            return data + self._raw.read(max(size - len(data), 0))
-        return self._raw.read(size)
-
-
 def _whole_array(file: InputFile, decode) -> list | None:
     """The file's top-level array parsed at once by `decode`, or None: too large, not an array of the
-    expected rows, or not valid JSON."""
+    expected rows, or not valid JSON (bad bytes, a value of the wrong type, nesting too deep)."""
     if file.size > WHOLE_FILE_MAX_BYTES:
         return None
     with file.open() as raw:
@@ -123,8 +116,8 @@ def _whole_array(file: InputFile, decode) -> list | None:
         return None
     try:
         rows = decode(data[3:] if data.startswith(BOM) else data)
-    except (orjson.JSONDecodeError, msgspec.DecodeError):
-        return None  # streaming finds the row where it breaks, or the row that is not an object
+    except (ValueError, msgspec.DecodeError, RecursionError):  # UnicodeDecodeError is a ValueError
+        return None  # row by row finds the row where it breaks, or the row that is not an object
     return rows if type(rows) is list else None
 
 
@@ -155,6 +148,8 @@ def _read_rows(file: InputFile, make_event, type_name: str, podcast_shows: froze
                 continue
             except _RowProblem as problem:
                 error = RecordError(display, f"row {n}", str(problem))
+            except Exception as exc:  # one odd row must not stop the file
+                error = RecordError(display, f"row {n}", failure(exc))
         else:
             error = _row_record(display, row, n, make_event, type_name, podcast_shows)
         yield error
@@ -162,46 +157,185 @@ def _read_rows(file: InputFile, make_event, type_name: str, podcast_shows: froze
 
 def _row_record(display: str, row: object, n: int, make_event, type_name: str, podcast_shows: frozenset[str]) -> Record:
     """Row `n` of a file (counted from 1) as its event, or the error that names the row."""
-    if type(row) is not dict:
-        return RecordError(display, f"row {n}", f"expected an object with stream fields, found {type(row).__name__}")
-    if make_event is _extended_event:
-        row = msgspec.convert(row, _ExtendedRow)
+    if type(row) is not (_ExtendedRow if make_event is _extended_event else dict):
+        return RecordError(display, f"row {n}", f"expected an object with stream fields, found {_json_kind(row)}")
     try:
         return make_event(row, n, type_name, podcast_shows)
     except _RowProblem as problem:
         return RecordError(display, f"row {n}", str(problem))
+    except Exception as exc:
+        return RecordError(display, f"row {n}", failure(exc))
+
+
+def _json_kind(value: object) -> str:
+    return {dict: "object", list: "list", str: "text", int: "number", float: "number", bool: "true/false"}.get(
+        type(value), "null" if value is None else type(value).__name__
+    )
+
+
+def _decode_row(raw: bytes, extended: bool) -> object:
+    """One row's bytes as an _ExtendedRow / dict (or whatever JSON value it is); _RowProblem when unreadable."""
+    try:
+        if not extended:
+            return orjson.loads(raw)
+        try:
+            return _decode_extended_row(raw)
+        except msgspec.ValidationError:
+            value = orjson.loads(raw)  # not an object, or a field of the wrong type: say which
+            if type(value) is not dict:
+                return value
+            raise
+    except msgspec.ValidationError as exc:
+        raise _RowProblem(f"a field has the wrong type ({_short(exc)})") from None
+    except (ValueError, msgspec.DecodeError, RecursionError) as exc:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise _RowProblem(f"the row is not UTF-8 text (byte 0x{raw[bad.start]:02X} at byte {bad.start} of the row)") from None
+        if isinstance(exc, RecursionError) or "recursion" in str(exc).lower():
+            raise _RowProblem("the row nests too deep to be a stream") from None
+        raise _RowProblem(f"the row is not valid JSON ({_short(exc)})") from None
 
 
 def _stream_rows(file: InputFile, make_event, type_name: str, podcast_shows: frozenset[str]) -> Iterator[Record]:
     display = file.display
-    n = 0
+    extended = make_event is _extended_event
     with file.open() as raw:
-        rows = ijson.items(_SkipBOM(raw), "item", use_float=True)
-        while True:
+        for n, item in _json_rows(raw):
+            if type(item) is str:
+                yield RecordError(display, f"row {n}", item)
+                continue
             try:
-                row = next(rows)
-            except StopIteration:
-                return
-            except ijson.JSONError as exc:
-                yield RecordError(display, f"row {n + 1}", f"the file ends or breaks inside this row ({_short(exc)}); was the download complete?")
-                return
-            n += 1
+                row = _decode_row(item, extended)
+            except _RowProblem as problem:
+                yield RecordError(display, f"row {n}", str(problem))
+                continue
             yield _row_record(display, row, n, make_event, type_name, podcast_shows)
+
+
+# A string (escapes skipped), a bracket, or a quote whose string does not end in the bytes at hand.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|"')
+_SPACE = re.compile(rb"[ \t\r\n]*")
+_SCALAR = re.compile(rb"[^,\]\s]*")
+_BROKEN = "the file ends or breaks inside this row ({}); was the download complete?"
+
+
+def _json_rows(raw: IO[bytes]) -> Iterator[tuple[int, bytes | str]]:
+    """(row number, the row's bytes) for each element of the file's top-level JSON array, read 1 MB at a
+    time; (row number, message) for a row that cannot be cut out, which ends the file when it has to.
+
+    Only strings and brackets are looked at, so a row costs a few regex steps and no nesting is ever
+    built: a row deeper than MAX_ROW_DEPTH is named and skipped, one longer than MAX_ROW_BYTES ends the file.
+    """
+    buf = raw.read(READ_BYTES)
+    if buf.startswith(BOM):
+        buf = buf[3:]
+    eof = False
+
+    def more() -> bool:
+        nonlocal buf, eof
+        chunk = b"" if eof else raw.read(READ_BYTES)
+        eof = not chunk
+        buf += chunk
+        return bool(chunk)
+
+    pos = _SPACE.match(buf).end()
+    if buf[pos : pos + 1] != b"[":
+        yield 1, "the file does not start with a JSON array ('['); nothing read"
+        return
+    pos += 1
+    n = 0
+    expect_row = True
+    while True:
+        pos = _SPACE.match(buf, pos).end()
+        while pos >= len(buf):
+            if not more():
+                yield n + 1, _BROKEN.format("no closing ']'") if n else "the file ends before its first row"
+                return
+            pos = _SPACE.match(buf, pos).end()
+        if pos > READ_BYTES:  # drop what is done, so the buffer stays about one row and one read long
+            buf, pos = buf[pos:], 0
+        first = buf[pos : pos + 1]
+        if first == b"]" and (n == 0 or not expect_row):
+            return
+        if not expect_row:
+            if first != b",":
+                yield n + 1, _BROKEN.format(f"',' or ']' expected after row {n}, found {first!r}")
+                return
+            pos += 1
+            expect_row = True
+            continue
+        n += 1
+        expect_row = False
+        if first not in (b"{", b"[", b'"'):
+            end = _SCALAR.match(buf, pos).end()
+            while end == len(buf) and more():
+                end = _SCALAR.match(buf, pos).end()
+            yield n, buf[pos:end]
+            pos = end
+            continue
+        end, depth = _row_end(buf, pos)
+        while end < 0 and end != -2:
+            if len(buf) - pos > MAX_ROW_BYTES:
+                yield n, f"the row is longer than {MAX_ROW_BYTES // 1024} KB; not a stream, and the rest of the file was not read"
+                return
+            if not more():
+                yield n, _BROKEN.format("the row does not close")
+                return
+            end, depth = _row_end(buf, pos)
+        if depth > MAX_ROW_DEPTH:
+            yield n, f"the row nests {depth} levels deep; a stream row is a flat object"
+        else:
+            yield n, buf[pos:end]
+        pos = end
+
+
+def _row_end(buf: bytes, pos: int) -> tuple[int, int]:
+    """(index after the value that starts at `pos`, its deepest nesting); (-1, depth) when it does not end in `buf`."""
+    depth = deepest = 0
+    for match in _TOKEN.finditer(buf, pos):
+        token = match.group()
+        first = token[0]
+        if first == 34:  # '"'
+            if len(token) == 1:
+                return -1, deepest  # a string that goes on past the bytes read
+            if depth == 0:
+                return match.end(), 0
+        elif first in (91, 123):  # '[', '{'
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+            if depth <= 0:
+                return match.end(), deepest
+    return -1, deepest
 
 
 def _podcast_shows(file: InputFile) -> frozenset[str]:
     """Artists of a mixed pre-2023 file that are podcast shows (see the module docstring)."""
     long_titles: dict[str, set[str]] = {}
-    try:
-        with file.open() as raw:
-            for row in ijson.items(_SkipBOM(raw), "item"):
-                if type(row) is dict:
-                    ms = row.get("msPlayed")
-                    if type(ms) is int and ms >= PODCAST_MIN_MS:
-                        long_titles.setdefault(row.get("artistName"), set()).add(row.get("trackName"))
-    except ijson.JSONError:
-        pass  # the main pass reports where the file breaks
+    rows = _whole_array(file, orjson.loads)
+    if rows is None:
+        rows = _readable_rows(file)
+    for row in rows:
+        if type(row) is dict:
+            ms = row.get("msPlayed")
+            artist, track = row.get("artistName"), row.get("trackName")
+            if type(ms) is int and ms >= PODCAST_MIN_MS and type(artist) is str and type(track) is str:
+                long_titles.setdefault(artist, set()).add(track)
     return frozenset(a for a, titles in long_titles.items() if a and len(titles) >= PODCAST_MIN_TITLES)
+
+
+def _readable_rows(file: InputFile) -> Iterator[object]:
+    """The rows of a file that does not parse whole, those that can be read (the main pass names the others)."""
+    with file.open() as raw:
+        for _, item in _json_rows(raw):
+            if type(item) is bytes:
+                try:
+                    yield orjson.loads(item)
+                except ValueError:
+                    pass
 
 
 class _RowProblem(ValueError):
@@ -221,63 +355,82 @@ _fromisoformat = datetime.fromisoformat
 def _utc_time(value: Any, field: str) -> datetime:
     """'2025-04-28T21:04:35Z', '2022-03-25 23:30' or '2013-03-14 10:44:25 UTC' as an aware UTC datetime."""
     if type(value) is not str:
-        raise _RowProblem(f"{field} is missing" if value is None else f"{field} {value!r} is not a date and time")
+        raise _RowProblem(f"{field} is missing" if value is None else f"{field} {shown(value)} is not a date and time")
     try:
         when = _fromisoformat(value)
     except ValueError:
         try:
             when = _fromisoformat(value.removesuffix(" UTC").removesuffix(" +0000"))
         except ValueError:
-            raise _RowProblem(f"{field} {value!r} is not a date and time") from None
+            raise _RowProblem(f"{field} {shown(value)} is not a date and time") from None
+    if not 1900 <= when.year <= 2100:  # check_year, inlined (hot path); past it an offset or duration overflows
+        try:
+            check_year(when, field)
+        except ValueError as exc:
+            raise _RowProblem(str(exc)) from None
     if when.tzinfo is None:
         return when.replace(tzinfo=UTC)
     return when
 
 
 def _ms(value: Any, field: str) -> int:
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= MAX_MS:
         return value
-    if type(value) is float and value >= 0:
+    if type(value) is float and 0 <= value <= MAX_MS:  # NaN fails both comparisons
         return int(value)
-    raise _RowProblem(f"{field} is missing" if value is None else f"{field} {value!r} is not a number of milliseconds")
+    if type(value) in (int, float) and value > MAX_MS:
+        raise _RowProblem(f"{field} {shown(value)} is more than a week; not one play")
+    raise _RowProblem(f"{field} is missing" if value is None else f"{field} {shown(value)} is not a number of milliseconds")
+
+
+def _text(value: Any, field: str) -> str | None:
+    """A name field of an account-data row: text or missing; anything else is a broken row."""
+    if value is None or type(value) is str:
+        return value
+    raise _RowProblem(f"{field} is {shown(value)}, not text")
 
 
 # --- rows -> events -------------------------------------------------------------------------------
 
 _ms_delta = timedelta(milliseconds=1)
+_Text = Optional[str]
+_Plain = Optional[Union[str, int, float, bool]]
 
 
 class _ExtendedRow(msgspec.Struct, gc=False):
     """The fields of an extended-history row that become an event; other fields are skipped unread.
 
     Decoding a file straight into these (msgspec) takes half the time of building a 23-key dict per
-    row, and a million-row history spends a fifth of its import there. Any JSON value is accepted
-    (`Any`): the row functions check types and name the row when one is wrong.
+    row, and a million-row history spends a fifth of its import there. Names must be text and the
+    other kept values plain (text, number, true/false): an object or a list there does not decode, so
+    the file is read row by row and that row is a record error; it never reaches the store. `ts` and
+    `ms_played` take any value: the row functions name the row and the value when one is wrong.
     """
 
     ts: Any = None
     ms_played: Any = None
-    master_metadata_track_name: Any = None
-    master_metadata_album_artist_name: Any = None
-    master_metadata_album_album_name: Any = None
-    spotify_track_uri: Any = None
-    platform: Any = None
-    shuffle: Any = None
-    skipped: Any = None
-    reason_start: Any = None
-    reason_end: Any = None
-    conn_country: Any = None
-    episode_name: Any = None
-    episode_show_name: Any = None
-    spotify_episode_uri: Any = None
-    audiobook_title: Any = None
-    audiobook_chapter_title: Any = None
-    audiobook_chapter_uri: Any = None
-    audiobook_uri: Any = None
+    master_metadata_track_name: _Text = None
+    master_metadata_album_artist_name: _Text = None
+    master_metadata_album_album_name: _Text = None
+    spotify_track_uri: _Text = None
+    platform: _Plain = None
+    shuffle: _Plain = None
+    skipped: _Plain = None
+    reason_start: _Plain = None
+    reason_end: _Plain = None
+    conn_country: _Plain = None
+    episode_name: _Text = None
+    episode_show_name: _Text = None
+    spotify_episode_uri: _Text = None
+    audiobook_title: _Text = None
+    audiobook_chapter_title: _Text = None
+    audiobook_chapter_uri: _Text = None
+    audiobook_uri: _Text = None
 
 
-# A file whose array holds anything but objects does not decode: it is streamed, which names the row.
+# A file whose array holds anything but these rows does not decode: it is read row by row, which names the row.
 _decode_extended = msgspec.json.Decoder(list[_ExtendedRow]).decode
+_decode_extended_row = msgspec.json.Decoder(_ExtendedRow).decode
 
 
 def _extended_event(row: _ExtendedRow, n: int, type_name: str, podcast_shows: frozenset[str]) -> Event:
@@ -362,9 +515,9 @@ def _account_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[s
     end = _utc_time(end_text, "endTime")
     ms = _ms(get("msPlayed"), "msPlayed")
     start = end - ms * _ms_delta
-    artist = get("artistName")
+    artist = _text(get("artistName"), "artistName")
     if artist is not None:
-        track = get("trackName")
+        track = _text(get("trackName"), "trackName")
         if not artist and not track:
             raise _RowProblem("artistName and trackName are both empty")
         title = f"{artist} - {track}"
@@ -385,9 +538,9 @@ def _account_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[s
             "music_stream", type_name, start, end, title, title, {"artist": artist, "track": track, "ms_played": ms},
             f"row {n}", key,
         )
-    show = get("podcastName")
+    show = _text(get("podcastName"), "podcastName")
     if show is not None:
-        episode = get("episodeName")
+        episode = _text(get("episodeName"), "episodeName")
         title = f"{show} - {episode}"
         return Event(
             source="podcast_stream",
@@ -400,9 +553,9 @@ def _account_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[s
             position=f"row {n}",
             key=f"{end_text}|{show}|{episode}|{ms}",
         )
-    book = get("audiobookName") or get("audiobookTitle")
+    book = _text(get("audiobookName"), "audiobookName") or _text(get("audiobookTitle"), "audiobookTitle")
     if book is not None:
-        chapter = get("chapterName") or get("audiobookChapterTitle")
+        chapter = _text(get("chapterName"), "chapterName") or _text(get("audiobookChapterTitle"), "audiobookChapterTitle")
         title = f"{book} - {chapter}" if chapter else book
         data = {"audiobook": book, "chapter": chapter, "ms_played": ms}
         return Event(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 import pytest
@@ -213,7 +214,7 @@ def test_byte_order_mark_is_tolerated(tmp_path):
 
 
 def _read_both_ways(path, monkeypatch):
-    """The records of `path` read whole (orjson) and streamed (ijson, as files above the size bound are)."""
+    """The records of `path` read whole (orjson) and row by row (as files above the size bound are)."""
     import importers.spotify as spotify
 
     (file,) = list(iter_input_files([path]))
@@ -250,7 +251,7 @@ def test_rows_with_wrong_field_types_are_read_whole_and_match_streaming(tmp_path
     rows = spotify_extended_rows(0, 12)
     rows[1]["ts"] = 1700000000  # not a string
     rows[2]["ms_played"] = -5
-    rows[3]["master_metadata_track_name"] = ["a", "list"]  # kept as given: the title shows it
+    rows[3]["ms_played"] = 10**30  # more than a week: no play, and past what a timedelta holds
     rows[4]["unexpected_field"] = {"nested": [1, 2]}  # unknown fields are skipped
     del rows[5]["platform"]
     path = spotify_extended_file(tmp_path, "Streaming_History_Audio_2024_2.json", rows)
@@ -267,6 +268,7 @@ def test_rows_with_wrong_field_types_are_read_whole_and_match_streaming(tmp_path
     assert [(r.position, r.message) for r in whole if type(r).__name__ == "RecordError"] == [
         ("row 2", "ts 1700000000 is not a date and time"),
         ("row 3", "ms_played -5 is not a number of milliseconds"),
+        ("row 4", "ms_played 1000000000000000000000000000000 is more than a week; not one play"),
     ]
     assert "platform" not in whole[5].data and whole[4].data["platform"] == rows[4]["platform"]
 
@@ -286,3 +288,93 @@ def test_real_exports_read_whole_and_streamed_alike(tmp_path, monkeypatch, name)
     whole, streamed = _read_both_ways(real_export("spotify", name), monkeypatch)
     assert whole == streamed
     assert len(whole) == sum(REAL_COUNTS[name])
+
+
+# --- issue 20: one bad row is a record error, never an exception or a value the store cannot hold ----------
+
+
+def test_names_that_are_not_text_are_row_errors_in_both_layouts(tmp_path, monkeypatch):
+    """A fuzzed export put {"a": 1} where a track or artist name belongs: it reached SQLite as a dict."""
+    rows = spotify_extended_rows(0, 6)
+    rows[1]["master_metadata_track_name"] = {"a": 1}
+    rows[2]["master_metadata_album_artist_name"] = ["x"]
+    rows[3]["platform"] = {"os": "android"}
+    path = spotify_extended_file(tmp_path, "Streaming_History_Audio_2024_3.json", rows)
+    whole, streamed = _read_both_ways(path, monkeypatch)
+    assert whole == streamed
+    errors = [(r.position, r.message) for r in whole if type(r).__name__ == "RecordError"]
+    assert [p for p, _ in errors] == ["row 2", "row 3", "row 4"]
+    assert "master_metadata_track_name" in errors[0][1] and "wrong type" in errors[0][1]
+    assert all(type(v) in (str, int, float, bool) for r in whole if type(r).__name__ == "Event" for v in r.data.values())
+
+    account = spotify_account_rows(0, 4)
+    account[1]["artistName"] = {"a": 1}
+    account[2]["trackName"] = [1, 2]
+    path = spotify_account_file(tmp_path, "StreamingHistory0.json", account)  # the pre-2023 name: podcast pass too
+    store, summary = import_into(tmp_path, [path])
+    assert [(e.position, e.message) for e in summary.errors] == [
+        ("row 2", "artistName is an object, not text"),
+        ("row 3", "trackName is a list, not text"),
+    ]
+    assert store.count() == 2
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("ms_played", 2**64, "is more than a week"),
+        ("ms_played", 1e300, "is more than a week"),
+        ("ts", "0001-01-01T00:00:00Z", "ts 0001-01-01 is outside the years 1900-2100"),
+        ("ts", "9999-12-31T23:59:59Z", "ts 9999-12-31 is outside the years 1900-2100"),
+    ],
+)
+def test_values_past_c_ints_and_dates_near_year_1_or_9999_are_row_errors(tmp_path, field, value, message):
+    rows = spotify_extended_rows(0, 3)
+    rows[1][field] = value
+    path = spotify_extended_file(tmp_path, "Streaming_History_Audio_2024_4.json", rows)
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert error.position == "row 2" and message in error.message
+    assert store.count() == 2
+
+
+def test_a_non_utf8_byte_names_its_row_and_the_other_rows_import(tmp_path, monkeypatch):
+    """msgspec raises UnicodeDecodeError (not its DecodeError) for such a byte: it escaped the importer."""
+    path = real_export("spotify", "koito_Streaming_History_Audio_test.json")
+    data = path.read_bytes()
+    at = data.index(b'"master_metadata_track_name"', len(data) // 2)
+    at = data.index(b'"', at + 29) + 2  # inside row 21's track name
+    bad = tmp_path / "Streaming_History_Audio_2025.json"
+    bad.write_bytes(data[:at] + b"\xff" + data[at:])
+    whole, streamed = _read_both_ways(bad, monkeypatch)
+    assert whole == streamed
+    (error,) = [r for r in whole if type(r).__name__ == "RecordError"]
+    assert error.file == str(bad) and error.position == "row 21" and "not UTF-8" in error.message and "0xFF" in error.message
+    assert len(whole) == 39
+
+
+def test_100000_nested_brackets_are_a_quick_row_error(tmp_path):
+    """One row with 100,000 nested '[' (200 KB): MemoryError after 23 s and 7.9 GB before."""
+    import resource
+    import time
+
+    text = json.dumps(spotify_extended_rows(0, 3), indent=1).encode()
+    at = text.index(b'"master_metadata_track_name": ', 300) + len(b'"master_metadata_track_name": ')
+    end = text.index(b",", at)
+    closed = tmp_path / "Streaming_History_Audio_2024_5.json"
+    closed.write_bytes(text[:at] + b"[" * 100_000 + b"]" * 100_000 + text[end:])
+    unclosed = tmp_path / "later" / "Streaming_History_Audio_2024_5.json"
+    unclosed.parent.mkdir()
+    unclosed.write_bytes(text[:at] + b"[" * 100_000 + text[end:])
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    (file,) = iter_input_files([closed])
+    records = list(SpotifyImporter().read(file))
+    (cut,) = iter_input_files([unclosed])
+    cut_records = list(SpotifyImporter().read(cut))
+    assert time.perf_counter() - started < 2
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KB: under 200 MB more
+    assert [type(r).__name__ for r in records] == ["Event", "RecordError", "Event"]
+    assert records[1].position == "row 2" and "nests 100001 levels deep" in records[1].message
+    assert [type(r).__name__ for r in cut_records] == ["Event", "RecordError"]
+    assert cut_records[1].position == "row 2" and "download" in cut_records[1].message
