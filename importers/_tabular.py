@@ -12,6 +12,7 @@ reports the row by its place and goes on with the next.
 from __future__ import annotations
 
 import csv
+import math
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -118,7 +119,10 @@ def parse_number(text: str | None) -> float | None:
     elif "," in raw:
         head, _, tail = raw.rpartition(",")
         raw = f"{head.replace(',', '')}.{tail}" if len(tail) in (1, 2) else raw.replace(",", "")
+    if len(raw) > 40:  # no price has 40 digits; float() would give inf or a number no store can sum
+        return None
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None

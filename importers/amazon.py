@@ -40,6 +40,7 @@ import re
 from datetime import datetime, time, timezone
 from typing import Callable, Iterator
 
+from importers._limits import check_year, failure, shown
 from importers._tabular import BrokenCsv, Row, csv_rows, header_cells, parse_number, undecodable_message
 from importers.base import Event, InputFile, Record, RecordError, home_zone
 
@@ -136,6 +137,8 @@ def _read_lines(file: InputFile, make_event: Callable[[Row, dict], Event]) -> It
                 yield make_event(row, seen)
             except ValueError as exc:
                 yield RecordError(file.display, row.position, str(exc))
+            except Exception as exc:  # one odd row must not stop the file
+                yield RecordError(file.display, row.position, failure(exc))
     except BrokenCsv as exc:
         yield RecordError(file.display, exc.position, str(exc))
 
@@ -156,7 +159,7 @@ def _order_time(text: str | None, field: str = "Order Date") -> tuple[datetime, 
     except ValueError:
         m = _US_DATETIME.fullmatch(text.strip())
         if not m:
-            raise ValueError(f"{field} {text!r} is not a date") from None
+            raise ValueError(f"{field} {shown(text)} is not a date") from None
         month, day, year, hour, minute, second = m.groups()
         try:
             when = datetime(
@@ -164,14 +167,15 @@ def _order_time(text: str | None, field: str = "Order Date") -> tuple[datetime, 
                 int(hour or 0), int(minute or 0), int(second or 0),
             )
         except ValueError:
-            raise ValueError(f"{field} {text!r} is not a valid month/day/year date") from None
+            raise ValueError(f"{field} {shown(text)} is not a valid month/day/year date") from None
         date_only = hour is None
+    check_year(when, field)
     return (when.replace(tzinfo=UTC) if when.tzinfo is None else when), date_only
 
 
 def _int(text: str | None) -> int | None:
     value = parse_number(text)
-    return int(value) if value is not None else None
+    return int(value) if value is not None and abs(value) < 2**53 else None  # past that no count is real
 
 
 def _purchase_event(
@@ -294,7 +298,7 @@ def _digital_event(row: Row, seen: dict) -> Event:
         data={
             "quantity": quantity,
             "unit_price": unit_price,
-            "total": round(total, 2) if total is not None else None,
+            "total": round(total, 2) if total is not None and abs(total) < 1e15 else None,
             "currency": row.get("OurPriceCurrencyCode", "BaseCurrencyCode"),
             "status": {"Yes": "Fulfilled", "No": "Not fulfilled"}.get(fulfilled or "", fulfilled),
             "category": "Digital",

@@ -24,10 +24,12 @@ or has three or more parts ("ONE PIECE: Thriller Bark: Episódio 381"); otherwis
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Iterator
 
+from importers._limits import MAX_DURATION_S, check_year, failure, shown
 from importers._tabular import BrokenCsv, Row, csv_rows, header_cells, undecodable_message
 from importers.base import Event, InputFile, Record, RecordError
 
@@ -138,6 +140,8 @@ class ViewingActivityImporter:
                     yield _activity_event(row)
                 except ValueError as exc:
                     yield RecordError(file.display, row.position, str(exc))
+                except Exception as exc:  # one odd row must not stop the file
+                    yield RecordError(file.display, row.position, failure(exc))
         except BrokenCsv as exc:
             yield RecordError(file.display, exc.position, str(exc))
 
@@ -149,6 +153,8 @@ def _activity_event(row: Row) -> Event:
     start_text = row.get(*START_COLUMNS)
     start = _utc_datetime(start_text, "Start Time")
     duration = _duration_seconds(row.get(*DURATION_COLUMNS))
+    if duration is not None and duration > MAX_DURATION_S:
+        raise ValueError(f"Duration {shown(row.get(*DURATION_COLUMNS))} is more than a week; not one viewing")
     profile = row.get("Profile Name")
     device = row.get("Device Type")
     country = row.get("Country")
@@ -161,7 +167,7 @@ def _activity_event(row: Row) -> Event:
         source = "tvseries_stream"
         data = {**parts, "title": title, **common}
     bookmark = row.get("Bookmark")
-    if bookmark and (b := _duration_seconds(bookmark)) is not None:
+    if bookmark and (b := _duration_seconds(bookmark)) is not None and b <= MAX_DURATION_S:
         data["bookmark_s"] = b
     if "Autoplayed" in (row.get("Attributes") or ""):
         data["autoplayed"] = True
@@ -187,7 +193,8 @@ def _utc_datetime(text: str | None, field: str) -> datetime:
     try:
         when = datetime.fromisoformat(text.removesuffix(" UTC").removesuffix("Z"))
     except ValueError:
-        raise ValueError(f"{field} {text!r} is not a date and time (expected YYYY-MM-DD HH:MM:SS)") from None
+        raise ValueError(f"{field} {shown(text)} is not a date and time (expected YYYY-MM-DD HH:MM:SS)") from None
+    check_year(when, field)
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when
 
 
@@ -196,8 +203,10 @@ def _duration_seconds(text: str | None) -> float | None:
     if not text:
         return None
     pieces = text.split(":")
-    if not 2 <= len(pieces) <= 3 or not all(p.strip().isdigit() for p in pieces):
+    if not 2 <= len(pieces) <= 3 or not all(p.strip().isdigit() and p.isascii() for p in pieces):
         return None
+    if any(len(p) > 12 for p in pieces):
+        return math.inf  # past any real duration (and past what int() reads, at 4,300 digits)
     seconds = 0.0
     for p in pieces:
         seconds = seconds * 60 + int(p)
@@ -226,6 +235,8 @@ class ViewingHistoryImporter:
                     yield _history_event(row, order)
                 except ValueError as exc:
                     yield RecordError(file.display, row.position, str(exc))
+                except Exception as exc:
+                    yield RecordError(file.display, row.position, failure(exc))
         except BrokenCsv as exc:
             yield RecordError(file.display, exc.position, str(exc))
 
@@ -279,16 +290,20 @@ def _parse_date(text: str | None, order: str) -> date:
         raise ValueError("Date is empty")
     m = _DATE.fullmatch(text)
     if not m:
-        raise ValueError(f"Date {text!r} is not a date")
+        raise ValueError(f"Date {shown(text)} is not a date")
     a, b, c = m.groups()
     try:
         if len(a) == 4:
-            return date(int(a), int(b), int(c))
-        year = int(c) + (2000 if len(c) <= 2 else 0)
-        day, month = (int(a), int(b)) if order == "DMY" else (int(b), int(a))
-        return date(year, month, day)
+            day = date(int(a), int(b), int(c))
+        else:
+            year = int(c) + (2000 if len(c) <= 2 else 0)
+            d, month = (int(a), int(b)) if order == "DMY" else (int(b), int(a))
+            day = date(year, month, d)
     except ValueError:
-        raise ValueError(f"Date {text!r} is not a valid {'day/month' if order == 'DMY' else 'month/day'} date") from None
+        raise ValueError(f"Date {shown(text)} is not a valid {'day/month' if order == 'DMY' else 'month/day'} date") from None
+    if not 1900 <= day.year <= 2100:
+        raise ValueError(f"Date {shown(text)} is outside the years 1900-2100")
+    return day
 
 
 IMPORTERS = [ViewingActivityImporter(), ViewingHistoryImporter()]

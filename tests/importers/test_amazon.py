@@ -206,3 +206,44 @@ def test_order_times_are_shown_in_the_home_zone_and_dates_are_its_days(tmp_path,
     tee = _at(store, "row 2 at line 3")
     assert tee.start == datetime(2016, 11, 1, tzinfo=ZoneInfo("America/Chicago"))
     assert tee.start.date().isoformat() == "2016-11-01" and tee.data["date_only"] is True
+
+
+# --- issue 20: odd cells are row errors or left out, never an exception ------------------------------------
+
+
+def _real_with(tmp_path, name, old, new):
+    data = real_export("amazon", name).read_bytes()
+    assert old in data
+    folder = tmp_path / "Retail.OrderHistory.2"
+    folder.mkdir(exist_ok=True)
+    path = folder / "Retail.OrderHistory.2.csv"
+    path.write_bytes(data.replace(old, new, 1))
+    return path
+
+
+@needs_real_exports
+@pytest.mark.parametrize("new", [b"12/31/9999 23:59:59 UTC", b"01/01/0001 00:00:00 UTC"])
+def test_order_date_near_year_1_or_9999_is_a_row_error(tmp_path, new):
+    path = _real_with(tmp_path, "hudi_Retail.OrderHistory.2_amazon_it.csv", b"11/11/2021 22:32:48 UTC", new)
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert error.position == "row 1 at line 2" and "Order Date" in error.message and "1900-2100" in error.message
+    assert store.count() == 2
+
+
+@needs_real_exports
+def test_numbers_past_float_range_are_left_out_not_inf(tmp_path):
+    """A 400-digit price is inf as a float (and int(inf) raised OverflowError for a quantity)."""
+    path = _real_with(tmp_path, "hudi_Retail.OrderHistory.2_amazon_it.csv", b'"EUR","819.66"', b'"EUR","' + b"9" * 400 + b'"')
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    cells = lines[2].split('","')
+    header = lines[0].split('","')
+    cells[header.index("Quantity")] = "9" * 400
+    lines[2] = '","'.join(cells)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    store, summary = import_into(tmp_path, [path])
+    assert summary.errors == [] and store.count() == 3
+    first, second = (e for e in store.events() if e.position in ("row 1 at line 2", "row 2 at line 3"))
+    assert "unit_price" not in first.data and first.data["total"] == 999.99
+    assert "quantity" not in second.data and "total" in second.data
+    assert parse_number("9" * 400) is None

@@ -231,3 +231,43 @@ def test_header_with_unit_suffixes_is_read(tmp_path):
     assert summary.errors == []
     (movie,) = store.events(source="movie_stream")
     assert (movie.title, movie.data["duration_s"], movie.end) == ("The Irishman", 3930.0, datetime(2024, 3, 1, 21, 5, 30, tzinfo=UTC))
+
+
+# --- issue 20: one bad row is a record error and the rows after it import --------------------------------
+
+
+def _real_with(tmp_path, name, old, new, as_name):
+    data = real_export("netflix", name).read_bytes()
+    assert old in data
+    path = tmp_path / as_name
+    path.write_bytes(data.replace(old, new, 1))
+    return path
+
+
+@needs_real_exports
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        # 99999999999 hours: OverflowError (not a ValueError) escaped the importer and ended the whole import
+        (b"02:09:34,,BlacK", b"99999999999:00:00,,BlacK", "Duration '99999999999:00:00' is more than a week"),
+        (b"02:09:34,,BlacK", b"9" * 5000 + b":00:00,,BlacK", "is more than a week"),  # past int()'s 4,300 digits
+        (b"2021-12-05 20:26:31", b"9999-12-31 23:59:59", "Start Time 9999-12-31 is outside the years 1900-2100"),
+        (b"2021-12-05 20:26:31", b"0001-01-01 00:00:00", "Start Time 0001-01-01 is outside the years 1900-2100"),
+    ],
+)
+def test_activity_row_with_overflowing_duration_or_date_is_a_row_error(tmp_path, old, new, message):
+    path = _real_with(tmp_path, "hudi_ViewingActivity_it.csv", old, new, "ViewingActivity.csv")
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert (error.file, error.position) == (str(path), "row 2 at line 3") and message in error.message
+    assert [e.title for e in store.events()] == ["Strappare lungo i bordi: Stagione 1: Episodio 4 (Episodio 4)"]
+
+
+@needs_real_exports
+@pytest.mark.parametrize("new", [b"31/12/9999", b"01/01/0001"])
+def test_history_date_near_year_1_or_9999_is_a_row_error(tmp_path, new):
+    path = _real_with(tmp_path, "felipebacelo_NetflixViewingHistory_ptBR.csv", b"29/05/2021", new, "NetflixViewingHistory.csv")
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert error.position == "row 4 at line 5" and "outside the years 1900-2100" in error.message
+    assert store.count() == 576
