@@ -8,6 +8,12 @@ Speed: events are written in batches by a thread behind the importer (app/store.
 last batches and its commit run in SQLite, a helper thread already parses the next file's first records
 (`_RecordReader`). A file's progress is reported only once its own import has begun.
 
+Nothing a file holds stops the import: a record an importer cannot read is a `RecordError`; an
+exception an importer did not expect ends that file's reading with a `FileError` naming the place and
+the cause, its records before it are kept (formats that stream) and the next file is read; a file that
+cannot be opened or recognised is a `FileError`, and so is a file the store could not write (rolled
+back). Only a `StoreError` (disk full, the store damaged, another import running) ends the import.
+
     summary = import_paths(store, ["~/Downloads/takeout.zip"], progress=print_progress)
 """
 
@@ -20,9 +26,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator
 
-from app.store import Cancelled, EventStore, FileResult
+from app.store import Cancelled, EventStore, FileResult, StoreError
 from importers import importer_for
-from importers.base import Event, Importer, InputFile, Record, RecordError, current_home_zone, home_zone
+from importers.base import (
+    Event, FileError, Importer, InputFile, Record, RecordError, current_home_zone, home_zone, printable,
+)
 from importers.discover import iter_input_files
 
 # progress(file_display, bytes_done, bytes_total)
@@ -100,10 +108,15 @@ def import_paths(
     on_file_done: Callable[[FileResult], None] | None = None,
     home_zone: str | None = None,
 ) -> ImportSummary:
-    """Import `paths`; `home_zone` (IANA name) is the person's zone, else $LIFELENS_TZ, else this computer's."""
+    """Import `paths`; `home_zone` (IANA name) is the person's zone, else $LIFELENS_TZ, else this computer's.
+
+    One import at a time writes into a store: while another runs, this one waits a little, then raises
+    StoreError("another import is running into <db> ...").
+    """
     token = current_home_zone.set(home_zone)
     try:
-        return _import_paths(store, [str(p) for p in paths], progress, cancel, on_file_done)
+        with store.import_lock():
+            return _import_paths(store, [str(p) for p in paths], progress, cancel, on_file_done)
     finally:
         current_home_zone.reset(token)
 
@@ -113,7 +126,7 @@ def _import_paths(store, paths, progress, cancel, on_file_done) -> ImportSummary
     summary = ImportSummary(run_id=run_id)
     status = "done"
     items = iter(iter_input_files(paths))
-    upcoming: _Opened | RecordError | _Failed | None = _NOT_YET  # the next file, once opened
+    upcoming: _Opened | RecordError | None = _NOT_YET  # the next file, once opened
     try:
         while True:
             if cancel is not None and cancel.cancelled:
@@ -123,20 +136,15 @@ def _import_paths(store, paths, progress, cancel, on_file_done) -> ImportSummary
             item, upcoming = (_open_next(items, progress) if upcoming is _NOT_YET else upcoming), _NOT_YET
             if item is None:
                 break
-            if isinstance(item, _Failed):
-                raise item.error
             if isinstance(item, RecordError):
                 result = store.record_unrecognised(run_id, item)
             else:
 
                 def read_next() -> None:  # this file's records are all in: read the next while this one commits
                     nonlocal upcoming
-                    try:
-                        upcoming = _open_next(items, progress)
-                    except BaseException as exc:  # raised once this file is stored, as without read-ahead
-                        upcoming = _Failed(exc)
+                    upcoming = _open_next(items, progress)
 
-                result = _import_opened(store, run_id, item, progress=progress, cancel=cancel, records_done=read_next)
+                result = _import_guarded(store, run_id, item, progress=progress, cancel=cancel, records_done=read_next)
                 if result.status == "cancelled":
                     summary.cancelled = True
                     status = "cancelled"
@@ -152,6 +160,22 @@ def _import_paths(store, paths, progress, cancel, on_file_done) -> ImportSummary
         _close(upcoming)
     store.finish_run(run_id, status)
     return summary
+
+
+def _import_guarded(store: EventStore, run_id: int, opened: "_Opened", **kwargs: Any) -> FileResult:
+    """`_import_opened`, with a failure of the store on this file (rolled back) made the file's error."""
+    try:
+        return _import_opened(store, run_id, opened, **kwargs)
+    except (StoreError, KeyboardInterrupt, SystemExit):
+        raise  # the store itself cannot go on (disk full, damaged, locked): the person must act
+    except Exception as exc:
+        result = opened.result or FileResult(file=opened.file.display, importer=opened.importer.name, status="failed")
+        error = FileError(
+            opened.file.display, "file",
+            f"not stored, nothing of this file was kept: {type(exc).__name__}: {printable(exc, 300)}",
+            cause=type(exc).__name__,
+        )
+        return store.record_failed(run_id, result, error)
 
 
 def import_file(
@@ -176,38 +200,50 @@ class _Opened:
     importer: Importer
     reader: "_RecordReader"
     progress: "_Progress"
+    result: FileResult | None = None  # once its import has begun
 
 
 _NOT_YET: Any = object()  # the next file is not opened yet
 
 
-@dataclass
-class _Failed:
-    """Finding or opening the next file failed while the previous one was still being imported."""
-
-    error: BaseException
-
-
 def _open_next(items: Iterator[InputFile | RecordError], progress: ProgressCallback | None) -> _Opened | RecordError | None:
-    item = next(items, None)
+    try:
+        item = next(items, None)
+    except Exception as exc:  # finding files broke off (a folder vanished mid-walk): the files found are imported
+        return FileError("(the dropped files)", "listing", f"could not list the rest: {type(exc).__name__}: {printable(exc, 300)}",
+                         cause=type(exc).__name__)
     return item if item is None or isinstance(item, RecordError) else _open(item, progress)
 
 
 def _open(file: InputFile, progress: ProgressCallback | None) -> _Opened | RecordError:
-    """Detect `file`'s format and start reading its records; a RecordError when it is not one Lifelens reads."""
+    """Detect `file`'s format and start reading its records; a FileError when it is not one Lifelens reads."""
     if file.size == 0:
-        return RecordError(file.display, "file", "empty file (0 bytes)")
+        return FileError(file.display, "file", "empty file (0 bytes)")
     try:
         importer = importer_for(file)
     except OSError as exc:
-        return RecordError(file.display, "file", f"cannot read: {exc}")
+        return FileError(file.display, "file", f"cannot read: {printable(exc, 300)}")
+    except Exception as exc:  # a detector that chokes on the file's first bytes
+        return FileError(file.display, "file", f"cannot tell which export this is: {type(exc).__name__}: {printable(exc, 300)}",
+                         cause=type(exc).__name__)
     if importer is None:
-        hint = file.head_text(80).splitlines()[0][:60] if file.size else ""
-        return RecordError(file.display, "file", f"not an export Lifelens reads (starts with {hint!r}); skipped")
+        return FileError(file.display, "file", _unrecognised(file))
 
     progress_of = _Progress(file, progress)
-    reader = _RecordReader(importer, _counting(file, progress_of))
+    reader = _RecordReader(importer, _counting(file, progress_of), file.display)
     return _Opened(file, importer, reader, progress_of)
+
+
+def _unrecognised(file: InputFile) -> str:
+    """Why `file` is skipped, quoting its start escaped (a file's raw bytes never reach an error text)."""
+    try:
+        lines = file.head_text(80).splitlines()
+    except Exception as exc:
+        return f"cannot read: {printable(exc, 300)}"
+    first = next((line for line in lines if line.strip()), "")
+    if not first:
+        return "holds no data (only a byte-order mark, blank lines or spaces); skipped"
+    return f"not an export Lifelens reads (starts with {printable(repr(first[:60]))}); skipped"
 
 
 class _Progress:
@@ -272,6 +308,7 @@ def _import_opened(
     opened.progress.start()
     try:
         with store.file_import(run_id, file.display, importer.name) as writer:
+            opened.result = writer.result
             try:
                 for record in opened.reader:
                     if cancel is not None and cancel.cancelled:
@@ -282,11 +319,11 @@ def _import_opened(
                         else:
                             writer.add(record)
                     else:
-                        writer.add_error(record)
+                        writer.add_error(record)  # a RecordError, or the FileError that ended the reading
             except (OSError, EOFError) as exc:
                 # The stream itself broke (truncated zip member, I/O error): keep what was read so far.
                 writer.add_error(
-                    RecordError(file.display, f"after byte {opened.progress.done}", f"file ends or breaks here: {exc}")
+                    FileError(file.display, f"after byte {opened.progress.done}", f"file ends or breaks here: {printable(exc, 300)}")
                 )
             if records_done is not None:
                 records_done()
@@ -306,12 +343,18 @@ class _RecordReader:
     A file's last batches and its commit run in SQLite without the GIL, so meanwhile a helper thread
     starts parsing the next file (for a Spotify chunk: the whole JSON at once). The consumer then takes
     those records and goes on with the importer's generator itself, in its own thread: two threads
-    parsing side by side would only contend for the GIL. Order and errors are kept: an exception
-    from the importer comes after the records read before it.
+    parsing side by side would only contend for the GIL. Order is kept.
+
+    An exception the importer did not expect ends the records with a `FileError` (after the records read
+    before it), naming the last record read and the exception: errors as values, so the records before
+    it are stored and the next file is read. OSError and EOFError (the stream broke) are raised as they
+    are, for the caller to name the byte.
     """
 
-    def __init__(self, importer: Importer, file: InputFile):
+    def __init__(self, importer: Importer, file: InputFile, display: str):
         self._records = importer.read(file)
+        self._display = display
+        self._name = importer.name
         self._head: list[Record] = []
         self._error: BaseException | None = None
         context = contextvars.copy_context()  # the import's home zone, for importers that read it
@@ -325,20 +368,41 @@ class _RecordReader:
                 head.append(record)
                 if len(head) >= READ_AHEAD_RECORDS:
                     break  # the generator stays open; the consumer goes on with it
-        except BaseException as exc:  # raised to the consumer after the records before it
+        except BaseException as exc:  # handed to the consumer after the records before it
             self._error = exc
 
     def __iter__(self) -> Iterator[Record]:
         self._thread.join()
         head, self._head = self._head, []
         yield from head
+        last = head[-1] if head else None
         if self._error is not None:
-            raise self._error
-        yield from self._records
+            error, self._error = self._error, None
+            yield self._stopped(error, last)
+            return
+        try:
+            for last in self._records:
+                yield last
+        except Exception as exc:
+            yield self._stopped(exc, last)
+
+    def _stopped(self, exc: BaseException, last: Record | None) -> FileError:
+        if isinstance(exc, (OSError, EOFError)) or not isinstance(exc, Exception):
+            raise exc  # the stream broke, or the person pressed Ctrl+C
+        where = f"after {printable(last.position)}" if last is not None else "start of file"
+        kept = "the records before it are kept" if last is not None else "nothing of it was read"
+        return FileError(
+            self._display, where,
+            f"the {self._name} reader stopped here ({type(exc).__name__}: {printable(exc, 300)}); {kept}, the rest of the file was not read",
+            cause=type(exc).__name__,
+        )
 
     def close(self) -> None:
         """Stop reading: the consumer is done or gave up."""
         self._thread.join()
         close = getattr(self._records, "close", None)
         if close is not None:
-            close()
+            try:
+                close()
+            except Exception:
+                pass  # a generator that fails while closing has nothing more to give

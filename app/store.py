@@ -7,6 +7,13 @@ Imports are transactional per file: either every new event of a file is stored o
 are stable natural keys (`importers.base.event_id`), so `INSERT OR IGNORE` makes re-imports and
 overlapping exports idempotent.
 
+Every value is checked at the door (`FileWriter.add`): an instant outside 1900..2100, a text that is not
+a string or holds a lone surrogate, data that is not JSON this store and SQLite read back (integers past
+64 bits, NaN and infinities, nesting deeper than 254) is the record's error, never a stored row that a
+later read cannot turn back into an event. Reading is lenient all the same, for stores written before.
+
+One import writes at a time (`import_lock`); other writers wait for SQLite's lock up to BUSY_TIMEOUT_S.
+
     store = EventStore.open(path)
     run = store.begin_run(["~/Downloads/takeout.zip"])
     with store.file_import(run, "takeout.zip!Mail/All.mbox", "mbox") as writer:
@@ -16,8 +23,13 @@ overlapping exports idempotent.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import os
+import re
 import sqlite3
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -32,7 +44,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import orjson
 
-from importers.base import Event, RecordError, event_id
+from importers.base import Event, FileError, RecordError, event_id, printable
 
 SCHEMA_VERSION = 1
 PAGE_SIZE = 16384                      # bytes per page of a new store
@@ -40,6 +52,14 @@ WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024
 BATCH_SIZE = 2000
 BATCH_BYTES = 16 * 1024 * 1024  # a batch of long mails is written sooner: memory stays bounded
 WRITE_BEHIND_BATCHES = 2  # full batches handed to writing threads before the importer waits
+BUSY_TIMEOUT_S = 10.0  # a writer waits this long for another's transaction before "locked"
+IMPORT_WAIT_S = 5.0  # an import waits this long for another import into the same store to end
+
+# The instants the store takes: a life log's, and every one of them a datetime again in any zone.
+MIN_UTC = datetime(1900, 1, 1, tzinfo=timezone.utc).timestamp()
+MAX_UTC = datetime(2101, 1, 1, tzinfo=timezone.utc).timestamp()
+MAX_DATA_DEPTH = 254  # lists and objects inside an event's data: as deep as orjson writes (SQLite reads 1,000)
+INT64 = 2**63
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS import_runs (
@@ -115,8 +135,14 @@ class StoreBug(Exception):
 
 def _translate(exc: sqlite3.Error, path: Path) -> Exception:
     msg = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in msg:
+        return StoreError(
+            f"{path}: the store is busy: another Lifelens (an import or the window) is writing into it;"
+            f" try again when it is done ({msg})"
+        )
     if isinstance(exc, sqlite3.OperationalError) and (
-        "locked" in msg or "disk is full" in msg or "unable to open" in msg or "readonly" in msg
+        "disk is full" in msg or "unable to open" in msg or "readonly" in msg
     ):
         return StoreError(f"{path}: {msg}")
     if isinstance(exc, sqlite3.DatabaseError) and ("not a database" in msg or "malformed" in msg):
@@ -134,10 +160,33 @@ def _zone(tz: str | None, offset: int) -> Any:
     return timezone(timedelta(seconds=offset))
 
 
+_FIRST = datetime.min.replace(tzinfo=timezone.utc) + timedelta(days=1)
+_LAST = datetime.max.replace(tzinfo=timezone.utc) - timedelta(days=1)
+
+
 def _to_local(utc: float | None, offset: int | None, tz: str | None) -> datetime | None:
     if utc is None:
         return None
-    return datetime.fromtimestamp(utc, _zone(tz, offset or 0))
+    try:
+        return datetime.fromtimestamp(utc, _zone(tz, offset or 0))
+    except (OverflowError, ValueError, OSError, TypeError):
+        return _utc_datetime(utc)  # a row an older Lifelens let in (year 10000): read, never fail
+
+
+def _utc_datetime(utc: Any) -> datetime:
+    """A stored instant as a UTC datetime; one past what datetime holds is its nearest end."""
+    try:
+        return datetime.fromtimestamp(utc, timezone.utc)
+    except (OverflowError, ValueError, OSError, TypeError):
+        return _FIRST if isinstance(utc, (int, float)) and utc < 0 else _LAST
+
+
+def _decode_data(text: Any) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return {"unreadable_data": printable(text, 200)}
+    return data if isinstance(data, dict) else {"value": data}
 
 
 def _json_default(value: Any) -> Any:
@@ -154,16 +203,80 @@ _encode_data_stdlib = json.JSONEncoder(ensure_ascii=False, default=_json_default
 _ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+class Refused(ValueError):
+    """A value the store does not take; the message says which and why (the record's error)."""
+
+
 def _encode_data(data: dict[str, Any]) -> str:
-    """`data` as compact JSON text, the same as the stdlib encoder gives (numbers may be spelt differently)."""
+    """`data` as compact JSON text, the same as the stdlib encoder gives; Refused when it is not storable."""
+    if type(data) is not dict:
+        _check_data(data)  # raises Refused unless a dict
     try:
         out = orjson.dumps(data, default=_json_default, option=_ORJSON_OPTIONS)
-    except orjson.JSONEncodeError:  # non-string keys, lone surrogates, integers past 64 bits
+    except orjson.JSONEncodeError:  # non-string keys, lone surrogates, integers past 64 bits, deep nesting
+        _check_data(data)
         return _encode_data_stdlib(data)
     text = out.decode()
-    if "null" in text:  # orjson writes NaN and Infinity as null; the stdlib keeps them (str search: 2x faster than bytes)
-        return _encode_data_stdlib(data)
+    if "null" in text:  # orjson writes NaN and Infinity as null: a null may be one (str search: 2x faster than bytes)
+        _check_data(data)
     return text
+
+
+def _check_data(data: Any) -> None:
+    """Raise Refused naming the first value SQLite's JSON functions or a later read could not take back."""
+    if type(data) is not dict:
+        raise Refused(f"data is a {type(data).__name__}, not an object of keys and values")
+    stack: list[tuple[str, Any, int]] = [("data", data, 0)]
+    while stack:
+        where, value, depth = stack.pop()
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and _SURROGATE.search(value):
+                raise Refused(f"{where} holds a lone surrogate ({_surrogate_at(value)}), which is not text")
+        elif kind is float:
+            if not math.isfinite(value):
+                raise Refused(f"{where} is {value}, not a number the store keeps")
+        elif kind is int:
+            if not -INT64 <= value < INT64:
+                raise Refused(f"{where} is {_short_number(value)}, beyond the 64-bit numbers the store keeps")
+        elif isinstance(value, (dict, list, tuple, set, frozenset)):
+            if depth >= MAX_DATA_DEPTH:
+                raise Refused(f"{where} is nested deeper than {MAX_DATA_DEPTH} levels")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if type(key) is not str:
+                        raise Refused(f"{where} has a key {printable(repr(key), 60)} that is not text")
+                    stack.append((f"{where}.{printable(key, 40)}", key, depth + 1))
+                    stack.append((f"{where}.{printable(key, 40)}", item, depth + 1))
+            else:
+                stack.extend((f"{where}[{i}]", item, depth + 1) for i, item in enumerate(value))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_at(text: str) -> str:
+    found = _SURROGATE.search(text)
+    return f"\\u{ord(found.group()):04x} at character {found.start() + 1}" if found else "none"
+
+
+def _short_number(value: int) -> str:
+    digits = len(str(abs(value))) if abs(value) < 10**4000 else 4000
+    return f"a number of {digits} digits" if digits > 30 else str(value)
+
+
+def _text_problem(field_name: str, value: Any) -> str | None:
+    if type(value) is not str:
+        return f"{field_name} is a {type(value).__name__}, not text"
+    if not value.isascii() and _SURROGATE.search(value):
+        return f"{field_name} holds a lone surrogate ({_surrogate_at(value)}), which is not text"
+    return None
+
+
+def _instant_problem(field_name: str, value: datetime, utc: float) -> str | None:
+    if MIN_UTC <= utc < MAX_UTC:
+        return None
+    return f"{field_name} {printable(value.isoformat())} is outside 1900..2100, the years the store takes"
 
 
 @dataclass(frozen=True)
@@ -195,7 +308,7 @@ class StoredEvent:
             tz=tz,
             title=title,
             text=text,
-            data=MappingProxyType(json.loads(data)),
+            data=MappingProxyType(_decode_data(data)),
             file=file,
             position=pos,
             run_id=run,
@@ -235,6 +348,7 @@ class FileResult:
     added: int = 0
     skipped: int = 0
     errors: list[RecordError] = field(default_factory=list)
+    row: int | None = field(default=None, repr=False, compare=False)  # its import_files row
 
 
 class ZoneOffsets:
@@ -281,24 +395,46 @@ class FileWriter:
         self._failure: BaseException | None = None
 
     def add(self, event: Event, zone: tzinfo | None = None, zone_name: str | None = None) -> None:
-        """Buffer `event`; with `zone` it is stored shown in that zone, as `zone_name` (the instant is kept)."""
+        """Buffer `event`; with `zone` it is stored shown in that zone, as `zone_name` (the instant is kept).
+
+        An event the store cannot keep as it is (see the module's docstring) becomes the file's record error.
+        """
         start = event.start
         end = event.end
-        # Instants are taken before any shift: timestamp() is cheapest on the importer's own (fixed) offset.
-        start_utc = start.timestamp()
-        end_utc = end.timestamp() if end is not None else None
-        if zone is None:
-            tz = event.tz
-            start_offset = int(start.utcoffset().total_seconds())  # type: ignore[union-attr]
-            end_offset = int(end.utcoffset().total_seconds()) if end is not None else None  # type: ignore[union-attr]
-        else:
-            tz = zone_name
-            offsets = self._zone_offsets
-            if offsets is None or offsets.zone is not zone:
-                offsets = self._zone_offsets = ZoneOffsets(zone)
-            start_offset = offsets.at(start_utc)
-            end_offset = offsets.at(end_utc) if end_utc is not None else None
-        data = _encode_data(event.data)
+        try:
+            # Instants are taken before any shift: timestamp() is cheapest on the importer's own (fixed) offset.
+            start_utc = start.timestamp()
+            end_utc = end.timestamp() if end is not None else None
+            if not MIN_UTC <= start_utc < MAX_UTC or (end_utc is not None and not MIN_UTC <= end_utc < MAX_UTC):
+                raise Refused(_instant_problem("start", start, start_utc) or _instant_problem("end", end, end_utc))  # type: ignore[arg-type]
+            if zone is None:
+                tz = event.tz
+                start_offset = int(start.utcoffset().total_seconds())  # type: ignore[union-attr]
+                end_offset = int(end.utcoffset().total_seconds()) if end is not None else None  # type: ignore[union-attr]
+            else:
+                tz = zone_name
+                offsets = self._zone_offsets
+                if offsets is None or offsets.zone is not zone:
+                    offsets = self._zone_offsets = ZoneOffsets(zone)
+                start_offset = offsets.at(start_utc)
+                end_offset = offsets.at(end_utc) if end_utc is not None else None
+            title, text, position = event.title, event.text, event.position
+            if not (
+                type(title) is str and type(text) is str and type(position) is str
+                and (title.isascii() or not _SURROGATE.search(title))
+                and (text.isascii() or not _SURROGATE.search(text))
+                and (position.isascii() or not _SURROGATE.search(position))
+                and (tz is None or (type(tz) is str and (tz.isascii() or not _SURROGATE.search(tz))))
+                and type(event.source) is str and type(event.type) is str
+            ):
+                raise Refused(self._field_problem(event, tz))
+            data = _encode_data(event.data)
+        except Refused as refused:
+            self.refuse(event, str(refused))
+            return
+        except (OverflowError, ValueError, TypeError, OSError, AttributeError) as exc:  # a tzinfo or value that breaks
+            self.refuse(event, f"cannot be stored: {type(exc).__name__}: {printable(exc, 200)}")
+            return
         self._pending.append(
             (
                 event_id(event.source, event.key),
@@ -309,17 +445,31 @@ class FileWriter:
                 end_utc,
                 end_offset,
                 tz,
-                event.title,
-                event.text,
+                title,
+                text,
                 data,
                 self._file,
-                event.position,
+                position,
                 self._run_id,
             )
         )
-        self._pending_chars += len(event.text) + len(data)
+        self._pending_chars += len(text) + len(data)
         if len(self._pending) >= BATCH_SIZE or self._pending_chars >= BATCH_BYTES:
             self._write_behind()
+
+    @staticmethod
+    def _field_problem(event: Event, tz: Any) -> str:
+        for name, value in (("title", event.title), ("text", event.text), ("position", event.position),
+                            ("source", event.source), ("type", event.type), ("zone", tz)):
+            problem = None if name == "zone" and value is None else _text_problem(name, value)
+            if problem:
+                return problem
+        return "a field is not text"  # not reached: add() found one
+
+    def refuse(self, event: Event, reason: str) -> None:
+        """`event` is not stored: its file's error names its place and `reason`."""
+        position = event.position if type(event.position) is str else printable(repr(event.position), 60)
+        self.result.errors.append(RecordError(self._file, position, f"not stored: {reason}"))
 
     def add_error(self, error: RecordError) -> None:
         self.result.errors.append(error)
@@ -429,12 +579,15 @@ class EventStore:
     @classmethod
     def open(cls, path: Path | str, *, read_only: bool = False) -> "EventStore":
         path = Path(path)
+        conn = None
         try:
             if read_only:
-                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+                conn = sqlite3.connect(
+                    f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S
+                )
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_S)
                 # A new file gets 16 KiB pages: a file's commit writes a quarter as many WAL frames, and a
                 # million-row Spotify import ran 18% faster. (A store made with 4 KiB pages keeps them: the
                 # page size of a WAL file is fixed, and this pragma is then ignored.)
@@ -451,13 +604,24 @@ class EventStore:
             if version > SCHEMA_VERSION:
                 raise StoreError(f"{path}: made by a newer Lifelens (schema {version}); update the app")
             if not read_only:
-                conn.executescript(SCHEMA)
-                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                # A run still 'running' here was killed: its per-file transactions rolled back by themselves.
-                conn.execute("UPDATE import_runs SET status='interrupted' WHERE status='running'")
-                conn.execute("UPDATE import_files SET status='interrupted' WHERE status='running'")
+                conn.executescript(SCHEMA)  # on a store that has it all, this writes nothing
+                if version != SCHEMA_VERSION:
+                    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                lock = ImportLock(path)
+                if lock.acquire(wait=0):  # no import runs now: a run still 'running' was killed
+                    try:  # (its per-file transactions rolled back by themselves)
+                        conn.execute("UPDATE import_runs SET status='interrupted' WHERE status='running'")
+                        conn.execute("UPDATE import_files SET status='interrupted' WHERE status='running'")
+                    finally:
+                        lock.release()
         except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
             raise _translate(exc, path) from exc
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
         return cls(conn, path)
 
     def close(self) -> None:
@@ -469,26 +633,58 @@ class EventStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @contextmanager
+    def _sql(self) -> Iterator[None]:
+        """SQLite's errors as the store's: StoreError (busy, disk full, damaged) or StoreBug."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise _translate(exc, self.path) from exc
+
     # --- import runs -------------------------------------------------------------------------
 
+    @contextmanager
+    def import_lock(self, wait: float | None = None) -> Iterator[None]:
+        """Hold the store's import lock: one import at a time writes into a store.
+
+        Waits up to `wait` seconds (IMPORT_WAIT_S) for another import to end, then raises StoreError.
+        """
+        lock = ImportLock(self.path)
+        if not lock.acquire(IMPORT_WAIT_S if wait is None else wait):
+            raise StoreError(
+                f"another import is running into {self.path}; wait until it is done (or cancel it), then import again"
+            )
+        try:
+            yield
+        finally:
+            lock.release()
+
     def begin_run(self, paths: Iterable[str]) -> int:
-        cur = self._conn.execute(
-            "INSERT INTO import_runs (started, status, paths) VALUES (?, 'running', ?)",
-            (time.time(), json.dumps([str(p) for p in paths])),
-        )
+        with self._sql():
+            cur = self._conn.execute(
+                "INSERT INTO import_runs (started, status, paths) VALUES (?, 'running', ?)",
+                (time.time(), json.dumps([printable(p) for p in paths], ensure_ascii=False)),
+            )
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def finish_run(self, run_id: int, status: str = "done") -> None:
-        self._conn.execute("UPDATE import_runs SET finished=?, status=? WHERE id=?", (time.time(), status, run_id))
+        with self._sql():
+            self._conn.execute("UPDATE import_runs SET finished=?, status=? WHERE id=?", (time.time(), status, run_id))
 
     @contextmanager
     def file_import(self, run_id: int, file_label: str, importer: str | None) -> Iterator[FileWriter]:
-        """One file's import in one transaction. Raise `Cancelled` inside to roll it back."""
+        """One file's import in one transaction. Raise `Cancelled` inside to roll it back.
+
+        Any other exception rolls the file back and propagates (SQLite's as StoreError or StoreBug); the
+        file's row then says 'failed', and `record_failed` adds the error that says why.
+        """
+        file_label = _storable_label(file_label)
         result = FileResult(file=file_label, importer=importer)
-        file_row = self._conn.execute(
-            "INSERT INTO import_files (run_id, file, importer, status, started) VALUES (?, ?, ?, 'running', ?)",
-            (run_id, file_label, importer, time.time()),
-        ).lastrowid
+        with self._sql():
+            result.row = self._conn.execute(
+                "INSERT INTO import_files (run_id, file, importer, status, started) VALUES (?, ?, ?, 'running', ?)",
+                (run_id, file_label, importer, time.time()),
+            ).lastrowid
         writer = FileWriter(self._conn, run_id, result, file_label)
         try:
             self._conn.execute("BEGIN IMMEDIATE")
@@ -503,7 +699,8 @@ class EventStore:
                     writer.wait()  # never roll back under a batch still being written
                 except BaseException:
                     pass  # the error that brought us here is the one to report
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
                 result.status = "failed"
                 result.added = result.skipped = 0
                 raise
@@ -512,22 +709,34 @@ class EventStore:
         except sqlite3.Error as exc:
             raise _translate(exc, self.path) from exc
         finally:
-            self._conn.execute(
-                "UPDATE import_files SET status=?, added=?, skipped=?, errors=?, finished=? WHERE id=?",
-                (result.status, result.added, result.skipped, len(result.errors), time.time(), file_row),
-            )
+            with self._sql():
+                self._conn.execute(
+                    "UPDATE import_files SET status=?, added=?, skipped=?, errors=?, finished=? WHERE id=?",
+                    (result.status, result.added, result.skipped, len(result.errors), time.time(), result.row),
+                )
+
+    def record_failed(self, run_id: int, result: FileResult, error: RecordError) -> FileResult:
+        """A file whose import failed and was rolled back: its errors (with `error`, why) are written now."""
+        result.status = "failed"
+        result.errors.append(error)
+        with self._sql():
+            self._write_errors(run_id, result.errors)
+            if result.row is not None:
+                self._conn.execute("UPDATE import_files SET errors=? WHERE id=?", (len(result.errors), result.row))
+        return result
 
     def record_unrecognised(self, run_id: int, error: RecordError) -> FileResult:
-        self._conn.execute(
-            "INSERT INTO import_files (run_id, file, importer, status, errors, started, finished)"
-            " VALUES (?, ?, NULL, 'unrecognised', 1, ?, ?)",
-            (run_id, error.file, time.time(), time.time()),
-        )
-        self._write_errors(run_id, [error])
+        with self._sql():
+            self._conn.execute(
+                "INSERT INTO import_files (run_id, file, importer, status, errors, started, finished)"
+                " VALUES (?, ?, NULL, 'unrecognised', 1, ?, ?)",
+                (run_id, error.file, time.time(), time.time()),
+            )
+            self._write_errors(run_id, [error])
         return FileResult(file=error.file, importer=None, status="unrecognised", errors=[error])
 
     def _write_errors(self, run_id: int, errors: list[RecordError]) -> None:
-        if errors:
+        if errors:  # RecordError's texts are printable (no lone surrogates): SQLite takes them
             self._conn.executemany(
                 "INSERT INTO import_errors (run_id, file, position, message) VALUES (?, ?, ?, ?)",
                 [(run_id, e.file, e.position, e.message) for e in errors],
@@ -556,14 +765,13 @@ class EventStore:
             GROUP BY e.source ORDER BY e.source
             """
         ).fetchall()
-        utc = timezone.utc
         return [
             SourceSummary(
                 source=s,
                 count=n,
-                first=datetime.fromtimestamp(lo, utc),
-                last=datetime.fromtimestamp(hi, utc),
-                last_import=datetime.fromtimestamp(imp, utc) if imp else None,
+                first=_utc_datetime(lo),
+                last=_utc_datetime(hi),
+                last_import=_utc_datetime(imp) if imp else None,
             )
             for s, n, lo, hi, imp in rows
         ]
@@ -674,6 +882,79 @@ class EventStore:
         if self._conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
             raise StoreError(f"{self.path}: integrity check failed")
         self._conn.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
+
+
+def _storable_label(label: str) -> str:
+    """A file's label as SQLite takes it: a name with undecodable bytes (lone surrogates) written escaped."""
+    if label.isascii() or not _SURROGATE.search(label):
+        return label
+    return label.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class ImportLock:
+    """An advisory lock, one per store, held by the import writing into it (released when its process ends).
+
+    It lives in the temporary folder, named by a hash of the store's path, so that deleting a store leaves
+    nothing of it beside it.
+    """
+
+    def __init__(self, store: Path):
+        name = hashlib.blake2b(str(Path(store).absolute()).encode("utf-8", "surrogatepass"), digest_size=10).hexdigest()
+        self.path = Path(tempfile.gettempdir()) / f"lifelens-import-{name}.lock"
+        self._fd: int | None = None
+
+    def acquire(self, wait: float) -> bool:
+        """True once held; False when another holds it still after `wait` seconds."""
+        deadline = time.monotonic() + wait
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return True  # no temporary folder to lock in: SQLite's own lock still keeps writes apart
+        while True:
+            if _try_lock(fd):
+                self._fd = fd
+                return True
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return False
+            time.sleep(0.05)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            _unlock(self._fd)
+            os.close(self._fd)
+            self._fd = None
+
+
+if os.name == "nt":  # pragma: no cover - Windows
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            return False
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _require_aware(dt: datetime) -> datetime:

@@ -96,16 +96,58 @@ def content_key(*parts: Any) -> str:
     return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+MAX_MESSAGE_CHARS = 2000  # an error message longer than this is cut (a 200,000-character header repr'd whole)
+
+
 @dataclass(frozen=True)
 class RecordError:
-    """A record (or a whole file) that could not be read. `position` says where, in file terms."""
+    """A record (or a whole file) that could not be read. `position` says where, in file terms.
+
+    The three texts are made printable when the error is made: a control character, an escape sequence
+    or a lone surrogate read from a file is written escaped (`\\x1b`, `\\ud800`), so an error never
+    carries a file's raw bytes to a terminal, the window or the store.
+
+        >>> RecordError("a.csv", "row 2", "Title 'x\\x1b[2Jy' is odd").message
+        "Title 'x\\\\x1b[2Jy' is odd"
+    """
 
     file: str
     position: str
     message: str
 
+    def __post_init__(self) -> None:
+        for name in ("file", "position", "message"):
+            value = getattr(self, name)
+            if type(value) is not str or not value.isprintable() or (name == "message" and len(value) > MAX_MESSAGE_CHARS):
+                object.__setattr__(self, name, printable(value, MAX_MESSAGE_CHARS if name == "message" else None))
+
     def __str__(self) -> str:
         return f"{self.file}: {self.position}: {self.message}"
+
+
+@dataclass(frozen=True)
+class FileError(RecordError):
+    """A whole file, or the rest of it, that could not be read; the import goes on with the next file.
+
+    `cause` is the name of the exception that stopped the reading when it was not one the importer
+    expected (a bug to fix: the safety net of `app.importing` caught it), else None.
+    """
+
+    cause: str | None = None
+
+
+def printable(value: Any, limit: int | None = None) -> str:
+    """`value` as one line of printable text: other characters escaped as in a Python literal, cut at `limit`.
+
+        >>> printable("a\\nb\\x00\\ud800")
+        'a\\\\nb\\\\x00\\\\ud800'
+    """
+    text = value if type(value) is str else str(value)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if limit is not None and len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    return text
 
 
 Record = Union[Event, RecordError]

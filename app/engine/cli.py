@@ -50,6 +50,9 @@ def cmd_run_tree(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"lifelens run-tree: cannot read {args.tree}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as exc:
+        print(f"lifelens run-tree: {args.tree} is not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        return 2
     try:
         tree = Node.from_json(text)
     except TreeError as exc:

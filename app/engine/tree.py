@@ -24,6 +24,10 @@ class TreeError(ValueError):
     """A tree JSON that cannot be read; the message names the node by its path (root.children[1])."""
 
 
+MAX_TREE_DEPTH = 64  # nodes from the root down; QUD trees are 2-5 deep
+MAX_JSON_DEPTH = 2 * MAX_TREE_DEPTH + 8  # each level is an object and its children list
+
+
 @dataclass(frozen=True)
 class Node:
     question: str
@@ -44,12 +48,19 @@ class Node:
 
     @classmethod
     def from_json(cls, obj: Any, _path: str = "root") -> "Node":
-        """From the dict shape above, or its JSON text."""
+        """From the dict shape above, or its JSON text; a tree deeper than MAX_TREE_DEPTH is a TreeError."""
         if isinstance(obj, (str, bytes)):
+            depth = _json_depth(obj if isinstance(obj, str) else obj.decode("utf-8", "replace"))
+            if depth > MAX_JSON_DEPTH:
+                raise TreeError(f"{_path}: JSON nested {depth} levels deep; a tree may be at most {MAX_TREE_DEPTH} nodes deep")
             try:
                 obj = json.loads(obj)
-            except json.JSONDecodeError as exc:
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 raise TreeError(f"{_path}: not JSON: {exc}") from None
+            except RecursionError:
+                raise TreeError(f"{_path}: JSON nested too deep to read") from None
+        if _path.count(".children[") >= MAX_TREE_DEPTH:
+            raise TreeError(f"{_path}: the tree is deeper than {MAX_TREE_DEPTH} nodes")
         if not isinstance(obj, dict):
             raise TreeError(f"{_path}: a node must be an object with question, step, children")
         unknown = set(obj) - {"question", "step", "children"}
@@ -122,3 +133,29 @@ class Node:
 
         visit(self, 0)
         return "\n".join(lines)
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of [ and { in JSON `text`, strings skipped; linear, no recursion.
+
+        >>> _json_depth('{"a": [1, {"b": "[[["}]}')
+        3
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -16,6 +16,7 @@ import pytest
 
 from app.importing import CancelToken, import_paths
 from app.store import EventStore
+from importers.base import FileError
 from bench.import_bench import ROWS_PER_FILE, write_spotify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,13 +178,20 @@ def test_next_file_read_ahead_keeps_progress_order_counts_and_failures(tmp_path,
 
     monkeypatch.setattr(SpotifyImporter, "read", failing_read)
     with EventStore.open(tmp_path / "t.sqlite") as store:
-        with pytest.raises(RuntimeError, match="importer bug"):
-            import_paths(store, [tmp_path / "export"])
-        assert store.count() == ROWS_PER_FILE  # the file before is stored, the failing one rolled back
+        summary = import_paths(store, [tmp_path / "export"])
+        # The failing file keeps its 3 records before the bug; the files after it are read all the same.
+        assert [f.added for f in summary.files] == [ROWS_PER_FILE, 3, ROWS_PER_FILE, 10]
+        (error,) = summary.errors
+        assert isinstance(error, FileError) and error.cause == "RuntimeError"
+        assert error.file == summary.files[1].file and error.position == "after row 3"
+        assert "importer bug" in error.message and "records before it are kept" in error.message
+        assert store.count() == 2 * ROWS_PER_FILE + 13
+        (stored,) = store.import_errors(summary.run_id)  # the store keeps file, place and message
+        assert (stored.file, stored.position, stored.message) == (error.file, error.position, error.message)
         with sqlite3.connect(tmp_path / "t.sqlite") as conn:
-            files = conn.execute("SELECT status FROM import_files ORDER BY id").fetchall()
+            files = conn.execute("SELECT status, errors FROM import_files ORDER BY id").fetchall()
             runs = conn.execute("SELECT status FROM import_runs").fetchall()
-        assert (files, runs) == ([("done",), ("failed",)], [("interrupted",)])
+        assert (files, runs) == ([("done", 0), ("done", 1), ("done", 0), ("done", 0)], [("done",)])
 
 
 def test_a_file_parsed_whole_reports_progress_as_its_rows_are_stored(tmp_path):

@@ -171,12 +171,23 @@ def test_batches_written_behind_are_all_searchable_and_a_failing_batch_rolls_bac
     assert [len(store.search(f"zebra{i}")) for i in (0, BATCH_SIZE, 2 * BATCH_SIZE + 4)] == [1, 1, 1]
     store.check()  # the full-text index matches the table
     run = store.begin_run(["bad.json"])
-    broken = [make_event(10_000 + i) for i in range(BATCH_SIZE + 1)]
-    object.__setattr__(broken[5], "title", ["not", "text"])  # binding fails inside the batch written behind
-    with pytest.raises(StoreBug):
-        with store.file_import(run, "bad.json", "test") as writer:
-            for event in broken:
-                writer.add(event)
+    import app.store as store_module
+
+    insert_rows = store_module._insert_rows
+
+    def failing_insert(conn, batch):
+        if any(row[8] == "Artist 0 - Track 10005" for row in batch):
+            raise sqlite3.IntegrityError("simulated failure inside the batch written behind")
+        return insert_rows(conn, batch)
+
+    store_module._insert_rows = failing_insert
+    try:
+        with pytest.raises(StoreBug):
+            with store.file_import(run, "bad.json", "test") as writer:
+                for i in range(BATCH_SIZE + 1):
+                    writer.add(make_event(10_000 + i))
+    finally:
+        store_module._insert_rows = insert_rows
     assert writer.result.status == "failed"
     assert store.count() == 2 * BATCH_SIZE + 5
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from app.cli import main
 
 from .test_end_to_end import ICL1_DAY_WITH_MOST_MUSIC, ICL2_BOTH_PARENTS_EVENING
@@ -57,3 +59,33 @@ def test_run_tree_failing_node_exits_1(life_store, capsys):
     assert rc == 1
     assert "Error:    SUM (“q”) failed: no item has a value for 'price' (12 items); EXTRACT or MAP it first" in out
     assert "  x no item has a value for 'price'" in out
+
+
+def test_run_tree_on_a_very_deep_tree_or_json_is_a_clear_error(life_store, tmp_path, capsys):
+    """Issue 20: a 2,000-deep operator tree and 100,000-deep JSON ended in RecursionError."""
+    leaf = json.dumps({"question": "songs", "step": 'RETRIEVE(query="songs")', "children": []})
+    node = json.dumps({"question": "q", "step": 'APPLY(l=QUD("q"), fct=len)', "children": ["CHILD"]})
+    before, after = node.split('"CHILD"')
+    (tmp_path / "deep.json").write_text(before * 2000 + leaf + after * 2000, encoding="utf-8")
+    assert main(["--db", str(life_store.path), "run-tree", str(tmp_path / "deep.json")]) == 2
+    err = capsys.readouterr().err
+    assert "JSON nested 4002 levels deep; a tree may be at most 64 nodes deep" in err and "Recursion" not in err
+    assert main(["--db", str(life_store.path), "run-tree", "{" + '"a":[' * 100_000]) == 2
+    assert "a tree may be at most 64 nodes deep" in capsys.readouterr().err
+    (tmp_path / "latin1.json").write_bytes('{"question": "Caf\xe9"}'.encode("latin-1"))
+    assert main(["--db", str(life_store.path), "run-tree", str(tmp_path / "latin1.json")]) == 2
+    assert "is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_a_tree_just_within_the_depth_limit_is_read():
+    from app.engine.tree import MAX_TREE_DEPTH, Node, TreeError
+
+    def chain(depth):
+        tree = {"question": "songs", "step": 'RETRIEVE(query="songs")', "children": []}
+        for _ in range(depth - 1):
+            tree = {"question": "q", "step": 'APPLY(l=QUD("songs"), fct=len)', "children": [tree]}
+        return tree
+
+    assert len(list(Node.from_json(json.dumps(chain(MAX_TREE_DEPTH))).walk())) == MAX_TREE_DEPTH
+    with pytest.raises(TreeError, match="deeper than 64 nodes"):
+        Node.from_json(chain(MAX_TREE_DEPTH + 1))
