@@ -22,6 +22,7 @@ _NAME = re.compile(r"([A-Za-z0-9-]+)([;:])")
 _DATE_IN_VALUE = re.compile(r"(\d{8})(?:T\d{6}Z?)?")
 _WINDOW_PROPS = frozenset(("DTSTART", "DTEND", "RDATE", "EXDATE", "RECURRENCE-ID", "DTSTAMP", "CREATED", "LAST-MODIFIED"))
 _FIRST_PROPS = frozenset(("DTSTART", "RDATE", "RECURRENCE-ID"))
+_PLAUSIBLE_FIRST, _PLAUSIBLE_END = "19000101", "21010101"  # importers._limits: the years 1900-2100
 
 
 @dataclass
@@ -191,6 +192,8 @@ def _note_property(calendar: CalendarText, block: Block, name: str, value: str, 
         block.override = True
     if name in _WINDOW_PROPS:
         for day in _DATE_IN_VALUE.findall(value):
+            if not _PLAUSIBLE_FIRST <= day < _PLAUSIBLE_END:
+                continue  # year 1 or 9999 is no date of the calendar's span (the event says so itself)
             if day > calendar.last_date:
                 calendar.last_date = day
             if name in _FIRST_PROPS and (not calendar.first_date or day < calendar.first_date):

@@ -305,7 +305,7 @@ def test_empty_file(tmp_path):
     path.write_bytes(b"")
     _, summary, events = import_one(tmp_path, path)
     assert events == []
-    assert summary.errors == [RecordError(str(path), "file", "empty file (0 bytes)")]
+    assert [(e.file, e.position, e.message) for e in summary.errors] == [(str(path), "file", "empty file (0 bytes)")]
 
 
 def test_invalid_lines_are_reported_and_the_rest_imports(tmp_path):
@@ -399,3 +399,137 @@ def test_detection_by_content(tmp_path):
     importer = IcsImporter()
     assert importer.detect(next(iter_input_files([renamed])))
     assert not importer.detect(next(iter_input_files([fake])))
+
+
+# --- issue 20: recurrences are bounded, and one odd event or rule is a record error -----------------------
+
+
+def _sabredav_with(tmp_path: Path, old: str, new: str) -> Path:
+    """The SabreDAV sample (a weekly series of 8 with 2 EXDATEs) with one line changed."""
+    text = (REAL_EXPORTS / "ics" / "rie_sabredav_exdate.ics").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "sabredav.ics"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _read(path: Path) -> list:
+    return list(IcsImporter(default_zone="Europe/Berlin").read(next(iter_input_files([path]))))
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+@pytest.mark.parametrize(
+    "rule, why",
+    [
+        ("RRULE:FREQ=DAILY;INTERVAL=0", "INTERVAL=0: the rule never moves on"),  # hung, past 3.6 GB
+        ("RRULE:FREQ=MINUTELY", "FREQ=MINUTELY"),  # 16 s for its first 20,000 minutes
+        ("RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=SECONDLY"),  # never matches: 6 s of looking
+    ],
+)
+def test_a_rule_that_cannot_be_expanded_is_a_record_error_and_keeps_the_first_date(tmp_path, rule, why):
+    path = _sabredav_with(tmp_path, "RRULE:FREQ=WEEKLY;COUNT=8", rule)
+    started = time.perf_counter()
+    records = _read(path)
+    assert time.perf_counter() - started < 2
+    errors = [r for r in records if isinstance(r, RecordError)]
+    events = [r for r in records if not isinstance(r, RecordError)]
+    assert [(e.position, why in e.message, "only its first date is imported" in e.message) for e in errors] == [("line 24", True, True)]
+    assert [e.start for e in events] == [dt("2019-03-04T00:30:00+01:00")]
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+def test_dtstamp_in_year_9999_is_a_record_error_and_the_series_imports(tmp_path):
+    """DTSTAMP 9999 stretched the expansion window to year 10001: ValueError outside the per-record guard."""
+    path = _sabredav_with(tmp_path, "DTSTAMP:20190303T151329Z", "DTSTAMP:99991231T000000Z")
+    records = _read(path)
+    errors = [r for r in records if isinstance(r, RecordError)]
+    assert [(e.position, e.message) for e in errors] == [
+        ("line 27", "DTSTAMP 9999-12-31T00:00:00+00:00 is outside the years 1900-2100; ignored")
+    ]
+    assert len(records) - len(errors) == 6  # 8 weeks, 2 EXDATEs, as without the odd stamp
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+@pytest.mark.parametrize("start", ["DTSTART;TZID=Europe/Berlin:00010101T003000", "DTSTART:00010101T003000Z"])
+def test_dtstart_in_year_1_is_a_record_error(tmp_path, start):
+    """OverflowError (the zone's offset taken from year 1) escaped the importer."""
+    path = _sabredav_with(tmp_path, "DTSTART;TZID=Europe/Berlin:20190304T003000", start)
+    (error,) = _read(path)
+    assert error.position == "line 34" and "DTSTART 0001-01-01" in error.message and "1900-2100" in error.message
+
+
+def _endless_daily(count: int, first_year: int = 2024) -> str:
+    """`count` endless daily series as Google writes them (TZID times, DTSTAMP of the export day)."""
+    events = "".join(
+        f"BEGIN:VEVENT\r\nDTSTART;TZID=Europe/Berlin:{first_year}0101T{i % 24:02d}0000\r\n"
+        f"DTEND;TZID=Europe/Berlin:{first_year}0101T{i % 24:02d}3000\r\nRRULE:FREQ=DAILY\r\n"
+        f"DTSTAMP:20240301T120000Z\r\nUID:daily-{i:02d}@example.org\r\nSUMMARY:Daily thing {i}\r\nEND:VEVENT\r\n"
+        for i in range(count)
+    )
+    return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"
+            "X-WR-TIMEZONE:Europe/Berlin\r\n" + events + "END:VCALENDAR\r\n")
+
+
+def test_fifty_endless_daily_series_import_in_seconds(tmp_path):
+    """50 endless daily series (10 KB): 14 s before (the library's after() restarts each rule from DTSTART
+    every few occurrences), about 2 s now on a loaded 2-core machine."""
+    path = tmp_path / "daily.ics"
+    path.write_text(_endless_daily(50), encoding="utf-8")
+    started = time.perf_counter()
+    records = _read(path)
+    seconds = time.perf_counter() - started
+    assert not [r for r in records if isinstance(r, RecordError)]
+    # 2023-12-31 (the day before the first date) .. 2026-03-02 (two years after the DTSTAMP): 791 days each
+    per_series = Counter(r.data["uid"] for r in records)
+    assert Counter(per_series.values()) == {791: 47, 792: 3}  # the 3 series at midnight also on 2026-03-02 itself
+    assert seconds < 10
+
+
+def test_series_and_calendar_occurrence_caps_are_record_errors(tmp_path, monkeypatch):
+    import importers.ics as ics
+
+    monkeypatch.setattr(ics, "MAX_OCCURRENCES", 300)
+    monkeypatch.setattr(ics, "MAX_CALENDAR_OCCURRENCES", 1000)
+    path = tmp_path / "daily.ics"
+    path.write_text(_endless_daily(5), encoding="utf-8")
+    records = _read(path)
+    errors = [(r.position, r.message) for r in records if isinstance(r, RecordError)]
+    assert errors[:3] == [(f"line {5 + 8 * i}", "more than 300 occurrences; the rest are not imported") for i in range(3)]
+    assert errors[3:] == [(f"line {5 + 8 * i}", "the calendar's series reached 1000 occurrences together; the rest are not imported") for i in (3, 4)]
+    assert len(records) - len(errors) == 1000
+
+
+def test_a_stamp_far_in_the_future_does_not_stretch_the_window_past_today(tmp_path):
+    from datetime import date, timedelta
+
+    from dateutil.relativedelta import relativedelta
+
+    text = _endless_daily(1).replace("DTSTAMP:20240301T120000Z", "DTSTAMP:20990301T120000Z")
+    path = tmp_path / "daily.ics"
+    path.write_text(text, encoding="utf-8")
+    records = _read(path)
+    last = records[-1].start.date()
+    horizon = date.today() + relativedelta(years=2)
+    assert horizon - timedelta(days=2) <= last <= horizon + timedelta(days=1)  # not 2101
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+@pytest.mark.parametrize("name", ["rie_range_thisandfuture.ics", "rie_google_machbar.ics", "rie_exchange2010_allday_rrule.ics"])
+def test_occurrences_are_the_same_through_the_library_s_public_api(tmp_path, monkeypatch, name):
+    """Occurrences are built from the library's Occurrence objects (3.x); without them, from its copies."""
+    import recurring_ical_events
+
+    class PublicOnly:  # a query of a library version that has no Occurrence internals
+        def __init__(self, query):
+            self.between = query.between
+
+    file = next(iter_input_files([REAL_EXPORTS / "ics" / name]))
+    fast = list(IcsImporter(default_zone="Europe/Berlin").read(file))
+    real_of = recurring_ical_events.of
+    monkeypatch.setattr(recurring_ical_events, "of", lambda *args, **kwargs: PublicOnly(real_of(*args, **kwargs)))
+    slow = list(IcsImporter(default_zone="Europe/Berlin").read(file))
+    assert fast == slow and len(fast) > 25
