@@ -194,8 +194,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--personas", nargs="*", help="train persona ids (default: all 12)")
     parser.add_argument("--variants", type=int, default=2,
                         help="slot-swapped copies per question (0: the question bank's wordings only)")
+    parser.add_argument("--wording", action=argparse.BooleanOptionalAction, default=True,
+                        help="add models.train.qud_wording's records after the varied ones: people's wordings, "
+                             "yes/no, comparisons, zero answers, each tree run on its persona's store (~15 min)")
     args = parser.parse_args(argv)
-    pairs = step_pairs(varied_records(train_records(args.personas or None), args.variants))
+    records = train_records(args.personas or None)
+    pairs = step_pairs(varied_records(records, args.variants))
+    if args.wording:
+        from models.train.qud_wording import build
+
+        before = len(pairs)
+        kept, report = build(records)
+        seen = {(p["prompt"], p["target"]) for p in pairs}
+        pairs += [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]
+        print(json.dumps({k: v for k, v in report.items() if not k.endswith("examples")}))
+        print(f"{before} pairs without the wording records, {len(pairs)} with them")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8", newline="\n") as f:
