@@ -47,17 +47,23 @@ from models.train.qud_wording_patterns import PATTERNS
 
 KINDS = ("wording", "yesno", "compare", "zero")
 WT_PP = {"run": "run", "walk": "walked", "hike": "hiked", "cycle": "cycled", "swim": "swum"}
+# Casual words for some workout types: "jog" for a run, "bike" for a ride (patterns with {wt_casual}).
+WT_CASUAL = {"running": "go jogging", "cycling": "go biking", "walking": "take a walk", "swimming": "go for a swim",
+             "hiking": "go on a hike", "strength training": "hit the gym", "yoga": "do a yoga class"}
 
 
 # --- filling patterns -----------------------------------------------------------------------------------
 
 
 def derived_slots(slots: dict) -> dict:
-    """The record's slots plus forms the patterns use: `wt_pp` (past participle of the distance verb)."""
+    """The record's slots plus forms the patterns use: `wt_pp` (past participle of the distance verb) and
+    `wt_casual` (a casual verb phrase for the workout type)."""
     out = dict(slots)
     verb = slots.get("wt_dist_verb")
     if isinstance(verb, str) and verb in WT_PP:
         out["wt_pp"] = WT_PP[verb]
+    if slots.get("wt") in WT_CASUAL:
+        out["wt_casual"] = WT_CASUAL[slots["wt"]]
     return out
 
 
@@ -84,6 +90,12 @@ def _record_id(record: dict, kind: str, n: int = 0) -> str:
 # --- kind 1: wording ------------------------------------------------------------------------------------
 
 
+def casual_case(text: str, rng: random.Random, share: float = 0.35) -> str:
+    """A text typed in lowercase stays so, names included ("how often did i stream kanye west"), for a share of
+    them; other texts are kept as written."""
+    return text.lower() if text[:1].islower() and rng.random() < share else text
+
+
 def wording_records(records: Iterable[dict], per_record: int = 3, seed: int = 0) -> list[dict]:
     """For each record of a template with patterns, a copy whose question and paraphrases are `per_record`
     of its patterns (seeded choice; over a template's records every pattern is used). The tree and the
@@ -97,7 +109,7 @@ def wording_records(records: Iterable[dict], per_record: int = 3, seed: int = 0)
         texts = [t for t in dict.fromkeys(texts) if t.lower() not in own]
         if not texts:
             continue
-        chosen = rng.sample(texts, min(per_record, len(texts)))
+        chosen = [casual_case(t, rng) for t in rng.sample(texts, min(per_record, len(texts)))]
         out.append({**record, "id": _record_id(record, "wording"), "kind": "wording", "question": chosen[0],
                     "paraphrases": chosen[1:], "tree": dict(record["tree"], question=chosen[0])})
     return out
@@ -180,6 +192,16 @@ VERB_PHRASES: dict[str, str] = {
     "join.workouts_while_travelling": "work out while travelling",
 }
 
+# The same activity as a past participle, for "have I ever <pp>?" (questions about all time only).
+PERFECT_PHRASES: dict[str, str] = {
+    "count.artist.all": "listened to {artist}", "count.cuisine.all": "eaten {cuisine} food",
+    "count.friend.all": "met {friend}", "count.track.all": "played {track} by {artist}",
+    "count.parents.all": "seen both my parents together", "doctor.vet_count": "taken {pet} to the vet",
+    "join.movie_after_dinner": "watched a movie after going out for dinner",
+    "join.songs_on_flights": "listened to music on a flight",
+    "join.workouts_while_travelling": "worked out while travelling",
+}
+
 # What a sum template adds up, as "<vp> more ..." ("Did I <more> in 2022 than in 2023?").
 MORE_PHRASES: dict[str, str] = {
     "shop.category_spend_year": "spend more on {category_words}",
@@ -206,6 +228,8 @@ YESNO_FRAMES = (
     "Did I {vp}{time}?", "did i {vp}{time}", "Did I {vp} at all{time}?", "{front}, did I {vp}?",
     "did i ever {vp}{time}?", "Did I {vp}{time}, yes or no?", "quick check: did I {vp}{time}?",
 )
+EVER_FRAMES = ("have i ever {pp}?", "Have I ever {pp}?", "have I {pp} at all?", "Have I {pp} even once?",
+               "is it true that i have {pp}?")
 MORE_FRAMES = (   # yes/no, a's value before b's
     "Did I {vp} more in {a} than in {b}?", "did i {vp} more often in {a} than {b}", "Compared to {b}, did I {vp} more in {a}?",
     "{a} vs {b}: did I {vp} more in {a}?",
@@ -300,7 +324,12 @@ def yesno_records(records: Iterable[dict], per_record: int = 3, seed: int = 0) -
         vp_text = fill(vp, values)
         if vp_text is None:
             continue
-        texts = _questions(YESNO_FRAMES, {**values, "vp": vp_text}, rng, per_record)
+        frames = YESNO_FRAMES
+        perfect = fill(PERFECT_PHRASES.get(record["template"], ""), values)
+        if perfect:
+            frames = (*EVER_FRAMES, *(f for f in YESNO_FRAMES if "{front}" not in f))
+            values = {**values, "pp": perfect}
+        texts = _questions(frames, {**values, "vp": vp_text}, rng, per_record)
         if not texts:
             continue
         answer = "yes" if record["answer"] > 0 else "no"
@@ -397,7 +426,7 @@ def _compare_pair(a: dict, b: dict, rng: random.Random, k: int) -> list[dict]:
         out.append(_new_record(a, "compare", n, texts, compare_tree(texts[0], la, lb, attr, (ya, yb)), answer, retrieve))
         return out
     frames = ENTITY_FRAMES.get(differ)
-    if frames is None:
+    if frames is None or (attr is None) == (differ == "category"):   # "more often" counts; "spend more" sums
         return []
     name = DIFFER_GROUPS[differ][1]
     va, vb = derived_slots(a["slots"]).get(name), derived_slots(b["slots"]).get(name)

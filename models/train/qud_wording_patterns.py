@@ -1,7 +1,7 @@
 """How people type the train templates' questions: paraphrase patterns per train template (models.train.qud_wording).
 
 Each pattern is a `str.format` pattern over the record's own slots (plus the derived slots of
-`models.train.qud_wording.derived_slots`: `wt_past`, `yy`). A pattern is used for a record only when every
+`models.train.qud_wording.derived_slots`: `wt_pp`, `wt_casual`). A pattern is used for a record only when every
 slot it names has a value there. The patterns mean exactly what the template's gold tree computes (the same
 year, the same "evening = after 6 pm", "last year = the last calendar year"); only the wording changes:
 casual, terse, lowercase, long and chatty, other word order, synonyms.
@@ -56,6 +56,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "I always forget - when is {name}'s birthday again?",
     ),
     "compare.years_workout": (
+        "did i {wt_casual} more in {y1} or in {y2}?",
         "did i {wt_verb} more in {y1} or {y2}?",
         "{y1} vs {y2}: which year did I {wt_verb} more often?",
         "Which year had more {wt_noun}, {y1} or {y2}?",
@@ -338,6 +339,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "how many weekend workouts did i log",
     ),
     "count.wtype.last_6_months": (
+        "how often did i {wt_casual} in the last 6 months?",
         "how many times did i {wt_verb} in the last six months?",
         "{wt_noun} in the past 6 months?",
         "In the last half year, how often did I {wt_verb}?",
@@ -347,6 +349,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "how many {wt_noun} in the last half year",
     ),
     "count.wtype.morning": (
+        "how many times did i {wt_casual} in the morning",
         "how many times did i {wt_verb} in the morning?",
         "morning {wt_noun} - how many?",
         "How many {wt_noun} did I do before noon?",
@@ -356,6 +359,8 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "how many morning {wt_noun} did i do",
     ),
     "count.wtype.year": (
+        "how many times did i {wt_casual} in {year}?",
+        "{year}: how many times did i {wt_casual}?",
         "how many times did i {wt_verb} in {year}?",
         "{wt_noun} in {year}?",
         "In {year}, how often did I {wt_verb}?",
@@ -914,6 +919,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "which activity did i do most in {year}",
     ),
     "top.wtype.month.year": (
+        "in what month of {year} did i {wt_casual} most often?",
         "which month did i {wt_verb} the most in {year}?",
         "In {year}, in which month did I do the most {wt_noun}?",
         "month with the most {wt_noun} in {year}?",
@@ -923,6 +929,7 @@ PATTERNS: dict[str, tuple[str, ...]] = {
         "when in {year} did i {wt_verb} the most, which month",
     ),
     "top.wtype.weekday.all": (
+        "what day do i usually {wt_casual}?",
         "what day of the week do i usually {wt_verb}?",
         "which weekday do i {wt_verb} most?",
         "On which day of the week do I do most of my {wt_noun}?",
