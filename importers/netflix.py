@@ -52,7 +52,9 @@ _SEASON_PART = re.compile(
     r"|シーズン\s*\d+|第\s*\d+\s*(?:季|シーズン)|시즌\s*\d+)",
     re.IGNORECASE,
 )
-_EPISODE_SUFFIX = re.compile(r"\s*\(([^\W\d_][^\W\d_.]*\.?)\s*(\d+)\)\s*$")
+# No leading \s*: a search tries every start, and a run of spaces before anything but "(" cost the square
+# of its length (0.7 s for 20,000; a CSV cell holds 131,072). The caller strips the episode name.
+_EPISODE_SUFFIX = re.compile(r"\(([^\W\d_][^\W\d_.]*\.?)\s*(\d+)\)\s*$")
 _EPISODE_ONLY = re.compile(
     r"(?:episode|episódio|episodio|épisode|folge|bölüm|aflevering|odcinek|epizod|jakso|avsnitt|afsnit|"
     r"episodi|capítulo|chapter|ep\.?)\s*(\d+)|(\d+)\.\s*bölüm",

@@ -507,3 +507,96 @@ def test_body_text_loses_trailing_spaces_of_every_line_and_extra_blank_lines():
     assert squeeze(text) == "Hi\nline two\nthree\n\n\x0bfour"  # only line ends lose their whitespace
     assert squeeze("only\u2028 \nspaces\u2028") == "only\nspaces"  # U+2028 is whitespace, not a line end
     assert fix_mojibake("plain ascii Ã") == "plain ascii Ã" and fix_mojibake("EntÃ£o") == "Então"
+
+
+# --- issue 20: every pattern over a stranger's headers is linear; odd dates are record errors -------------
+
+PIPERMAIL = Path(__file__).parents[2] / ".." / "shared" / "real-exports" / "mbox" / "hyperkitty_pipermail_rfc2047.mbox"
+needs_pipermail = pytest.mark.skipif(not PIPERMAIL.is_file(), reason="../shared/real-exports is not on this machine")
+
+
+def _pipermail_with(tmp_path: Path, old: bytes, new: bytes) -> Path:
+    data = PIPERMAIL.read_bytes()
+    assert old in data
+    path = tmp_path / "list.mbox"
+    path.write_bytes(data.replace(old, new, 1))
+    return path
+
+
+def _timed_read(path: Path) -> tuple[list, float]:
+    import time
+
+    started = time.perf_counter()
+    records = list(MboxImporter().read(next(iter_input_files([path]))))
+    return records, time.perf_counter() - started
+
+
+@needs_pipermail
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"From: " + b"a" * 200_000,  # the obfuscated-at pattern: 1 s at 10,000 letters, 3 s at 20,000, then hours
+        b"From: " + b"a." * 100_000,
+        b"From: a" + b" " * 200_000 + b"b@example.org",  # the simple-address pattern: 0.6 s at 20,000 spaces
+        b"From: " + b"(" * 20_000 + b"x@example.org",  # getaddresses ran out of recursion: the message was lost
+        b"X-Gmail-Labels: " + b"," * 200_000 + b"Inbox",  # the label splitter looked ahead to the end at each comma
+    ],
+)
+def test_a_200000_character_header_imports_in_milliseconds(tmp_path, header):
+    path = _pipermail_with(tmp_path, b"From: vondruch at redhat.com (=?ISO-8859-2?Q?V=EDt_Ondruch?=)", header)
+    records, seconds = _timed_read(path)
+    assert seconds < 2  # about 0.1 s; hours before
+    assert not [r for r in records if isinstance(r, RecordError)]
+    assert len(records) == 6 and records[0].title == "[Fedora-packaging] RPM macros"
+    if header.startswith(b"X-Gmail"):
+        assert records[0].data["labels"] == ["Inbox"]
+
+
+@needs_pipermail
+def test_a_long_from_line_in_a_body_is_not_an_envelope_and_costs_nothing(tmp_path):
+    """_ENVELOPE's lazy sender before \\s+ cost 11 s for a 'From ' line of 20,000 spaces."""
+    path = _pipermail_with(tmp_path, b"\nHi,\n", b"\nHi,\nFrom " + b" " * 200_000 + b"x\n")
+    records, seconds = _timed_read(path)
+    assert seconds < 2 and len(records) == 6 and not [r for r in records if isinstance(r, RecordError)]
+
+
+@needs_pipermail
+def test_a_date_in_year_9999_is_not_the_mail_s_date(tmp_path):
+    """'Fri, 31 Dec 9999 20:00:00 -1200' imported, and the store could not be read back (year 10000 in UTC)."""
+    path = _pipermail_with(tmp_path, b"Date: Tue, 10 Jul 2012 13:29:44 +0200", b"Date: Fri, 31 Dec 9999 20:00:00 -1200")
+    records, _ = _timed_read(path)
+    assert records[0].start == datetime.fromisoformat("2012-07-10T11:29:44+00:00")  # the envelope's date instead
+    no_envelope = tmp_path / "no-envelope.mbox"
+    no_envelope.write_bytes(path.read_bytes().replace(b"From vondruch at redhat.com  Tue Jul 10 11:29:44 2012", b"From vondruch at redhat.com", 1))
+    records, _ = _timed_read(no_envelope)
+    assert isinstance(records[0], RecordError) and "no usable date" in records[0].message and len(records) == 6
+
+
+@pytest.mark.parametrize("markup", ["<a ", "<!--", "</", "<?", "<a x='", "<a/"])
+def test_html_to_text_is_linear_on_markup_left_open(markup):
+    """The stdlib HTMLParser went back over the rest at every unclosed construct: 2.5 s for 20,000
+    characters of '<a ', hours for the 2 MB a mail part may hold."""
+    import time
+
+    from importers._text import html_to_text
+
+    started = time.perf_counter()
+    html_to_text("<p>Hello</p>" + markup * (2_000_000 // len(markup)))
+    assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize(
+    "html, text",
+    [
+        ("<p>Hello<br>world</p><script>x()</script>", "Hello\nworld"),
+        ("<html><head><title>T</title></head><body><p>a &amp; b&nbsp;c</p><table><tr><td>x</td><td>y</td></tr></table></body></html>", "a & b c\n\nx y"),
+        ("a < b and c > d", "a < b and c > d"),
+        ("<!-- c --><p>x</p><!--[if mso]><xml>q</xml><![endif]-->z", "x\nz"),
+        ("<STYLE>p{}</STYLE>Hi<BR/>there", "Hi\nthere"),
+        ("&lt;tag&gt; &#228; &unknown;", "<tag> ä &unknown;"),
+    ],
+)
+def test_html_to_text_reads_markup_as_the_stdlib_parser_did(html, text):
+    from importers._text import html_to_text
+
+    assert html_to_text(html) == text
