@@ -24,6 +24,12 @@ The file is streamed with expat in 1 MB chunks, keeping only the workout being r
 real exports are repaired on the way: the internal DTD (malformed in iOS 16: an ``<!ATTLIST`` without its
 closing ``>``) is blanked out, line breaks kept so that positions stay right, and control characters
 that XML forbids (iOS 16 wrote ``\\x0b`` into some values) are dropped.
+
+Bounds: entities are refused (a DTD too long to blank that declares one, internal or external, ends the
+file with an error: no expansion, no file or URL is ever read), elements nest at most ``MAX_DEPTH`` deep (an
+export nests 4), and a workout keeps at most ``MAX_CHILDREN`` statistics and metadata entries. A workout
+whose dates lie outside 1900-2100, whose numbers are not finite, or that lasts more than a week is a record
+error; so is anything else that makes one workout unreadable.
 """
 
 from __future__ import annotations
@@ -34,12 +40,16 @@ from typing import IO, Iterator
 from xml.parsers import expat
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from importers._limits import MAX_DURATION_S, check_year, failure
 from importers.base import Event, InputFile, Record, RecordError
 
 CHUNK = 1 << 20
 MAX_PROLOGUE = 16 << 20  # a DTD longer than this is not Apple's
 _ILLEGAL_XML_BYTES = bytes(b for b in range(32) if b not in (9, 10, 13))
 _DTD_END = re.compile(rb"\]\s*>")
+MAX_DEPTH = 64  # HealthData > Workout > WorkoutRoute > Location is 4
+MAX_CHILDREN = 1000  # statistics / metadata entries kept per workout (a real one has a dozen)
+MAX_NUMBER = 1e12  # no distance, energy or duration of one workout comes near
 
 _KM_PER = {"km": 1.0, "m": 0.001, "cm": 0.00001, "mi": 1.609344, "yd": 0.0009144, "ft": 0.0003048}
 _KCAL_PER = {"kcal": 1.0, "Cal": 1.0, "cal": 0.001, "kJ": 1 / 4.184, "J": 1 / 4184}
@@ -107,6 +117,11 @@ class AppleHealthImporter:
                 where = f"line {exc.lineno}, column {exc.offset}"
                 yield RecordError(file.display, where, f"the XML breaks here ({expat.ErrorString(exc.code)}); workouts after it were not read")
                 return
+            except _Refused as exc:
+                yield from reader.take()
+                where = f"line {reader.parser.CurrentLineNumber}, column {reader.parser.CurrentColumnNumber}"
+                yield RecordError(file.display, where, f"{exc}; workouts after it were not read")
+                return
             yield from reader.take()
 
 
@@ -166,6 +181,18 @@ def _doctype_end(data: bytes, start: int) -> int:
 # --- elements -> events ---------------------------------------------------------------------------
 
 
+class _Refused(Exception):
+    """The file holds something no Health export does (entities, runaway nesting); the message says what."""
+
+
+def _refuse_entity(name: str, *args) -> None:
+    raise _Refused(f"the file declares the XML entity {name!r}; entities are refused (no Health export has one)")
+
+
+def _refuse_external(*args) -> int:
+    raise _Refused("the file refers to an external XML entity; it is refused, nothing is fetched or read")
+
+
 class _WorkoutReader:
     """Expat callbacks that collect one <Workout> at a time and turn it into an event (or an error)."""
 
@@ -174,6 +201,11 @@ class _WorkoutReader:
         self.parser = expat.ParserCreate()
         self.parser.StartElementHandler = self._start
         self.parser.EndElementHandler = self._end
+        # XXE and entity expansion: a declaration or an external reference ends the file (defusedxml's rule).
+        self.parser.EntityDeclHandler = _refuse_entity
+        self.parser.UnparsedEntityDeclHandler = _refuse_entity
+        self.parser.ExternalEntityRefHandler = _refuse_external
+        self.parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         self.depth = 0
         self.workout_depth = -1
         self.count = 0
@@ -193,6 +225,8 @@ class _WorkoutReader:
 
     def _start(self, name: str, attrs: dict[str, str]) -> None:
         self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _Refused(f"elements nest more than {MAX_DEPTH} deep; a Health export nests 4")
         if self.workout_depth < 0:
             if name == "Workout":
                 self.workout_depth = self.depth
@@ -201,9 +235,12 @@ class _WorkoutReader:
                 self.attrs, self.stats, self.nested_stats, self.meta = attrs, [], [], {}
             return
         if name == "WorkoutStatistics":
-            (self.stats if self.depth == self.workout_depth + 1 else self.nested_stats).append(attrs)
+            kept = self.stats if self.depth == self.workout_depth + 1 else self.nested_stats
+            if len(kept) < MAX_CHILDREN:
+                kept.append(attrs)
         elif name == "MetadataEntry" and self.depth == self.workout_depth + 1 and "key" in attrs:
-            self.meta[attrs["key"]] = attrs.get("value", "")
+            if len(self.meta) < MAX_CHILDREN:
+                self.meta[attrs["key"]] = attrs.get("value", "")
 
     def _end(self, name: str) -> None:
         if self.depth == self.workout_depth:
@@ -212,6 +249,8 @@ class _WorkoutReader:
                 self.ready.append(_workout_event(self.attrs, self.stats, self.nested_stats, self.meta, position))
             except ValueError as exc:
                 self.ready.append(RecordError(self.display, position, str(exc)))
+            except Exception as exc:  # one odd workout must not stop the file
+                self.ready.append(RecordError(self.display, position, failure(exc)))
             self.workout_depth = -1
         self.depth -= 1
 
@@ -220,18 +259,21 @@ def _health_time(text: str | None, field: str) -> datetime:
     if not text:
         raise ValueError(f"Workout has no {field}")
     try:
-        return datetime.strptime(text.strip(), "%Y-%m-%d %H:%M:%S %z")
+        when = datetime.strptime(text.strip(), "%Y-%m-%d %H:%M:%S %z")
     except ValueError:
-        raise ValueError(f"Workout {field} {text!r} is not a date like '2024-01-01 08:00:00 -0700'") from None
+        raise ValueError(f"Workout {field} {text[:60]!r} is not a date like '2024-01-01 08:00:00 -0700'") from None
+    return check_year(when, f"Workout {field}")
 
 
 def _number(text: str | None) -> float | None:
+    """A finite number of a plausible size, else None ('inf', 'nan', '1e308' are no measurements)."""
     if text is None:
         return None
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         return None
+    return value if -MAX_NUMBER <= value <= MAX_NUMBER else None  # NaN fails both
 
 
 def _convert(value: float | None, unit: str | None, table: dict[str, float]) -> float | None:
@@ -260,6 +302,8 @@ def _workout_event(attrs: dict, stats: list[dict], nested_stats: list[dict], met
     duration_s = _convert(_number(attrs.get("duration")), attrs.get("durationUnit") or "min", _SECONDS_PER)
     if duration_s is None:
         duration_s = (end - start).total_seconds()
+    if abs(duration_s) > MAX_DURATION_S:
+        raise ValueError(f"Workout lasts {duration_s / 86400:.0f} days; more than a week is no workout")
     distance_km = _convert(_number(attrs.get("totalDistance")), attrs.get("totalDistanceUnit"), _KM_PER)
     energy_kcal = _convert(_number(attrs.get("totalEnergyBurned")), attrs.get("totalEnergyBurnedUnit"), _KCAL_PER)
     heart = {}
@@ -279,7 +323,7 @@ def _workout_event(attrs: dict, stats: list[dict], nested_stats: list[dict], met
         try:
             zone = ZoneInfo(zone_name)
             start, end, tz = start.astimezone(zone), end.astimezone(zone), zone_name
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # '../x', a NUL byte, a folder: no zone
             pass
     source_name = " ".join((attrs.get("sourceName") or "").split()) or None  # "Apple\xa0Watch" -> "Apple Watch"
     device = _device_name(attrs.get("device")) or source_name

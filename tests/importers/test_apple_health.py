@@ -195,3 +195,84 @@ def test_companion_files_are_known_and_empty_file_reported(tmp_path):
 )
 def test_workout_type_names(raw, plain):
     assert workout_type(raw) == plain
+
+
+# --- issue 20: one odd workout is a record error; depth, entities and sizes are bounded ---------------------
+
+_TDDA_WORKOUT = 'duration="31.73680251737436" durationUnit="min"'
+_TDDA_START = 'startDate="2016-04-02 10:40:38 +0100"'
+
+
+def _tdda_with(tmp_path, old: str, new: str, *, copies: int = 1):
+    """The real 2016 iPhone export (DTD, records, one workout), its workout written `copies` times, one edited."""
+    text = real_export("apple-health", "tdda_export_doctype_v3.xml").read_text(encoding="utf-8")
+    start = text.index("  <Workout ")
+    end = text.index("\n", start) + 1
+    workout = text[start:end]
+    assert old in workout
+    edited = workout.replace(old, new, 1)
+    path = tmp_path / "export.xml"
+    path.write_text(text[:start] + edited + workout.replace("10:40:38", "18:40:38") * (copies - 1) + text[end:], encoding="utf-8")
+    return path
+
+
+@needs_real_exports
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (_TDDA_START, 'startDate="9999-12-31 23:59:59 -1200"', "Workout startDate 9999-12-31 is outside the years 1900-2100"),
+        (_TDDA_START, 'startDate="0001-01-01 00:00:00 +1400"', "Workout startDate 0001-01-01 is outside the years 1900-2100"),
+        (_TDDA_WORKOUT, 'duration="1e11" durationUnit="hr"', "lasts 4166666667 days; more than a week is no workout"),
+        (_TDDA_WORKOUT, 'duration="99999999" durationUnit="d"', "more than a week is no workout"),
+    ],
+)
+def test_out_of_range_dates_and_values_are_record_errors_and_the_next_workout_imports(tmp_path, old, new, message):
+    path = _tdda_with(tmp_path, old, new, copies=2)
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert error.position == "element 1 at line 100" and message in error.message
+    assert [e.start.hour for e in store.events(source="workout")] == [18]
+
+
+@needs_real_exports
+def test_numbers_that_are_not_finite_are_left_out(tmp_path):
+    """totalEnergyBurned="inf" made round(inf) raise OverflowError out of the expat callback."""
+    path = _tdda_with(tmp_path, 'totalEnergyBurned="139.3170000000021"', 'totalEnergyBurned="inf"')
+    path.write_text(path.read_text(encoding="utf-8").replace('totalDistance="0"', 'totalDistance="1e308"', 1), encoding="utf-8")
+    store, summary = import_into(tmp_path, [path])
+    assert summary.errors == []
+    (workout,) = store.events(source="workout")
+    assert "energy_kcal" not in workout.data and "distance_km" not in workout.data and workout.data["duration_s"] == pytest.approx(1904.208, abs=1e-3)
+
+
+@needs_real_exports
+def test_runaway_nesting_ends_the_file_with_an_error_and_keeps_what_came_before(tmp_path):
+    path = _tdda_with(tmp_path, "/>\n", "/>\n" + "<x>" * 100_000 + "\n", copies=1)
+    text = path.read_text(encoding="utf-8").replace("</HealthData>", "<Workout " + _TDDA_START + "/></HealthData>")
+    path.write_text(text, encoding="utf-8")
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert "nest more than 64 deep" in error.message and error.position.startswith("line 101, column ")
+    assert store.count("workout") == 1
+
+
+def test_entities_are_refused_blanked_dtd_or_not(tmp_path, monkeypatch):
+    """XXE and entity expansion: the internal DTD is blanked (iOS 16 repair), so its entities are undefined;
+    one too long to blank is read by expat, and a declaration there ends the file (nothing is fetched)."""
+    import importers.apple_health as apple_health
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET", encoding="utf-8")
+    doctype = (f'<!DOCTYPE HealthData [\n<!ENTITY xxe SYSTEM "file://{secret}">\n'
+               '<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\n]>')
+    body = [' <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" '
+            'sourceName="&xxe;&lol2;" startDate="2024-05-04 10:00:00 +0200" endDate="2024-05-04 10:30:00 +0200"/>']
+    path = health_export(tmp_path, "export.xml", body, doctype=doctype)
+    for chunk in (1 << 20, 64):  # blanked; then too long to blank within MAX_PROLOGUE
+        monkeypatch.setattr(apple_health, "CHUNK", chunk)
+        monkeypatch.setattr(apple_health, "MAX_PROLOGUE", chunk)
+        store, summary = import_into(tmp_path, [path])
+        (error,) = summary.errors
+        assert "entit" in error.message and "workouts after it were not read" in error.message
+        assert store.count("workout") == 0
+        assert "TOP SECRET" not in error.message
