@@ -14,7 +14,11 @@ target is what the decoder reads back: " " + the compact step + "\\n" (it stops 
     pairs[0]["prompt"]    # 'Lifelens plan step. Today is date.today().\\nInput: QUD("...")\\nOutput:'
     pairs[0]["target"]    # ' AVG(l=QUD("..."), attr_name="total")\\n'
 
-    python -m models.train.qud_data --out /tmp/sft/qud_train.jsonl     # all train personas (~2 min)
+    python -m models.train.qud_data --out /tmp/sft/qud_train.jsonl     # all train personas (~15 min)
+    python -m models.train.qud_data --no-wording --out ...             # without qud_wording's records (~2 min)
+
+With `--wording` (the default) the pairs of `models.train.qud_wording`'s records follow: the questions as people
+type them, yes/no questions, comparisons and zero answers, each new tree run to its gold answer first.
 """
 
 from __future__ import annotations
@@ -197,6 +201,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--wording", action=argparse.BooleanOptionalAction, default=True,
                         help="add models.train.qud_wording's records after the varied ones: people's wordings, "
                              "yes/no, comparisons, zero answers, each tree run on its persona's store (~15 min)")
+    parser.add_argument("--wording-texts", type=int, default=3,
+                        help="people's wordings per train question (each gives a whole tree's step pairs)")
     args = parser.parse_args(argv)
     records = train_records(args.personas or None)
     pairs = step_pairs(varied_records(records, args.variants))
@@ -204,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
         from models.train.qud_wording import build
 
         before = len(pairs)
-        kept, report = build(records)
+        kept, report = build(records, wording_per_record=args.wording_texts, say=lambda text: print(text, flush=True))
         seen = {(p["prompt"], p["target"]) for p in pairs}
         pairs += [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]
         print(json.dumps({k: v for k, v in report.items() if not k.endswith("examples")}))
