@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextvars
 import io
+import logging
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -35,6 +36,10 @@ from importers.discover import iter_input_files
 
 # progress(file_display, bytes_done, bytes_total)
 ProgressCallback = Callable[[str, int, int], None]
+
+# The safety net's catches, with their tracebacks, for a developer (and bench/fuzz_imports.py): the
+# person reads the FileError. DEBUG, so that no traceback reaches a terminal by logging's last resort.
+log = logging.getLogger("lifelens.import")
 
 
 @dataclass
@@ -169,6 +174,7 @@ def _import_guarded(store: EventStore, run_id: int, opened: "_Opened", **kwargs:
     except (StoreError, KeyboardInterrupt, SystemExit):
         raise  # the store itself cannot go on (disk full, damaged, locked): the person must act
     except Exception as exc:
+        log.debug("storing %s failed", opened.file.display, exc_info=exc)
         result = opened.result or FileResult(file=opened.file.display, importer=opened.importer.name, status="failed")
         error = FileError(
             opened.file.display, "file",
@@ -210,6 +216,7 @@ def _open_next(items: Iterator[InputFile | RecordError], progress: ProgressCallb
     try:
         item = next(items, None)
     except Exception as exc:  # finding files broke off (a folder vanished mid-walk): the files found are imported
+        log.debug("listing the dropped files failed", exc_info=exc)
         return FileError("(the dropped files)", "listing", f"could not list the rest: {type(exc).__name__}: {printable(exc, 300)}",
                          cause=type(exc).__name__)
     return item if item is None or isinstance(item, RecordError) else _open(item, progress)
@@ -224,6 +231,7 @@ def _open(file: InputFile, progress: ProgressCallback | None) -> _Opened | Recor
     except OSError as exc:
         return FileError(file.display, "file", f"cannot read: {printable(exc, 300)}")
     except Exception as exc:  # a detector that chokes on the file's first bytes
+        log.debug("detecting %s failed", file.display, exc_info=exc)
         return FileError(file.display, "file", f"cannot tell which export this is: {type(exc).__name__}: {printable(exc, 300)}",
                          cause=type(exc).__name__)
     if importer is None:
@@ -389,6 +397,7 @@ class _RecordReader:
     def _stopped(self, exc: BaseException, last: Record | None) -> FileError:
         if isinstance(exc, (OSError, EOFError)) or not isinstance(exc, Exception):
             raise exc  # the stream broke, or the person pressed Ctrl+C
+        log.debug("the %s reader failed on %s", self._name, self._display, exc_info=exc)
         where = f"after {printable(last.position)}" if last is not None else "start of file"
         kept = "the records before it are kept" if last is not None else "nothing of it was read"
         return FileError(

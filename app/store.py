@@ -217,9 +217,24 @@ def _encode_data(data: dict[str, Any]) -> str:
         _check_data(data)
         return _encode_data_stdlib(data)
     text = out.decode()
-    if "null" in text:  # orjson writes NaN and Infinity as null: a null may be one (str search: 2x faster than bytes)
-        _check_data(data)
+    # orjson writes NaN and Infinity as null: a null may be one (str search: 2x faster than bytes). All else
+    # it writes, SQLite and Python read back (it refuses what they would not: the path above).
+    if "null" in text and _non_finite_in(data):
+        _check_data(data)  # raises, naming the value
     return text
+
+
+def _non_finite_in(value: Any) -> bool:
+    """Whether a float NaN or infinity is somewhere in `value` (a dict, list or tuple orjson could write)."""
+    for item in value.values() if type(value) is dict else value:
+        kind = type(item)
+        if kind is float:
+            if item - item != 0.0:  # NaN and +-inf alone are not 0 when subtracted from themselves
+                return True
+        elif kind is dict or kind is list or kind is tuple:
+            if _non_finite_in(item):
+                return True
+    return False
 
 
 def _check_data(data: Any) -> None:
