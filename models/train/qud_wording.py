@@ -190,6 +190,12 @@ VERB_PHRASES: dict[str, str] = {
     "join.movie_after_dinner": "watch a movie after going out for dinner",
     "join.songs_on_flights": "listen to music on a flight",
     "join.workouts_while_travelling": "work out while travelling",
+    # sums: "did I ... at all" asks whether there is anything to add up
+    "shop.category_spend_year": "buy any {category_words} online", "sum.purchases.quantity.year": "buy anything online",
+    "sum.movies.watch_hours.year": "watch any movies", "sum.songs.music_hours.year": "listen to music",
+    "sum.workouts.kcal.year": "work out", "sum.workouts.kcal.month": "work out",
+    "sum.wtype.distance.year": "{wt_verb}", "sum.wtype.distance.month": "{wt_verb}",
+    "sum.wtype.workout_hours.year": "{wt_verb}",
 }
 
 # The same activity as a past participle, for "have I ever <pp>?" (questions about all time only).
@@ -214,14 +220,16 @@ MORE_PHRASES: dict[str, str] = {
     "trip.days_year": "spend more days travelling",
 }
 
-TIMES = {"year": " in {year}", "evening": " in the evening", "morning": " in the morning", "weekend": " on weekends",
+TIMES = {"year": " in {year}", "month": " in {month_name} {year}", "evening": " in the evening", "morning": " in the morning", "weekend": " on weekends",
          "last_month": " last month", "last_6_months": " in the last 6 months", "last_year": " last year"}
-FRONT_TIMES = {"year": "In {year}", "evening": "In the evenings", "morning": "In the mornings", "weekend": "On weekends",
+FRONT_TIMES = {"year": "In {year}", "month": "In {month_name} {year}", "evening": "In the evenings", "morning": "In the mornings", "weekend": "On weekends",
                "last_month": "Last month", "last_6_months": "In the last 6 months", "last_year": "Last year"}
 
 
 def _when(template: str) -> str:
-    return template.rsplit(".", 1)[-1]
+    """The time a template's questions are about: "year", "month", "evening", ..., "all"."""
+    last = template.rsplit(".", 1)[-1]
+    return "year" if last.endswith("_year") and last != "last_year" else last
 
 
 YESNO_FRAMES = (
@@ -312,11 +320,12 @@ def _new_record(source: dict, kind: str, n: int, texts: list[str], tree: dict, a
 
 
 def yesno_records(records: Iterable[dict], per_record: int = 3, seed: int = 0) -> list[dict]:
-    """"Did I X ...?" from each count question with a verb phrase; yes when its gold count is above 0."""
+    """"Did I X ...?" from each count (or sum) question with a verb phrase; yes when its gold count (sum) is
+    above 0: the root asks whether the counted (added) list has anything in it."""
     rng = random.Random(f"yesno/{seed}")
     out = []
     for record in records:
-        child = count_child(record)
+        child = count_child(record) or (sum_child(record) or (None,))[0]
         vp = VERB_PHRASES.get(record["template"])
         if child is None or vp is None or not isinstance(record["answer"], (int, float)):
             continue
@@ -430,6 +439,8 @@ def _compare_pair(a: dict, b: dict, rng: random.Random, k: int) -> list[dict]:
         return []
     name = DIFFER_GROUPS[differ][1]
     va, vb = derived_slots(a["slots"]).get(name), derived_slots(b["slots"]).get(name)
+    if differ == "track":   # a song is named with its artist (the sub-questions name both)
+        va, vb = f"{va} by {a['slots']['artist']}", f"{vb} by {b['slots']['artist']}"
     if not va or not vb:
         return []
     time = _time_values(a)["time"]
