@@ -763,7 +763,8 @@ class EventStore:
         if run_id is not None:
             sql += " WHERE run_id=?"
             args = (run_id,)
-        return [RecordError(*row) for row in self._conn.execute(sql + " ORDER BY id", args)]
+        with self._sql():
+            return [RecordError(*row) for row in self._conn.execute(sql + " ORDER BY id", args)]
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -773,13 +774,14 @@ class EventStore:
         return self._conn.execute("SELECT count(*) FROM events WHERE source=?", (source,)).fetchone()[0]
 
     def sources(self) -> list[SourceSummary]:
-        rows = self._conn.execute(
-            """
-            SELECT e.source, count(*), min(e.start_utc), max(e.start_utc), max(r.started)
-            FROM events e LEFT JOIN import_runs r ON r.id = e.run_id
-            GROUP BY e.source ORDER BY e.source
-            """
-        ).fetchall()
+        with self._sql():
+            rows = self._conn.execute(
+                """
+                SELECT e.source, count(*), min(e.start_utc), max(e.start_utc), max(r.started)
+                FROM events e LEFT JOIN import_runs r ON r.id = e.run_id
+                GROUP BY e.source ORDER BY e.source
+                """
+            ).fetchall()
         return [
             SourceSummary(
                 source=s,
@@ -821,8 +823,9 @@ class EventStore:
         sql += " ORDER BY e.start_utc, e.id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        for row in self._conn.execute(sql, args):
-            yield StoredEvent.from_row(row)
+        with self._sql():
+            for row in self._conn.execute(sql, args):
+                yield StoredEvent.from_row(row)
 
     def get(self, ids: Iterable[str]) -> list[StoredEvent]:
         """Events by id, in start order; unknown ids are left out."""

@@ -266,3 +266,47 @@ def test_cli_import_of_a_folder_of_broken_files_prints_no_traceback(tmp_path, ca
     out, err = capsys.readouterr()
     assert rc == 0 and "Traceback" not in out + err
     assert "2 events added" in out
+
+
+def test_a_mail_dated_in_year_9999_at_minus_12_hours_leaves_the_store_readable(tmp_path, capsys):
+    """Issue 20, cause 2: the mail imported 'successfully' and every later read failed with year 10000."""
+    mbox = tmp_path / "All mail.mbox"
+    mbox.write_bytes(
+        b"From a@example.org Fri Dec 31 20:00:00 9999\n"
+        b"From: Ada <a@example.org>\nTo: me@example.org\nSubject: From the future\n"
+        b"Date: Fri, 31 Dec 9999 20:00:00 -1200\nMessage-ID: <future@example.org>\n\nHello\n\n"
+        b"From b@example.org Mon May  6 10:00:00 2024\n"
+        b"From: Bob <b@example.org>\nTo: me@example.org\nSubject: Lunch\n"
+        b"Date: Mon, 6 May 2024 10:00:00 +0200\nMessage-ID: <lunch@example.org>\n\nLunch?\n"
+    )
+    db = str(tmp_path / "s.sqlite")
+    assert main(["--db", db, "import", "--quiet", str(mbox)]) == 0
+    assert "1 events added" in capsys.readouterr().out
+    for command in (["sources"], ["events"], ["errors"]):
+        assert main(["--db", db, *command]) == 0
+    out = capsys.readouterr().out
+    assert "Lunch" in out and "From the future" not in out.split("\n", 1)[0]
+    assert "message 1" in out  # the error names the place of the refused mail
+
+
+def test_spotify_rows_with_swapped_types_and_huge_values_keep_the_good_rows(tmp_path):
+    """Issue 20: a dict for a track name reached SQLite; ms_played too big for C; a year-9999 ts."""
+    good = ENDSONG[0]
+    rows = [
+        good,
+        {**ENDSONG[1], "master_metadata_track_name": {"a": 1}},
+        {**ENDSONG[1], "ts": "2023-05-02T10:00:00Z", "ms_played": 2**70},
+        {**ENDSONG[1], "ts": "9999-12-31T23:59:59Z"},
+        {**ENDSONG[1], "ts": "2023-05-03T10:00:00Z", "master_metadata_album_artist_name": ["Daft", "Punk"]},
+        {**ENDSONG[1], "ts": "2023-05-04T10:00:00Z"},
+    ]
+    (tmp_path / "endsong_0.json").write_text(json.dumps(rows))
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        summary = import_paths(store, [tmp_path / "endsong_0.json"])
+        (result,) = summary.files
+        assert result.status == "done" and store.count() == result.added >= 2
+        assert not any(getattr(e, "cause", None) for e in result.errors)  # no bug caught by the net
+        assert all(e.position.startswith("row ") for e in result.errors)
+        stored = list(store.events())
+        assert {e.start.year for e in stored} == {2023}
+        assert all(isinstance(e.title, str) for e in stored)

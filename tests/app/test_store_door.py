@@ -147,3 +147,22 @@ def test_record_error_texts_are_printable(value):
     error = RecordError(f"f{value}.csv", f"row {value}", f"Title {value!s} is odd")
     assert error.file.isprintable() and error.position.isprintable() and error.message.isprintable()
     assert repr(value)[1:-1] in error.message
+
+
+def test_a_damaged_store_is_a_plain_error_when_read_not_a_traceback(tmp_path, capsys):
+    db = tmp_path / "s.sqlite"
+    with EventStore.open(db) as store:
+        run = store.begin_run(["a.json"])
+        with store.file_import(run, "a.json", "test") as writer:
+            for n in range(3000):
+                writer.add(event(n, text="words " * 50))
+        store.finish_run(run)
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(db.read_bytes())
+    page = 16384
+    for at in range(3 * page, len(data) - page, 7 * page):  # garble pages past the schema
+        data[at + 100 : at + 4000] = b"\xa5" * 3900
+    db.write_bytes(bytes(data))
+    assert main(["--db", str(db), "events"]) == 2
+    err = capsys.readouterr().err
+    assert "not a Lifelens event store or damaged" in err and "Traceback" not in err
