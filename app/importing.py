@@ -238,7 +238,12 @@ def _open(file: InputFile, progress: ProgressCallback | None) -> _Opened | Recor
         return FileError(file.display, "file", _unrecognised(file))
 
     progress_of = _Progress(file, progress)
-    reader = _RecordReader(importer, _counting(file, progress_of), file.display)
+    try:
+        reader = _RecordReader(importer, _counting(file, progress_of), file.display)
+    except Exception as exc:  # a read() that is no generator and fails before its first record
+        log.debug("starting to read %s failed", file.display, exc_info=exc)
+        return FileError(file.display, "start of file", f"the {importer.name} reader failed: {type(exc).__name__}: {printable(exc, 300)}",
+                         cause=type(exc).__name__)
     return _Opened(file, importer, reader, progress_of)
 
 

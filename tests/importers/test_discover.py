@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from importers.base import InputFile, RecordError
+from importers.base import FileError, InputFile, RecordError
 from importers.discover import MAX_COMPRESSION_RATIO, iter_input_files
 
 
@@ -83,3 +83,34 @@ def test_nested_zip_is_opened_one_level(tmp_path):
 def test_missing_path_is_an_error(tmp_path):
     (item,) = iter_input_files([tmp_path / "nope"])
     assert isinstance(item, RecordError) and "no such file" in item.message
+
+
+def test_a_member_packed_with_an_unknown_method_is_a_file_error(tmp_path):
+    import struct
+
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("odd.json", "[]")
+        zf.writestr("fine.json", "[]")
+    data = bytearray(archive.read_bytes())
+    for signature, method_at, name_len_at, name_at in ((b"PK\x03\x04", 8, 26, 30), (b"PK\x01\x02", 10, 28, 46)):
+        start = 0
+        while (start := data.find(signature, start)) >= 0:
+            (length,) = struct.unpack_from("<H", data, start + name_len_at)
+            if data[start + name_at : start + name_at + length] == b"odd.json":
+                struct.pack_into("<H", data, start + method_at, 9)  # Deflate64, which zipfile cannot unpack
+            start += 4
+    archive.write_bytes(bytes(data))
+    error, fine = iter_input_files([archive])
+    assert isinstance(error, FileError) and error.file == f"{archive}!odd.json"
+    assert "compression method 9" in error.message
+    assert isinstance(fine, InputFile) and fine.head() == b"[]"
+
+
+def test_a_folder_link_inside_the_folder_is_noted_and_its_files_read_once(tmp_path):
+    (tmp_path / "export" / "real").mkdir(parents=True)
+    (tmp_path / "export" / "real" / "a.json").write_text("[]")
+    (tmp_path / "export" / "again").symlink_to(tmp_path / "export" / "real", target_is_directory=True)
+    items = list(iter_input_files([tmp_path / "export"]))
+    assert _names(items) == ["ERR link: skipped: a link to a folder inside the dropped folder (its files are read there)",
+                             "export/real/a.json"]
