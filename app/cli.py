@@ -33,6 +33,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from app.importing import import_paths
+    from importers.base import printable
 
     bars: dict[str, tqdm] = {}
 
@@ -51,7 +52,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             bar.close()
         if not args.quiet:
             what = result.importer or "-"
-            print(f"{result.status:<12} {what:<18} +{result.added:<7} ={result.skipped:<7} !{len(result.errors):<5} {result.file}")
+            print(f"{result.status:<12} {what:<18} +{result.added:<7} ={result.skipped:<7} !{len(result.errors):<5} {printable(result.file)}")
             for err in result.errors[: args.show_errors]:
                 print(f"    {err}")
             if len(result.errors) > args.show_errors:

@@ -310,3 +310,12 @@ def test_spotify_rows_with_swapped_types_and_huge_values_keep_the_good_rows(tmp_
         stored = list(store.events())
         assert {e.start.year for e in stored} == {2023}
         assert all(isinstance(e.title, str) for e in stored)
+
+
+def test_cli_import_prints_odd_file_names_escaped(tmp_path, capsys):
+    export = tmp_path / "export"
+    export.mkdir()
+    (export / "endsong_0\x1b[2J.json").write_text(json.dumps(ENDSONG))
+    assert main(["--db", str(tmp_path / "s.sqlite"), "import", str(export)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "endsong_0\\x1b[2J.json" in out and "2 events added" in out
