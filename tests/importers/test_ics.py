@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -533,3 +533,47 @@ def test_occurrences_are_the_same_through_the_library_s_public_api(tmp_path, mon
     monkeypatch.setattr(recurring_ical_events, "of", lambda *args, **kwargs: PublicOnly(real_of(*args, **kwargs)))
     slow = list(IcsImporter(default_zone="Europe/Berlin").read(file))
     assert fast == slow and len(fast) > 25
+
+
+# --- issue 20, found by bench/fuzz_imports.py (notes/fuzz-finds/ics) ----------------------------------------
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+def test_a_rule_that_matches_no_date_is_a_record_error_not_a_search_to_year_9999(tmp_path):
+    """FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=31: dateutil looks for its next date up to year 9999 (96,000
+    months) for every slice of the window; 50 such events took 34-44 s."""
+    text = (REAL_EXPORTS / "ics" / "rie_sabredav_exdate.ics").read_text(encoding="utf-8")
+    start = text.index("BEGIN:VEVENT")
+    end = text.index("END:VEVENT") + len("END:VEVENT\n")
+    event = text[start:end].replace("RRULE:FREQ=WEEKLY;COUNT=8", "RRULE:FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=2")
+    path = tmp_path / "impossible.ics"
+    path.write_text(text[:start] + "".join(event.replace("SX2CURHKFTKKFFU3VUD7K", f"u{i}") for i in range(50)) + text[end:], encoding="utf-8")
+    started = time.perf_counter()
+    records = _read(path)
+    assert time.perf_counter() - started < 5
+    errors = [r for r in records if isinstance(r, RecordError)]
+    assert len(errors) == 50 and all("matches no date); only its first date is imported" in e.message for e in errors)
+    assert {r.start for r in records if not isinstance(r, RecordError)} == {dt("2019-03-04T00:30:00+01:00")}
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+def test_daily_series_in_an_outlook_zone_of_its_own_import_in_seconds(tmp_path):
+    """51 daily series in the Outlook sample's own '(UTC-03:00) Brasília' VTIMEZONE (DTSTART 1601): dateutil
+    walks every transition since 1601 for each offset asked, 15-44 s; its answers are kept now."""
+    text = (REAL_EXPORTS / "ics" / "icalendar_outlook_nonascii_tzid.ics").read_text(encoding="utf-8")
+    start = text.index("BEGIN:VEVENT")
+    end = text.index("\n", text.index("END:VEVENT")) + 1
+    event = text[start:end].replace("BEGIN:VEVENT", "BEGIN:VEVENT\nRRULE:FREQ=DAILY")
+    path = tmp_path / "brasilia.ics"
+    path.write_text(text[:start] + "".join(event.replace("BEGIN:VEVENT", f"BEGIN:VEVENT\nUID:d{i}") for i in range(51)) + text[end:], encoding="utf-8")
+    started = time.perf_counter()
+    records = _read(path)
+    assert time.perf_counter() - started < 10
+    assert not [r for r in records if isinstance(r, RecordError)]
+    # 2017-05-11 .. 2019-05-11 (the window ends two years and a day after the last date): 731 days, 51 series
+    assert len(records) == 51 * 731
+    first, winter = records[0], next(r for r in records if r.start.month == 7)
+    assert (first.start.isoformat(), first.end.isoformat()) == ("2017-05-11T13:30:00-03:00", "2017-05-11T14:00:00-03:00")
+    assert winter.start.utcoffset() == timedelta(hours=-3) and records[200].start.utcoffset() == timedelta(hours=-2)  # Nov: DST
