@@ -198,7 +198,9 @@ class _WorkoutReader:
 
     def __init__(self, display: str):
         self.display = display
-        self.parser = expat.ParserCreate()
+        # Health writes UTF-8 whatever the declaration says: a flipped byte there ("UTF-NaN", "UTV-8")
+        # made expat raise LookupError before the first workout.
+        self.parser = expat.ParserCreate(encoding="UTF-8")
         self.parser.StartElementHandler = self._start
         self.parser.EndElementHandler = self._end
         # XXE and entity expansion: a declaration or an external reference ends the file (defusedxml's rule).

@@ -276,3 +276,16 @@ def test_entities_are_refused_blanked_dtd_or_not(tmp_path, monkeypatch):
         assert "entit" in error.message and "workouts after it were not read" in error.message
         assert store.count("workout") == 0
         assert "TOP SECRET" not in error.message
+
+
+@needs_real_exports
+@pytest.mark.parametrize("declared", ["UTV-8", "UTF-NaN"])
+def test_a_flipped_byte_in_the_declared_encoding_is_read_as_utf8(tmp_path, declared):
+    """expat raised LookupError ('unknown encoding: UTV-8') before the first workout (found by
+    bench/fuzz_imports.py); Health writes UTF-8 whatever the declaration says."""
+    data = real_export("apple-health", "tdda_export_doctype_v3.xml").read_bytes()
+    path = tmp_path / "export.xml"
+    path.write_bytes(data.replace(b'encoding="UTF-8"', f'encoding="{declared}"'.encode(), 1))
+    assert path.read_bytes() != data
+    store, summary = import_into(tmp_path, [path])
+    assert summary.errors == [] and store.count("workout") == 1
