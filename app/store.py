@@ -678,7 +678,7 @@ class EventStore:
         with self._sql():
             cur = self._conn.execute(
                 "INSERT INTO import_runs (started, status, paths) VALUES (?, 'running', ?)",
-                (time.time(), json.dumps([printable(p) for p in paths], ensure_ascii=False)),
+                (time.time(), json.dumps([str(p) for p in paths])),  # ASCII JSON: a lone surrogate is written \udcff
             )
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
@@ -917,7 +917,7 @@ class ImportLock:
     """
 
     def __init__(self, store: Path):
-        name = hashlib.blake2b(str(Path(store).absolute()).encode("utf-8", "surrogatepass"), digest_size=10).hexdigest()
+        name = hashlib.blake2b(str(Path(store).resolve()).encode("utf-8", "surrogatepass"), digest_size=10).hexdigest()
         self.path = Path(tempfile.gettempdir()) / f"lifelens-import-{name}.lock"
         self._fd: int | None = None
 
