@@ -73,7 +73,10 @@ def csv_rows(file: InputFile) -> Iterator[Row]:
     with file.open_text(encoding="utf-8-sig", errors="surrogateescape") as text:
         first = text.readline()
         delimiter = max((",", ";", "\t"), key=first.count) if first else ","
-        header = [c.strip() for c in next(csv.reader([first], delimiter=delimiter), [])]
+        try:
+            header = [c.strip() for c in next(csv.reader([first], delimiter=delimiter), [])]
+        except csv.Error as exc:  # a header field over the csv module's 131,072 characters
+            raise BrokenCsv("line 1", f"the header cannot be read ({exc}); nothing in the file was read") from None
         reader = csv.reader(text, delimiter=delimiter)
         number = 0
         last_line = 1

@@ -247,3 +247,16 @@ def test_numbers_past_float_range_are_left_out_not_inf(tmp_path):
     assert "unit_price" not in first.data and first.data["total"] == 999.99
     assert "quantity" not in second.data and "total" in second.data
     assert parse_number("9" * 400) is None
+
+
+@needs_real_exports
+def test_a_header_field_over_the_csv_limit_is_a_clear_file_error(tmp_path):
+    """csv.Error ('field larger than field limit (131072)') escaped csv_rows while it read the header
+    (found by bench/fuzz_imports.py); detection reads only the first 8 KB, so the file was claimed."""
+    path = _real_with(tmp_path, "hudi_Retail.OrderHistory.2_amazon_it.csv", b'"Gift Recipient Contact Details"\n',
+                      b'"Gift Recipient Contact Details",' + b"x" * 140_000 + b"\n")
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert (error.file, error.position) == (str(path), "line 1")
+    assert error.message == "the header cannot be read (field larger than field limit (131072)); nothing in the file was read"
+    assert store.count() == 0

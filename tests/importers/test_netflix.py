@@ -271,3 +271,12 @@ def test_history_date_near_year_1_or_9999_is_a_row_error(tmp_path, new):
     (error,) = summary.errors
     assert error.position == "row 4 at line 5" and "outside the years 1900-2100" in error.message
     assert store.count() == 576
+
+
+@needs_real_exports
+def test_a_header_field_over_the_csv_limit_is_a_clear_file_error(tmp_path):
+    path = _real_with(tmp_path, "hudi_ViewingActivity_it.csv", b"Country\n", b"Country," + b"x" * 140_000 + b"\n", "ViewingActivity.csv")
+    store, summary = import_into(tmp_path, [path])
+    (error,) = summary.errors
+    assert error.position == "line 1" and "the header cannot be read (field larger than field limit" in error.message
+    assert store.count() == 0
