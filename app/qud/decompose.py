@@ -13,6 +13,7 @@ raises `DecompositionError` with what was tried.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -26,12 +27,33 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
-    REVERSED_MAIL, SENDING, Needs, child_needs, normalize_question, step_problems, tree_problems,
+    GUARDS, SENDING, Needs, Problem, ProblemKind, child_needs, normalize_question, step_problems, tree_problems,
 )
 from app.qud.vocabulary import FIXED_COLUMNS, attribute_names
 
 _ALL_OPERATORS = tuple(SIGNATURES)
-_NEEDS_EXTRACT = "RETRIEVE gives only fixed columns"  # app.qud.validate's message
+
+# Every rule of the decomposition beyond the operator language and the paper's derivation rule, by name. A rule
+# must earn its place on questions it was not written for: `lifelens bench --rule-off NAME` measures each one
+# switched off (QudConfig.rules_off).
+RULES: dict[str, str] = {
+    "cues": "cue words narrow the operators of the first attempts (app.qud.cues)",
+    "ground_values": "lambda literals and sub-question words come from the question (app.qud.grammar)",
+    "extract_repair": "a RETRIEVE refused only because attributes are needed above becomes an EXTRACT over it",
+    "widen_extract": "an EXTRACT extracts every attribute needed above, not only those the model wrote",
+    "join_missing": "an EXTRACT that found its attribute on none of its events is decomposed again as a JOIN "
+                    "with the events that carry it (app.qud.pipeline)",
+    **GUARDS,
+}
+
+
+def rules_off_from_environment() -> frozenset[str]:
+    """$LIFELENS_QUD_RULES_OFF: rule names (RULES) to switch off, comma-separated; an unknown name is an error."""
+    names = frozenset(n.strip() for n in os.environ.get("LIFELENS_QUD_RULES_OFF", "").split(",") if n.strip())
+    unknown = sorted(names - set(RULES))
+    if unknown:
+        raise ValueError(f"LIFELENS_QUD_RULES_OFF: unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+    return names
 
 
 @dataclass(frozen=True)
@@ -50,6 +72,14 @@ class QudConfig:
     ground_values: bool = True             # lambda literals and sub-question words from the question (grammar.py)
     keep_specifics: bool = True            # a step may not drop the question's years, months, names, ... (but on
                                            # the last try: validate.lost_specifics steers, it never blocks)
+    # names of RULES switched off, to measure what each one earns; $LIFELENS_QUD_RULES_OFF (comma-separated)
+    rules_off: frozenset[str] = field(default_factory=lambda: rules_off_from_environment())
+
+    def on(self, rule: str) -> bool:
+        """Whether the rule `rule` (a name in RULES) applies."""
+        if rule not in RULES:
+            raise KeyError(f"unknown rule {rule!r}; one of {', '.join(RULES)}")
+        return rule not in self.rules_off and getattr(self, rule, True) is not False
 
 
 @dataclass
@@ -135,12 +165,13 @@ class _Decomposer:
                 repaired = self._extract_then_retrieve(call, problems, question, above, needs)
                 if repaired is not None:
                     return repaired
-                reasons.append("; ".join(problems))
-                if call is not None and any(_is_structural(p) for p in problems):
+                reasons.append("; ".join(p.text for p in problems))
+                kinds = {p.kind for p in problems}
+                if call is not None and any(kind.structural for kind in kinds):
                     failed_operators.add(call.operator)
-                if call is not None and any(p.startswith("the step drops") for p in problems):
+                if call is not None and ProblemKind.DROPS_SPECIFIC in kinds:
                     dropped.extend(q.question for q in call.quds() if q.question not in dropped)
-                if any(REVERSED_MAIL in p for p in problems):
+                if ProblemKind.REVERSED_MAIL in kinds:
                     banned = tuple(f"I {verb} " for verb in SENDING)
                 continue
             call = self._widen_extract(call, question, above, needs)
@@ -169,7 +200,7 @@ class _Decomposer:
         last_attempt = attempt == len(self.config.temperatures) - 1
         # Literals and the words of sub-questions come from the person's question (plus planning words),
         # except on the last attempt.
-        ground = self.config.ground_values and not last_attempt
+        ground = self.config.on("ground_values") and not last_attempt
         values = grounded_values(self.root) if ground else None
         phrases = grounded_phrases(self.root) if ground else None
         left_without, left_starts = self.join_for.get(normalize_question(question), ((), ()))
@@ -194,16 +225,17 @@ class _Decomposer:
             problems = step_problems(
                 call, question, needs, path=path, depth=depth, max_depth=self.config.max_depth,
                 allowed_attributes=self.allowed, root_question=self.root,
-                keep_specifics=self.config.keep_specifics and not last_attempt,
+                keep_specifics=self.config.keep_specifics and not last_attempt, guards_off=self.config.rules_off,
             )
         except StepSyntaxError as exc:
-            problems = [f"syntax: {exc}"]
+            problems = [Problem(ProblemKind.SYNTAX, f"syntax: {exc}")]
+        texts = [p.text for p in problems]
         self.trace.steps.append(StepRecord(
-            question, depth, attempt, temperature, text, problems, out.prompt_tokens, out.evaluated_tokens,
+            question, depth, attempt, temperature, text, texts, out.prompt_tokens, out.evaluated_tokens,
             out.generated_tokens, out.seconds, out.decode_calls,
         ))
         if self.progress is not None:
-            self.progress(question, depth, text, problems)
+            self.progress(question, depth, text, texts)
         return call, problems
 
 
@@ -217,7 +249,8 @@ class _Decomposer:
             -> EXTRACT(l=QUD("I listened to a podcast"), attr_names=["show"])
                  RETRIEVE(query="I listened to a podcast")
         """
-        if call is None or call.operator != "RETRIEVE" or len(problems) != 1 or not problems[0].startswith(_NEEDS_EXTRACT):
+        if (not self.config.on("extract_repair") or call is None or call.operator != "RETRIEVE" or len(problems) != 1
+                or problems[0].kind is not ProblemKind.NEEDS_EXTRACT):
             return None
         query = call.get("query")
         wanted = tuple(sorted(n for n in needs.rows | needs.members if n not in FIXED_COLUMNS))
@@ -225,7 +258,8 @@ class _Decomposer:
             return None
         extract = expand_call(Call("EXTRACT", (("l", Qud(query)), ("attr_names", wanted))))
         path = [q for q, _ in above]
-        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root)
+        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root,
+                      guards_off=self.config.rules_off)
         if step_problems(extract, question, needs, path=path, depth=len(above), **checks):
             return None
         (child_need,) = child_needs(extract, needs)
@@ -243,7 +277,7 @@ class _Decomposer:
         above an EXTRACT of `heart_rate_max`). Extracting every needed attribute in one EXTRACT is always a
         valid tree.
         """
-        if call.operator != "EXTRACT":
+        if call.operator != "EXTRACT" or not self.config.on("widen_extract"):
             return call
         (rest,) = child_needs(call, needs)
         if not rest.rows or rest.members:
@@ -255,7 +289,8 @@ class _Decomposer:
             return call
         args = tuple((k, v) for k, v in call.args if k not in ("attr_names", "attr_types"))
         wider = expand_call(Call("EXTRACT", args + (("attr_names", names + added),)))
-        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root)
+        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root,
+                      guards_off=self.config.rules_off)
         if step_problems(wider, question, needs, path=[q for q, _ in above], depth=len(above), **checks):
             return call
         if self.progress is not None:
@@ -269,19 +304,12 @@ class _Decomposer:
         else:
             allowed = set(_ALL_OPERATORS) - ({"RETRIEVE"} if needs else set())
             last_attempt = attempt == len(self.config.temperatures) - 1
-            cue = step_operators(question, root=depth == 0) if self.config.cues and not last_attempt else None
+            cue = step_operators(question, root=depth == 0) if self.config.on("cues") and not last_attempt else None
             if cue and allowed & set(cue):
                 allowed &= set(cue)
             if allowed - set(failed):
                 allowed -= set(failed)
         return tuple(op for op in _ALL_OPERATORS if op not in allowed)
-
-
-def _is_structural(problem: str) -> bool:
-    """A problem with the operator chosen (repeat, derivation, depth), not with its text (syntax, topic, a
-    specific of the question left out)."""
-    return (not problem.startswith(("syntax:", "'", "the step drops"))
-            and "the question does not mention" not in problem)
 
 
 class _Failed(Exception):

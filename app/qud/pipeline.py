@@ -124,7 +124,7 @@ def ask(
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:
             break
-        lacking = None if join_for else _lacking_attribute(failed)
+        lacking = None if join_for or not (config or QudConfig()).on("join_missing") else _lacking_attribute(failed)
         if lacking is not None:
             # The artist of a run: these events cannot give it, other events joined to them can (the songs
             # played during the runs). The model rarely writes that JOIN itself, so the new tree must, once.

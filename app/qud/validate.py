@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 
 from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
@@ -22,6 +23,54 @@ from app.qud.vocabulary import FIXED_COLUMNS, MONTH_NAMES
 from app.qud.vocabulary import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
+
+
+class ProblemKind(str, Enum):
+    """Why a step cannot stand. The first group makes a step invalid by the operator language and the paper's
+    derivation rule; the second are heuristic guards (the `GUARDS` below), each of which can be switched off."""
+
+    SYNTAX = "syntax"                      # the text is no operator call
+    CALL = "call"                          # wrong arguments, a lambda the interpreter refuses (engine.syntax)
+    NO_INPUT = "no_input"                  # an operator other than RETRIEVE without a sub-question
+    DEPTH = "depth"                        # the tree would grow past its depth limit
+    REPEAT = "repeat"                      # a sub-question repeats one above it, or both sides are the same
+    NEEDS_EXTRACT = "needs_extract"        # a RETRIEVE where attributes are needed above (EXTRACT them)
+    GROUP_DROPS = "group_drops"            # a GROUP_BY that drops attributes needed above
+    ONE_VALUE = "one_value"                # an aggregate where attributes are needed above
+    UNKNOWN_ATTRIBUTE = "unknown_attribute"
+    NEW_TOPIC = "new_topic"                # guard: a sub-question brings in a topic the question does not name
+    REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
+    DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
+    IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
+
+    @property
+    def structural(self) -> bool:
+        """A problem with the operator chosen (a repeat, derivation, depth), not with its text: another
+        operator is offered on the next attempt."""
+        return self not in (ProblemKind.SYNTAX, ProblemKind.NEW_TOPIC, ProblemKind.REVERSED_MAIL,
+                            ProblemKind.DROPS_SPECIFIC)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a step cannot stand: its kind for code to act on, its text for people and traces."""
+
+    kind: ProblemKind
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# The heuristic guards and what each is for; `lifelens bench --rule-off NAME` (QudConfig.rules_off) measures one
+# switched off. The decomposer's own rules (cue words, grounded values, repairs) are listed in app.qud.decompose.
+GUARDS: dict[str, str] = {
+    ProblemKind.NEW_TOPIC.value: "a sub-question may not bring in a year, name, sport or time the question does "
+                                 "not mention (a small model copies them from its training trees)",
+    ProblemKind.REVERSED_MAIL.value: "'I sent an email' is refused where the question asks for mails the person got",
+    ProblemKind.DROPS_SPECIFIC.value: "a step must keep the question's years, months, names and periods",
+    ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12) is refused",
+}
 
 
 @dataclass(frozen=True)
@@ -411,59 +460,66 @@ def step_problems(
     allowed_attributes: frozenset[str] | None = None,
     root_question: str | None = None,
     keep_specifics: bool = False,
-) -> list[str]:
+    guards_off: frozenset[str] = frozenset(),
+) -> list[Problem]:
     """Why a step written for `question` cannot stand (empty when it can).
 
     path: the questions above this one (root first); a sub-question may not repeat any of them or this one.
     root_question: when given, sub-questions and queries may not bring in topics it does not mention.
     keep_specifics: the step must keep the question's years, months, names, activities, ... (`lost_specifics`).
+    guards_off: names of `GUARDS` not to apply.
     """
-    problems = list(validate_call(call))
+    problems = [Problem(ProblemKind.CALL, text) for text in validate_call(call)]
+    add = lambda kind, text: problems.append(Problem(kind, text))  # noqa: E731
+    on = lambda kind: kind.value not in guards_off  # noqa: E731
     op = call.operator
     quds = [q.question for q in call.quds()]
     if op != "RETRIEVE" and not quds:
-        problems.append(f"{op} needs a sub-question QUD(\"...\") as its input")
+        add(ProblemKind.NO_INPUT, f"{op} needs a sub-question QUD(\"...\") as its input")
     if quds and depth + 1 >= max_depth:
-        problems.append(f"depth limit: a step at depth {depth + 1} would exceed the limit of {max_depth} levels")
+        add(ProblemKind.DEPTH, f"depth limit: a step at depth {depth + 1} would exceed the limit of {max_depth} levels")
     seen = {normalize_question(q) for q in (*path, question)}
     for sub in quds:
         if not sub.strip():
-            problems.append("empty sub-question")
+            add(ProblemKind.REPEAT, "empty sub-question")
         elif normalize_question(sub) in seen:
-            problems.append(f"sub-question {sub!r} repeats a question above it")
+            add(ProblemKind.REPEAT, f"sub-question {sub!r} repeats a question above it")
     if len(quds) == 2 and normalize_question(quds[0]) == normalize_question(quds[1]):
-        problems.append(f"both sub-questions are the same: {quds[0]!r}")
+        add(ProblemKind.REPEAT, f"both sub-questions are the same: {quds[0]!r}")
     if root_question is not None:
         texts = quds + ([call.get("query")] if op == "RETRIEVE" and isinstance(call.get("query"), str) else [])
         for text in texts:
             added = new_topics(text, root_question)
-            if added:
-                problems.append(f"{text!r} brings in {', '.join(added)}, which the question does not mention")
-            if reverses_mail(text, root_question):
-                problems.append(f"{text!r} {REVERSED_MAIL}, but the question asks for mails I got")
-    if keep_specifics:
+            if added and on(ProblemKind.NEW_TOPIC):
+                add(ProblemKind.NEW_TOPIC, f"{text!r} brings in {', '.join(added)}, which the question does not mention")
+            if reverses_mail(text, root_question) and on(ProblemKind.REVERSED_MAIL):
+                add(ProblemKind.REVERSED_MAIL, f"{text!r} {REVERSED_MAIL}, but the question asks for mails I got")
+    if keep_specifics and on(ProblemKind.DROPS_SPECIFIC):
         lost = lost_specifics(call, question)
         if lost:
-            problems.append(f"the step drops {', '.join(lost)} of its question: use it in the step or keep it in "
-                            f"a sub-question")
-    for source in _code_texts(call, ("filter", "condition")):
-        for comparison in impossible_comparisons(source):
-            problems.append(f"the test {comparison} is never or always true")
+            add(ProblemKind.DROPS_SPECIFIC, f"the step drops {', '.join(lost)} of its question: use it in the step or "
+                                            f"keep it in a sub-question")
+    if on(ProblemKind.IMPOSSIBLE_TEST):
+        for source in _code_texts(call, ("filter", "condition")):
+            for comparison in impossible_comparisons(source):
+                add(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true")
     produced, used = produced_and_used(call)
     if op == "RETRIEVE":
         missing = sorted(_non_fixed(needs.rows | needs.members))
         if missing:
-            problems.append(f"RETRIEVE gives only fixed columns, but {', '.join(missing)} is needed above (EXTRACT it)")
+            add(ProblemKind.NEEDS_EXTRACT,
+                f"RETRIEVE gives only fixed columns, but {', '.join(missing)} is needed above (EXTRACT it)")
     if op == "GROUP_BY":
         lost = sorted(set(needs.rows) - produced)
         if lost:
-            problems.append(f"GROUP_BY keeps only its keys {sorted(produced)}, but {', '.join(lost)} is needed above")
+            add(ProblemKind.GROUP_DROPS, f"GROUP_BY keeps only its keys {sorted(produced)}, but {', '.join(lost)} is "
+                                         f"needed above")
     if op in ("APPLY", *AGGREGATES) and needs.rows:
-        problems.append(f"{op} gives one value, but attributes {needs.text()} are needed above")
+        add(ProblemKind.ONE_VALUE, f"{op} gives one value, but attributes {needs.text()} are needed above")
     if allowed_attributes is not None:
         unknown = sorted({n for n, _ in used} - allowed_attributes)
         if unknown:
-            problems.append(f"unknown attribute(s) {', '.join(unknown)}")
+            add(ProblemKind.UNKNOWN_ATTRIBUTE, f"unknown attribute(s) {', '.join(unknown)}")
     return problems
 
 

@@ -13,10 +13,29 @@ from app.qud.validate import (
     lambda_refs,
     lost_specifics,
     produced_and_used,
-    step_problems,
     tree_problems,
 )
+from app.qud.validate import step_problems as typed_step_problems
+from app.qud.validate import Problem, ProblemKind
 from app.qud.vocabulary import attribute_names
+
+
+def step_problems(*args, **kwargs) -> list[str]:
+    """The problems' texts (most tests here read what a person reads; the kinds have their own test)."""
+    problems = typed_step_problems(*args, **kwargs)
+    assert all(isinstance(p, Problem) for p in problems)
+    return [p.text for p in problems]
+
+
+def test_problems_are_typed_and_a_guard_can_be_switched_off():
+    question = "How often did I swim?"
+    retrieve = parse_call('RETRIEVE(query="my runs in 2023")')
+    problems = typed_step_problems(retrieve, "my swims", Needs(frozenset({"distance_km"})), root_question=question)
+    assert [p.kind for p in problems] == [ProblemKind.NEW_TOPIC, ProblemKind.NEEDS_EXTRACT]
+    assert not ProblemKind.NEW_TOPIC.structural and ProblemKind.NEEDS_EXTRACT.structural
+    off = typed_step_problems(retrieve, "my swims", Needs(frozenset({"distance_km"})), root_question=question,
+                              guards_off=frozenset({"new_topic"}))
+    assert [p.kind for p in off] == [ProblemKind.NEEDS_EXTRACT]
 
 
 def tree(obj) -> Node:
