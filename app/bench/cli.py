@@ -10,6 +10,9 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("bench", help="run the persona benchmark: Hit@1, Relaxed Hit@1, per category and stage")
+    p.add_argument("--set", dest="question_set", choices=("templates", "wild"), default="templates",
+                   help="templates: the persona generator's question bank of --split; wild: the questions written "
+                        "without the templates (bench/wild/), over the dev personas and data of another shape")
     p.add_argument("--split", choices=("train", "dev", "test"), default="dev")
     p.add_argument("--limit", type=int, help="at most this many questions")
     p.add_argument("--mode", choices=("qud", "one-shot", "gold", "rag", "codegen"), default="qud",
@@ -22,15 +25,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--operators", choices=("small", "default", "lexical"),
                    help="RETRIEVE/EXTRACT models of the engine modes and the extract stage "
                         "(default: $LIFELENS_OPERATOR_MODELS or 'small')")
-    p.add_argument("--persona", action="append", help="only this persona (repeatable)")
+    p.add_argument("--persona", action="append", help="only this persona (repeatable; with --set wild: a dataset)")
     p.add_argument("--qud-model", help="a GGUF file instead of the default model")
+    p.add_argument("--rule-off", action="append", default=[], metavar="NAME",
+                   help="switch off one rule of the decomposition (repeatable), to measure what it earns; "
+                        "names: app.qud.decompose.RULES")
     p.add_argument("--out", type=Path, help="write the JSON report here (the Markdown table goes next to it)")
     p.add_argument("--cache", type=Path, help="where persona stores are kept (default ~/.cache/lifelens-bench)")
     p.set_defaults(func=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    import os
+
     from app.bench.runner import markdown, run_bench
+    from app.qud.decompose import RULES
+
+    unknown = sorted(set(args.rule_off) - set(RULES))
+    if unknown:
+        print(f"lifelens bench: unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}", file=sys.stderr)
+        return 2
+    if args.rule_off:  # read by every QudConfig made in this process
+        os.environ["LIFELENS_QUD_RULES_OFF"] = ",".join(args.rule_off)
 
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.stage == "extract":
@@ -40,11 +56,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                            cache=args.cache, say=say)
         _write(args.out, extract_report.to_json(), extract_markdown(extract_report))
         return 0
+    if args.question_set == "wild" and args.mode == "gold":
+        print("lifelens bench: the wild set has no gold trees; use --mode qud, one-shot, rag or codegen", file=sys.stderr)
+        return 2
     llm = None
     if args.mode != "gold":
         from app.qud.pipeline import default_llm
 
         llm = default_llm(args.qud_model)
+    if args.question_set == "wild":
+        from app.bench.wild import run_wild, wild_markdown
+
+        wild = run_wild(mode=args.mode, operators=args.operators, llm=llm, limit=args.limit, datasets=args.persona,
+                        cache=args.cache, say=say)
+        _write(args.out, wild.to_json(), wild_markdown(wild))
+        return 0
     report = run_bench(args.split, mode=args.mode, limit=args.limit, personas=args.persona, llm=llm,
                        cache=args.cache, operators=args.operators, say=say)
     _write(args.out, report.to_json(), markdown(report))

@@ -87,7 +87,7 @@ def normalize(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, bool):
-        return ("text", str(value).lower())
+        return ("text", "yes" if value else "no")
     if isinstance(value, (int, float)):
         return ("num", float(value)) if math.isfinite(value) else None
     if isinstance(value, datetime):
@@ -103,6 +103,8 @@ def normalize(value: Any) -> Any:
     text = _text(str(value))
     if not text:
         return None
+    if text in ("true", "false"):  # a yes/no written as a boolean
+        return ("text", "yes" if text == "true" else "no")
     temporal = _temporal(text)
     if temporal:
         return temporal

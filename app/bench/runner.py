@@ -33,7 +33,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from app.answer import Answer, NodeReport
+from app.answer import Answer, AnswerStatus, NodeReport
 from app.bench.metrics import hit_at_1, relaxed_hit_at_1
 from app.bench.stages import STAGES, mean_stage_figures, per_1000
 
@@ -59,6 +59,7 @@ class QuestionResult:
     qud_seconds: float | None = None
     gold_equivalent: bool | None = None   # the tree gives the gold tree's answer on this store (qud, one-shot)
     retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (app.bench.stages)
+    status: str | None = None             # app.answer.AnswerStatus: answered, none_found, failed, ...
 
 
 @dataclass
@@ -94,6 +95,7 @@ class BenchReport:
             "relaxed_hit_at_1": _mean(r.relaxed for r in rs),
             "operators": self.operators,
             "tree_executes": _mean(float(r.tree_ok) for r in rs) if self.mode in ENGINE_MODES else None,
+            "answers_given": _mean(float(r.status in ("answered", "none_found")) for r in rs),
             "gold_equivalent": (_mean(float(r.gold_equivalent) for r in rs)
                                 if rs and all(r.gold_equivalent is not None for r in rs) else None),
             "retrieve_recall": _mean(recalls) if recalls else None,
@@ -297,7 +299,7 @@ def bench_records(
         except Exception as exc:  # a crash is a miss with its reason, never the end of the run
             answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - started
-        predicted = answer.value if answer is not None else None
+        predicted = scored_value(answer)
         tree = answer.tree if answer is not None else None
         has_tree = mode in ENGINE_MODES
         recall, precision = recall_precision(retrieved_ids(tree), retrieve_gold) if has_tree else (None, None)
@@ -320,7 +322,7 @@ def bench_records(
             seconds=round(seconds, 3), tree_ok=bool(tree is not None and not _tree_failed(tree)),
             error=error, retrieve_recall=recall, retrieve_precision=precision,
             qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
-            retrieve_stages=stages,
+            retrieve_stages=stages, status=answer.status.value if answer is not None else "failed",
         )
         if mode in ("qud", "one-shot"):
             result.gold_equivalent = answer is not None and gives_gold_answer(  # unrecorded: not a stage figure
@@ -330,6 +332,16 @@ def bench_records(
             f" (gold {record['answer']!r})")
 
 
+def scored_value(answer: Answer | None) -> Any:
+    """The value a question is scored on: the answer's value, and "none" for a tree that ran and found nothing
+    to give a value from (an arg-max over no events), so that it matches a gold "none"."""
+    if answer is None:
+        return None
+    if answer.status is AnswerStatus.NONE_FOUND and answer.value is None:
+        return "none"
+    return answer.value
+
+
 def gives_gold_answer(answer: Answer, record: dict, store: Any, *, retriever: Any = None, extractor: Any = None) -> bool:
     """The paper's tree equivalence, judged by its effect: the tree's answer equals the gold tree's answer on the
     same store (both run by the same engine with the same operator models), so trees that differ only in
@@ -337,11 +349,11 @@ def gives_gold_answer(answer: Answer, record: dict, store: Any, *, retriever: An
     from app.engine import execute
     from app.engine.tree import Node
 
-    if answer.tree is None or answer.value is None:
+    if answer.tree is None or not answer.status.ran:
         return False
     gold = execute(Node.from_json(record["tree"]), store, date.fromisoformat(record["reference_date"]),
                    retriever=retriever, extractor=extractor)
-    return hit_at_1(answer.value, [gold.value]) == 1.0
+    return gold.status.ran and hit_at_1(scored_value(answer), [scored_value(gold)]) == 1.0
 
 
 def _expand(compact: list[str]) -> list[str]:
@@ -379,6 +391,7 @@ def markdown(report: BenchReport) -> str:
     lines += ["", "| stage | value |", "| --- | ---: |"]
     if s["tree_executes"] is not None:  # RAG builds no tree
         lines.append(f"| trees that execute | {s['tree_executes']:.3f} |")
+    lines.append(f"| answers given (the tree ran to its end; a count of 0 and a 'none' are answers) | {s['answers_given']:.3f} |")
     if s["gold_equivalent"] is not None:
         lines.append(f"| trees equivalent to the gold tree (same answer on the store) | {s['gold_equivalent']:.3f} |")
     if s["retrieve_recall"] is not None:

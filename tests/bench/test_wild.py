@@ -1,0 +1,78 @@
+"""`lifelens bench --set wild`: the question files, the other-shape stores, the gold scripts and the scoring."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import date
+
+import pytest
+
+from app.answer import Answer, AnswerStatus
+from app.bench import wild
+from app.bench.metrics import hit_at_1
+from app.bench.wild import WILD_DIR, load_questions, run_wild, wild_markdown, wild_store
+
+KINDS = {"count", "sum", "average", "argmax", "argmin", "max", "min", "list", "date", "yesno", "compare", "other"}
+
+
+def test_the_wild_set_is_well_formed_and_every_gold_answer_scores_against_itself():
+    records = load_questions()
+    assert len(records) >= 200
+    assert len({r["id"] for r in records}) == len(records)
+    halves = {"dev personas": [r for r in records if r["dataset"] in ("p13", "p14")],
+              "other shape": [r for r in records if r["dataset"].startswith("o")]}
+    assert all(len(h) >= 100 for h in halves.values()), {k: len(v) for k, v in halves.items()}
+    for r in records:
+        assert set(r) >= {"id", "dataset", "reference_date", "question", "answers", "kind", "classes", "gold_note"}
+        date.fromisoformat(r["reference_date"])
+        assert r["kind"] in KINDS and r["answers"] and r["question"].strip()
+        assert hit_at_1(r["answers"][0], r["answers"]) == 1.0, r["id"]
+
+
+def test_the_other_shape_gold_script_reproduces_the_committed_answers(tmp_path):
+    subprocess.run([sys.executable, str(WILD_DIR / "other_shape.py"), "--out", str(tmp_path)], check=True,
+                   stdout=subprocess.DEVNULL)
+    check = subprocess.run([sys.executable, str(WILD_DIR / "gold_other.py"), "--data", str(tmp_path), "--check"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_an_other_shape_dataset_is_generated_and_imported_once(tmp_path):
+    store = wild_store("o1", cache=tmp_path)
+    try:
+        sources = {s.source for s in store.sources()}
+        assert store.count() > 5000
+        assert store.meta("reference_date") == next(r["reference_date"] for r in load_questions() if r["dataset"] == "o1")
+        assert {"mail", "calendar", "music_stream", "online_purchase", "workout"} <= sources
+        built = (tmp_path / "wild" / "o1" / "events.sqlite").stat().st_mtime_ns
+    finally:
+        store.close()
+    wild_store("o1", cache=tmp_path).close()  # reused, not built again
+    assert (tmp_path / "wild" / "o1" / "events.sqlite").stat().st_mtime_ns == built
+
+
+def test_answers_are_scored_with_their_status(tmp_path, monkeypatch):
+    records = [r for r in load_questions() if r["dataset"] == "o2"][:3]
+    gold = records[0]["answers"][0]
+    outcomes = iter([
+        Answer(records[0]["question"], gold, "right", None),
+        Answer(records[1]["question"], None, "None: nothing", None, status=AnswerStatus.NONE_FOUND),
+        Answer(records[2]["question"], None, "Cancelled", None, error="cancelled", status=AnswerStatus.CANCELLED),
+    ])
+    monkeypatch.setattr(wild, "load_questions", lambda folder=WILD_DIR: records)
+    monkeypatch.setattr(wild, "answer_question", lambda *a, **k: (next(outcomes), 0.5))
+    report = run_wild(mode="rag", llm=object(), cache=tmp_path)
+    summary = report.summary()
+    assert [r.hit for r in report.results] == [1.0, float(hit_at_1("none", records[1]["answers"])), 0.0]
+    assert [r.predicted for r in report.results][1] == "none"
+    assert summary["statuses"] == {"answered": 1, "cancelled": 1, "none_found": 1}
+    assert summary["answers_given"] == pytest.approx(2 / 3, abs=1e-3)
+    assert "set `wild`, mode `rag`" in wild_markdown(report)
+
+
+def test_the_wild_set_has_no_gold_trees(capsys):
+    from app.cli import main
+
+    assert main(["bench", "--set", "wild", "--mode", "gold"]) == 2
+    assert "no gold trees" in capsys.readouterr().err
