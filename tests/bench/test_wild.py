@@ -38,6 +38,16 @@ def test_the_other_shape_gold_script_reproduces_the_committed_answers(tmp_path):
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def test_the_dev_persona_gold_script_reproduces_the_committed_answers(tmp_path):
+    from app.persona.generate import generate_persona
+
+    for persona in ("p13", "p14"):  # the exports the bench's stores import (seed 0)
+        generate_persona(persona, tmp_path / persona, seed=0, canonical=False)
+    check = subprocess.run([sys.executable, str(WILD_DIR / "gold_personas.py"), "--data", str(tmp_path), "--check"],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 def test_an_other_shape_dataset_is_generated_and_imported_once(tmp_path):
     store = wild_store("o1", cache=tmp_path)
     try:
