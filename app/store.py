@@ -912,8 +912,10 @@ def _storable_label(label: str) -> str:
 class ImportLock:
     """An advisory lock, one per store, held by the import writing into it (released when its process ends).
 
-    It lives in the temporary folder, named by a hash of the store's path, so that deleting a store leaves
-    nothing of it beside it.
+    It is a file in the temporary folder, named by a hash of the store's path, that exists only while the
+    lock is held: deleting a store leaves nothing of it, and a thousand stores leave no thousand files.
+    (Whoever gets the lock checks that the file it locked is still the one at the path: a holder
+    removes it before unlocking, and a waiter on the removed file tries again on a new one.)
     """
 
     def __init__(self, store: Path):
@@ -924,24 +926,41 @@ class ImportLock:
     def acquire(self, wait: float) -> bool:
         """True once held; False when another holds it still after `wait` seconds."""
         deadline = time.monotonic() + wait
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            return True  # no temporary folder to lock in: SQLite's own lock still keeps writes apart
         while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return True  # no temporary folder to lock in: SQLite's own lock still keeps writes apart
             if _try_lock(fd):
-                self._fd = fd
-                return True
-            if time.monotonic() >= deadline:
+                if _same_file(fd, self.path):
+                    self._fd = fd
+                    return True
+                _unlock(fd)  # the holder before removed it: lock the file at the path now
                 os.close(fd)
+                continue
+            os.close(fd)
+            if time.monotonic() >= deadline:
                 return False
             time.sleep(0.05)
 
     def release(self) -> None:
         if self._fd is not None:
+            if os.name != "nt":
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
             _unlock(self._fd)
             os.close(self._fd)
             self._fd = None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        here, there = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 if os.name == "nt":  # pragma: no cover - Windows

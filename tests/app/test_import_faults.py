@@ -319,3 +319,21 @@ def test_cli_import_prints_odd_file_names_escaped(tmp_path, capsys):
     assert main(["--db", str(tmp_path / "s.sqlite"), "import", str(export)]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "endsong_0\\x1b[2J.json" in out and "2 events added" in out
+
+
+def test_the_import_lock_is_held_by_one_and_leaves_no_file_behind(tmp_path):
+    from app.store import ImportLock
+
+    db = tmp_path / "s.sqlite"
+    first, second = ImportLock(db), ImportLock(tmp_path / "." / "s.sqlite")  # one store, two spellings
+    assert first.path == second.path
+    assert first.acquire(wait=0) and first.path.exists()
+    assert not second.acquire(wait=0.1)
+    first.release()
+    assert not first.path.exists()
+    assert second.acquire(wait=0)
+    second.release()
+    (tmp_path / "endsong_0.json").write_text(json.dumps(ENDSONG))
+    with EventStore.open(db) as store:
+        assert import_paths(store, [tmp_path / "endsong_0.json"]).added == 2
+    assert not first.path.exists()
