@@ -166,3 +166,19 @@ def test_a_damaged_store_is_a_plain_error_when_read_not_a_traceback(tmp_path, ca
     assert main(["--db", str(db), "events"]) == 2
     err = capsys.readouterr().err
     assert "not a Lifelens event store or damaged" in err and "Traceback" not in err
+
+
+def test_an_instant_near_year_1_or_9999_shown_in_the_home_zone_is_a_record_error(tmp_path):
+    """Fuzz find (base code, app/store.py ZoneOffsets.at): 'date value out of range' ended the import."""
+    from zoneinfo import ZoneInfo
+
+    with EventStore.open(tmp_path / "s.sqlite") as store:
+        run = store.begin_run(["endsong_0.json"])
+        with store.file_import(run, "endsong_0.json", "test") as writer:
+            for n, start in enumerate([datetime(9999, 12, 31, 23, 59, tzinfo=UTC), datetime(1, 1, 1, 0, 1, tzinfo=UTC)]):
+                writer.add(event(n, start=start, end=None), ZoneInfo("Pacific/Kiritimati"), "Pacific/Kiritimati")
+            writer.add(event(5), ZoneInfo("Pacific/Kiritimati"), "Pacific/Kiritimati")
+        assert [e.position for e in writer.result.errors] == ["row 0", "row 1"]
+        assert all("outside 1900..2100" in e.message for e in writer.result.errors)
+        (stored,) = store.events()
+        assert stored.tz == "Pacific/Kiritimati" and stored.start.utcoffset().total_seconds() == 14 * 3600
