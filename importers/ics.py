@@ -151,6 +151,26 @@ class IcsImporter:
         return _Zone(tz, name, from_calendar=False)
 
 
+def _zone_problem(component: Component) -> str:
+    """Why a VTIMEZONE's STANDARD/DAYLIGHT rules cannot be followed, or ''."""
+    for observance in component.subcomponents:
+        if observance.get("RRULE") is None or observance.get("DTSTART") is None:
+            continue
+        try:
+            problem = _rule_problem(observance)
+        except Exception as exc:
+            problem = f"{type(exc).__name__}: {exc}"
+        if problem:
+            return f"{observance.name}: {problem}"
+    return ""
+
+
+def _forget_zone(tzid: str) -> None:
+    cache = getattr(tzp, "_TZP__tz_cache", None)
+    if isinstance(cache, dict):
+        cache.pop(tzid, None)
+
+
 def clear_timezone_cache() -> None:
     """icalendar caches VTIMEZONE definitions by TZID for the whole process; forget them."""
     cache = getattr(tzp, "_TZP__tz_cache", None)
@@ -208,6 +228,12 @@ class _CalendarReader:
                 zone = _named_zone(str(component["TZID"])) or tzp.timezone(str(component["TZID"]))
             except Exception as exc:
                 yield self.error(block.line, f"VTIMEZONE cannot be read ({exc}); times in it are read as local time")
+                continue
+            problem = _zone_problem(component)
+            if problem:  # dateutil would loop on its rule at every offset asked (INTERVAL=0, BYMONTH=10**30)
+                tzid = str(component["TZID"])
+                _forget_zone(tzid)
+                yield self.error(block.line, f"VTIMEZONE {tzid!r} cannot be used ({problem}); times in it are read without it")
                 continue
             if zone is not None:
                 zones.append(zone)

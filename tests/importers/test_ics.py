@@ -577,3 +577,25 @@ def test_daily_series_in_an_outlook_zone_of_its_own_import_in_seconds(tmp_path):
     first, winter = records[0], next(r for r in records if r.start.month == 7)
     assert (first.start.isoformat(), first.end.isoformat()) == ("2017-05-11T13:30:00-03:00", "2017-05-11T14:00:00-03:00")
     assert winter.start.utcoffset() == timedelta(hours=-3) and records[200].start.utcoffset() == timedelta(hours=-2)  # Nov: DST
+
+
+@pytest.mark.real_exports
+@needs_real_exports
+@pytest.mark.parametrize(
+    "rule",
+    ["RRULE:FREQ=YEARLY;INTERVAL=0;BYDAY=-1SU;BYMONTH=3", "RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=1000000000000000000000000000000"],
+)
+def test_a_vtimezone_whose_rule_cannot_be_followed_is_not_used(tmp_path, rule):
+    """The Exchange sample's 'GMT Standard Time' with a broken DAYLIGHT rule: dateutil looped on it at every
+    offset asked (hangs found by bench/fuzz_imports.py). The zone is reported and not used; the Windows name
+    still gives Europe/London."""
+    text = (REAL_EXPORTS / "ics" / "rie_exchange2010_allday_rrule.ics").read_text(encoding="utf-8")
+    path = tmp_path / "exchange.ics"
+    path.write_text(text.replace("RRULE:FREQ=YEARLY;INTERVAL=1;BYDAY=-1SU;BYMONTH=3", rule, 1), encoding="utf-8")
+    started = time.perf_counter()
+    records = _read(path)
+    assert time.perf_counter() - started < 5
+    errors = [r for r in records if isinstance(r, RecordError)]
+    assert [(e.position, e.message.startswith("VTIMEZONE 'GMT Standard Time' cannot be used (DAYLIGHT: ")) for e in errors] == [("line 6", True)]
+    expected = [r for r in _read(REAL_EXPORTS / "ics" / "rie_exchange2010_allday_rrule.ics")]
+    assert [(r.key, r.start) for r in records if not isinstance(r, RecordError)] == [(r.key, r.start) for r in expected]
