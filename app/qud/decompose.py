@@ -23,6 +23,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
+from app.qud.frames import as_yes_no, count_question
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -43,6 +44,8 @@ RULES: dict[str, str] = {
     "widen_extract": "an EXTRACT extracts every attribute needed above, not only those the model wrote",
     "join_missing": "an EXTRACT that found its attribute on none of its events is decomposed again as a JOIN "
                     "with the events that carry it (app.qud.pipeline)",
+    "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
+                    "one (app.qud.frames)",
     **GUARDS,
 }
 
@@ -354,6 +357,19 @@ def decompose(
         config = replace(config, style=style)
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
+    count = count_question(question) if config.on("yes_no_frame") else None
+    if count is not None:
+        try:
+            framed = as_yes_no(_decompose(count, llm, selector, config, progress, cancel, trace, avoid, join_for),
+                               question)
+        except DecompositionError:
+            framed = None
+        if framed is not None:
+            return framed
+    return _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for)
+
+
+def _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for) -> Node:
     worker = _Decomposer(
         question, llm, selector or default_selector(config.selection, config.examples), config, progress, cancel, avoid,
         join_for,
@@ -364,7 +380,7 @@ def decompose(
     try:
         tree = worker.solve(question, (), Needs())
     except _Failed as failed:
-        worker.trace.seconds = time.perf_counter() - started
+        worker.trace.seconds += time.perf_counter() - started
         last = failed.reasons[-1] if failed.reasons else "no attempt"
         raise DecompositionError(
             f"could not decompose {question!r} into a valid operator tree after {worker.trace.calls} model calls; "
@@ -372,13 +388,13 @@ def decompose(
             worker.trace,
         ) from None
     except _Budget:
-        worker.trace.seconds = time.perf_counter() - started
+        worker.trace.seconds += time.perf_counter() - started
         raise DecompositionError(
             f"could not decompose {question!r}: gave up after {worker.trace.calls} model calls "
             f"(limit {config.max_calls}) with invalid steps",
             worker.trace,
         ) from None
-    worker.trace.seconds = time.perf_counter() - started
+    worker.trace.seconds += time.perf_counter() - started
     problems = tree_problems(tree, max_depth=config.max_depth)
     if problems:
         raise DecompositionError(f"the tree for {question!r} is not valid: {problems[0]}", worker.trace)
