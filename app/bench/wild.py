@@ -69,6 +69,15 @@ class WildResult:
     seconds: float
     qud_seconds: float | None
     error: str | None
+    tree: dict | None = None  # the executed tree without previews and ids: question, step, size, error, children
+
+
+def tree_outline(report) -> dict | None:
+    """An executed tree as its questions, steps, sizes and errors (what a reader needs to see why it missed)."""
+    if report is None:
+        return None
+    return {"question": report.question, "step": report.step, "size": report.size, "error": report.error,
+            "children": [tree_outline(c) for c in report.children]}
 
 
 @dataclass
@@ -234,7 +243,7 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
                     predicted=json.loads(json.dumps(predicted, default=str)), status=status,
                     hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
                     seconds=round(seconds, 3), qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
-                    error=error,
+                    error=error, tree=tree_outline(answer.tree if answer is not None else None),
                 )
                 report.results.append(result)
                 say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['id']} {record['question']}  -> "
