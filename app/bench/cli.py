@@ -15,6 +15,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "without the templates (bench/wild/), over the dev personas and data of another shape")
     p.add_argument("--split", choices=("train", "dev", "test"), default="dev")
     p.add_argument("--limit", type=int, help="at most this many questions")
+    p.add_argument("--every", type=int, default=1, metavar="N",
+                   help="with --set wild: every N-th question (a sample across all datasets, for a quicker figure)")
     p.add_argument("--mode", choices=("qud", "one-shot", "gold", "rag", "codegen"), default="qud",
                    help="qud: the product path; one-shot: whole tree in one generation; gold: gold trees through "
                         "the engine; rag: top-k events into the model (baseline); codegen: the model writes one "
@@ -68,7 +70,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from app.bench.wild import run_wild, wild_markdown
 
         wild = run_wild(mode=args.mode, operators=args.operators, llm=llm, limit=args.limit, datasets=args.persona,
-                        cache=args.cache, say=say)
+                        every=args.every, cache=args.cache, say=say)
         _write(args.out, wild.to_json(), wild_markdown(wild))
         return 0
     report = run_bench(args.split, mode=args.mode, limit=args.limit, personas=args.persona, llm=llm,

@@ -194,9 +194,10 @@ def _build_other(dataset: str, home: Path, generator: Path, stamp: str, say: Cal
 
 
 def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None, limit: int | None = None,
-             datasets: list[str] | None = None, cache: Path | None = None, folder: Path = WILD_DIR,
+             datasets: list[str] | None = None, every: int = 1, cache: Path | None = None, folder: Path = WILD_DIR,
              say: Callable[[str], None] = lambda text: None) -> WildReport:
-    """Answer the wild questions (all, or `datasets`, at most `limit`) and score them as the bench does."""
+    """Answer the wild questions (all, or `datasets`, every `every`-th of them, at most `limit`) and score them as
+    the bench does."""
     from app.retrieve import operator_size
 
     if mode not in WILD_MODES:
@@ -205,7 +206,7 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
         from app.qud.pipeline import default_llm
 
         llm = default_llm()
-    records = [r for r in load_questions(folder) if datasets is None or r["dataset"] in datasets]
+    records = [r for r in load_questions(folder) if datasets is None or r["dataset"] in datasets][::every]
     records = records[:limit] if limit is not None else records
     size = operator_size(operators) if mode in ("qud", "one-shot") else None
     report = WildReport(mode=mode, operators=size)
