@@ -44,6 +44,8 @@ ADDRESS_SPACE_CAP = 4 * 1024**3  # a worker that allocates past this gets Memory
 
 def worker() -> None:
     """Read case paths from stdin, one JSON line each; answer each with its verdict as one JSON line."""
+    import faulthandler
+
     from bench.fuzzing import judge
 
     out = sys.stdout
@@ -52,7 +54,10 @@ def worker() -> None:
         request = json.loads(line)
         path, db = Path(request["path"]), Path(request["db"])
         started = time.perf_counter()
+        # Where a hang hangs: every thread's stack, written to stderr just before the parent gives up.
+        faulthandler.dump_traceback_later(max(request["timeout"] - 1, 0.5), exit=False)
         verdict = judge(path, db)
+        faulthandler.cancel_dump_traceback_later()
         reply = {
             "outcome": verdict.outcome, "detail": verdict.detail, "where": verdict.where, "added": verdict.added,
             "errors": verdict.errors, "seconds": round(time.perf_counter() - started, 3),
@@ -68,17 +73,25 @@ def _limit_memory() -> None:
 
 
 class Worker:
-    def __init__(self) -> None:
+    def __init__(self, log: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.log = log
+        self._log_file = open(log, "wb")
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from bench.fuzz_imports import worker; worker()"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=str(ROOT),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log_file, env=env, cwd=str(ROOT),
             text=True, bufsize=1, preexec_fn=_limit_memory,
         )
 
+    def stacks(self) -> str:
+        """What the worker wrote last on stderr: the stacks faulthandler dumps before a hang is declared."""
+        text = self.log.read_bytes()[-6000:].decode("utf-8", "replace")
+        start = text.rfind("Thread 0x")
+        return text[start:] if start >= 0 else text[-2000:]
+
     def run(self, path: Path, db: Path, timeout: float, max_rss_mb: float) -> dict:
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps({"path": str(path), "db": str(db)}) + "\n")
+        self.process.stdin.write(json.dumps({"path": str(path), "db": str(db), "timeout": timeout}) + "\n")
         self.process.stdin.flush()
         deadline = time.monotonic() + timeout
         peak = 0.0
@@ -99,7 +112,9 @@ class Worker:
                 return {"outcome": "memory", "detail": f"RSS passed {max_rss_mb:.0f} MB (killed)", "where": ""}
             if time.monotonic() > deadline:
                 self.kill()
-                return {"outcome": "hang", "detail": f"no answer within {timeout:.0f} s (killed)", "where": ""}
+                stacks = self.stacks()
+                return {"outcome": "hang", "detail": f"no answer within {timeout:.0f} s (killed); its threads then:\n{stacks}",
+                        "where": _innermost(stacks)}
             if self.process.poll() is not None:
                 return {"outcome": "crash", "detail": f"the worker died (exit {self.process.returncode})", "where": ""}
 
@@ -107,10 +122,21 @@ class Worker:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
+        self._log_file.close()
 
     @property
     def alive(self) -> bool:
         return self.process.poll() is None
+
+
+def _innermost(stacks: str) -> str:
+    """file:line of the project's innermost frame in a faulthandler dump (its frames come innermost first)."""
+    for line in stacks.splitlines():
+        line = line.strip()
+        if line.startswith('File "') and str(ROOT) in line and "/bench/" not in line and "site-packages" not in line:
+            name, _, rest = line[6:].partition('", line ')
+            return f"{Path(name).relative_to(ROOT)}:{rest.split()[0]}"
+    return ""
 
 
 def _rss_mb(pid: int) -> float:
@@ -132,7 +158,7 @@ def run(formats: list[str], n: int, seed: int, timeout: float, max_rss_mb: float
     causes: dict[str, dict[str, list[tuple[Case, dict]]]] = {}
     fast = FAST_DISK.is_dir() and os.access(FAST_DISK, os.W_OK)
     work = Path(tempfile.mkdtemp(prefix="lifelens-fuzz-", dir=FAST_DISK if fast else None))
-    worker = Worker()
+    worker = Worker(work.parent / f"{work.name}-worker.log")
     try:
         for fmt in formats:
             counts: Counter = Counter()
@@ -140,7 +166,7 @@ def run(formats: list[str], n: int, seed: int, timeout: float, max_rss_mb: float
             started = time.perf_counter()
             for case in cases(fmt, n, seed):
                 if not worker.alive:
-                    worker = Worker()
+                    worker = Worker(worker.log)
                 folder = work / case.label
                 folder.mkdir()
                 path = folder / case.name
@@ -157,6 +183,7 @@ def run(formats: list[str], n: int, seed: int, timeout: float, max_rss_mb: float
     finally:
         worker.kill()
         _remove(work)
+        worker.log.unlink(missing_ok=True)
     if finds is not None:
         _write_finds(finds, causes)
     return {"table": {f: dict(c) for f, c in table.items()},
