@@ -1,0 +1,85 @@
+"""The English words Lifelens reads questions and queries with, written once: months, weekdays, number words,
+parts of the day, kinship and sports.
+
+Plain data and no imports, so every layer (the QUD's validator and cues, the lexical retriever, the
+verbalizer, the bench's answer matching, the people book) can read it. The words are lower case; a
+caller that needs "January" capitalizes them.
+
+    MONTH_NAMES[10]              # 'november'
+    MONTH_NUMBERS["sept"]        # 9 (names and abbreviations)
+    NUMBER_WORDS.index("three")  # 3
+    KIN_WORDS["mum"]             # ('mother',)
+"""
+
+from __future__ import annotations
+
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+MONTH_ABBREVIATIONS = tuple(name[:3] for name in MONTH_NAMES) + ("sept",)
+# Month names and abbreviations -> 1 .. 12 ("may" is both).
+MONTH_NUMBERS: dict[str, int] = {
+    **{name: n for n, name in enumerate(MONTH_NAMES, 1)},
+    **{name[:3]: n for n, name in enumerate(MONTH_NAMES, 1)},
+    "sept": 9,
+}
+# "january|february|...|december", for regular expressions.
+MONTH_PATTERN = "|".join(MONTH_NAMES)
+
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
+WEEKDAY_TITLES = tuple(day.capitalize() for day in WEEKDAY_NAMES)                            # as dates print them
+
+# Parts of the day, in the order of the clock from the morning on.
+PARTS_OF_DAY = ("morning", "afternoon", "evening", "night")
+
+# Counts written as words in questions ("the last three months"); the index is the number.
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
+
+# --- people -------------------------------------------------------------------------------------------------
+
+# The relations the people book knows (who a person is to the owner).
+RELATIONS = ("mother", "father", "sister", "brother", "partner", "daughter", "son", "grandmother", "grandfather",
+             "friend", "colleague", "other")
+
+# Words that name people by their relation to the owner ("Call Mum & Dad", "Trick or treat with the kids").
+KIN_WORDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("mum", "mom", "mother", "mama", "mommy", "mummy"), ("mother",)),
+    **dict.fromkeys(("dad", "father", "papa", "daddy"), ("father",)),
+    "parents": ("mother", "father"),
+    **dict.fromkeys(("sister", "sis"), ("sister",)),
+    **dict.fromkeys(("brother", "bro"), ("brother",)),
+    **dict.fromkeys(("siblings", "sisters", "brothers"), ("sister", "brother")),
+    **dict.fromkeys(("wife", "husband", "partner", "girlfriend", "boyfriend"), ("partner",)),
+    **dict.fromkeys(("kids", "children"), ("daughter", "son")),
+    "daughter": ("daughter",), "son": ("son",),
+    **dict.fromkeys(("grandma", "granny", "grandmother", "oma"), ("grandmother",)),
+    **dict.fromkeys(("grandpa", "grandfather", "opa"), ("grandfather",)),
+    "grandparents": ("grandmother", "grandfather"),
+}
+
+# Words for the same parent that texts use interchangeably: a search for one also looks for the others.
+PARENT_WORD_GROUPS = (("mum", "mom", "mother"), ("dad", "father"))
+
+# --- sports -------------------------------------------------------------------------------------------------
+
+# The workout types the Apple Health importer writes (`workout_type`), as the question bank names them.
+WORKOUT_TYPES = ("running", "walking", "cycling", "swimming", "soccer", "tennis", "yoga", "hiking",
+                 "strength training")
+
+# Words that name the same sport, inflected or not ("run runs running ran jog jogging").
+SPORT_WORD_GROUPS = (
+    "run runs running ran jog jogging",
+    "cycle cycles cycling cycled bike bikes biking ride rides riding",
+    "swim swims swimming swam",
+    "hike hikes hiking hiked",
+    "walk walks walking walked",
+    "yoga", "tennis", "football soccer", "gym strength weights",
+)
+
+# The word a full-text search also looks for when a query names a sport another way ("ran": "running").
+# One direction only: "running" finds "run" but "run" does not find "runs" (the index does no stemming).
+SPORT_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "football": ("soccer",), "soccer": ("football",), "run": ("running",), "ran": ("running",),
+    "running": ("run",), "bike": ("cycling",), "biking": ("cycling",), "cycling": ("bike", "biking"),
+    "swim": ("swimming",), "swam": ("swimming",), "hike": ("hiking",), "gym": ("strength",),
+}

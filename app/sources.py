@@ -1,0 +1,199 @@
+"""What Lifelens knows of each source of events, in one spec per source.
+
+A source is one stream of events the importers write (`importers.base.SOURCES`): "music_stream" from
+Spotify, "workout" from Apple Health, "mail" from mbox files ... Its spec says
+
+- `keys`: the keys of `data` the QUD may name, with their type (the converter EXTRACT uses); `more_keys`:
+  what the importers write besides (ids, raw fields), kept in the store and never offered to the QUD;
+- `phrase`: how the question bank's trees name all its events ("I listened to music"), the words the
+  fine-tuned QUD model knows them by; `words`: the words of a sub-question that name its events;
+  `query_words`: the words of a RETRIEVE query that name the source for the lexical retriever;
+- `label`, `unread_keys`, `measure_keys`: how its events are verbalized for the RETRIEVE and EXTRACT models
+  and which keys never make a pattern;
+- `sql_keys`, `sql_notes`: what the SQL baseline's schema (app/bench/codegen.py) documents of it.
+
+Every other module reads these (app.qud.vocabulary, app.qud.validate, app.engine.retrieve,
+app.retrieve.verbalize, app.retrieve.patterns, app.bench.codegen), and tests/app/test_sources.py checks
+the importers' output against them.
+
+    SOURCES["workout"].keys["distance_km"]     # 'float'
+    SOURCES["music_stream"].phrase             # 'I listened to music'
+    spec_of("online_purchase").label           # 'online purchase'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from app.lexicon import SPORT_WORD_GROUPS, WORKOUT_TYPES
+
+# The value types a key may have, as the spec writes them, and the Python type of such a value.
+VALUE_TYPES: Mapping[str, type] = MappingProxyType({"str": str, "int": int, "float": float, "bool": bool,
+                                                    "list": list})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """One source's schema and words; see the module docstring."""
+
+    name: str
+    keys: Mapping[str, str]
+    more_keys: Mapping[str, str] = field(default_factory=dict)
+    phrase: str | None = None
+    words: frozenset[str] = frozenset()
+    query_words: tuple[str, ...] = ()
+    unread_keys: frozenset[str] = frozenset()
+    measure_keys: frozenset[str] = frozenset()
+    sql_keys: tuple[str, ...] = ()
+    sql_notes: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """How texts for the models name the source: 'music_stream' -> 'music stream'."""
+        return self.name.replace("_", " ")
+
+    def type_of(self, key: str) -> str | None:
+        """The declared type of a data key ('str', 'int', 'float', 'bool', 'list'), None for an unknown key."""
+        return self.keys.get(key) or self.more_keys.get(key)
+
+    def type_problems(self, data: Mapping[str, Any]) -> list[str]:
+        """What in an event's `data` disagrees with the spec: unknown keys, values of another type.
+
+        A None value is a missing one and fits every type; a bool is no int (Python says it is).
+        """
+        problems = []
+        for key, value in data.items():
+            kind = self.type_of(key)
+            if kind is None:
+                problems.append(f"{self.name}: key {key!r} is in no spec")
+            elif value is not None and (not isinstance(value, VALUE_TYPES[kind])
+                                        or (kind != "bool" and isinstance(value, bool))):
+                problems.append(f"{self.name}: {key!r} is {type(value).__name__}, the spec says {kind}")
+        return problems
+
+
+_SPORT_WORDS = frozenset().union(*(_words(group) for group in SPORT_WORD_GROUPS))
+
+# In the order the QUD's vocabulary has always listed them: it orders the sources that carry an attribute,
+# and so the words of a JOIN the decomposer writes.
+SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec in (
+    SourceSpec(
+        "music_stream",
+        keys={"artist": "str", "track": "str", "album": "str", "ms_played": "int", "platform": "str", "shuffle": "bool",
+              "skipped": "bool", "reason_start": "str", "reason_end": "str", "uri": "str", "country": "str"},
+        phrase="I listened to music",
+        words=_words("music song songs track tracks listened listening played streamed"),
+        query_words=("music", "song", "songs", "track", "tracks", "album", "albums", "artist", "artists", "spotify"),
+        unread_keys=frozenset({"uri", "country", "reason_start", "reason_end", "shuffle", "skipped", "platform"}),
+        measure_keys=frozenset({"ms_played"}),
+        sql_keys=("artist", "track", "album", "ms_played"),
+    ),
+    SourceSpec(
+        "podcast_stream",
+        keys={"show": "str", "episode": "str", "ms_played": "int", "platform": "str", "uri": "str"},
+        phrase="I listened to a podcast",
+        words=_words("podcast podcasts episode episodes listened listening"),
+        query_words=("spotify", "podcast", "podcasts", "episodes"),
+        unread_keys=frozenset({"uri", "platform"}),
+        measure_keys=frozenset({"ms_played"}),
+        sql_keys=("show", "episode", "ms_played"),
+    ),
+    SourceSpec(
+        "audiobook_stream",
+        keys={"audiobook": "str", "chapter": "str", "ms_played": "int"},
+        query_words=("spotify", "audiobook", "audiobooks"),
+        measure_keys=frozenset({"ms_played"}),
+        sql_keys=("audiobook", "chapter", "ms_played"),
+    ),
+    SourceSpec(
+        "movie_stream",
+        keys={"title": "str", "profile": "str", "device": "str", "duration_s": "float", "country": "str"},
+        more_keys={"date_only": "bool", "bookmark_s": "float", "autoplayed": "bool"},
+        phrase="I watched a movie",
+        words=_words("movie movies film films watched watching"),
+        query_words=("movie", "movies", "film", "films", "netflix", "watched", "watch", "streamed"),
+        unread_keys=frozenset({"profile", "device", "country"}),
+        measure_keys=frozenset({"duration_s"}),
+        sql_keys=("title", "duration_s"),
+    ),
+    SourceSpec(
+        "tvseries_stream",
+        keys={"series": "str", "season": "str", "episode": "str", "title": "str", "profile": "str", "device": "str",
+              "duration_s": "float", "country": "str"},
+        more_keys={"season_number": "int", "episode_number": "int", "date_only": "bool", "bookmark_s": "float",
+                   "autoplayed": "bool"},
+        phrase="I watched an episode of a TV series",
+        words=_words("series show shows episode episodes watched watching"),
+        query_words=("series", "tv", "episodes", "netflix", "watched", "watch", "streamed"),
+        unread_keys=frozenset({"profile", "device", "country"}),
+        measure_keys=frozenset({"duration_s"}),
+        sql_keys=("series", "season", "episode", "duration_s"),
+    ),
+    SourceSpec(
+        "online_purchase",
+        keys={"product": "str", "quantity": "int", "unit_price": "float", "total": "float", "currency": "str",
+              "order_id": "str", "asin": "str", "status": "str", "category": "str"},
+        more_keys={"unit_price_tax": "float", "shipment_status": "str", "website": "str", "seller": "str",
+                   "publisher": "str", "date_only": "bool"},
+        phrase="I bought something online",
+        words=_words("bought buy purchase purchases order orders online Amazon"),
+        query_words=("purchase", "purchases", "purchased", "bought", "buy", "order", "orders", "ordered", "amazon",
+                     "shopping", "online", "product", "products"),
+        unread_keys=frozenset({"asin", "order_id", "currency", "unit_price_tax", "shipment_status", "status",
+                               "website"}),
+        measure_keys=frozenset({"unit_price", "total", "quantity"}),
+        sql_keys=("product", "quantity", "unit_price", "total", "currency", "category"),
+    ),
+    SourceSpec(
+        "workout",
+        keys={"workout_type": "str", "activity_type": "str", "duration_s": "float", "distance_km": "float",
+              "energy_kcal": "float", "heart_rate_avg": "float", "heart_rate_min": "float", "heart_rate_max": "float",
+              "device": "str"},
+        more_keys={"source_name": "str", "indoor": "bool"},
+        phrase="I did a workout",
+        words=_SPORT_WORDS | _words("workout workouts exercise exercised training trained sport sports"),
+        query_words=("workout", "workouts", "exercise", "exercised", "training", "trainings", "sport", "sports"),
+        unread_keys=frozenset({"activity_type", "device", "source_name", "heart_rate_min", "heart_rate_max"}),
+        measure_keys=frozenset({"duration_s", "distance_km", "energy_kcal", "heart_rate_avg", "heart_rate_min",
+                                "heart_rate_max"}),
+        sql_keys=("workout_type", "duration_s", "distance_km", "energy_kcal", "heart_rate_avg"),
+        sql_notes={"workout_type": ", ".join(WORKOUT_TYPES)},
+    ),
+    SourceSpec(
+        "mail",
+        keys={"from": "str", "from_name": "str", "to": "list", "cc": "list", "subject": "str", "body": "str",
+              "labels": "list", "message_id": "str"},
+        more_keys={"attachments": "list", "thread_id": "str"},
+        query_words=("mail", "mails", "email", "emails", "inbox"),
+        unread_keys=frozenset({"message_id", "labels"}),
+        measure_keys=frozenset({"body", "to", "cc"}),
+        sql_keys=("from_name", "to", "subject", "body"),
+    ),
+    SourceSpec(
+        "calendar",
+        keys={"summary": "str", "location": "str", "description": "str", "organizer": "str", "attendees": "list",
+              "all_day": "bool", "calendar": "str", "uid": "str", "recurring": "bool"},
+        query_words=("calendar", "appointment", "appointments", "meeting", "meetings"),
+        unread_keys=frozenset({"uid", "calendar", "all_day", "recurring"}),
+        measure_keys=frozenset({"description", "attendees"}),
+        sql_keys=("summary", "location", "description", "attendees"),
+    ),
+)})
+
+
+def spec_of(source: str) -> SourceSpec | None:
+    """The spec of a source, None for a source Lifelens has none for."""
+    return SOURCES.get(source)
+
+
+# A word of a RETRIEVE query -> the sources it names ("netflix": movie_stream, tvseries_stream), in spec order.
+QUERY_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    word: tuple(spec.name for spec in SOURCES.values() if word in spec.query_words)
+    for spec in SOURCES.values() for word in spec.query_words
+})
