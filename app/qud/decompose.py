@@ -25,6 +25,7 @@ from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import as_yes_no, count_question
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
+from app.qud.periods import absolute_periods
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
@@ -44,6 +45,8 @@ RULES: dict[str, str] = {
     "widen_extract": "an EXTRACT extracts every attribute needed above, not only those the model wrote",
     "join_missing": "an EXTRACT that found its attribute on none of its events is decomposed again as a JOIN "
                     "with the events that carry it (app.qud.pipeline)",
+    "absolute_periods": "calendar periods named relative to today ('last month', 'so far this year', 'in March') "
+                        "are written as their dates before decomposing (app.qud.periods)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
                     "one (app.qud.frames)",
     **GUARDS,
@@ -345,9 +348,10 @@ def decompose(
     the step is a JOIN whose first side uses none of the words (those naming the events that lacked it) and
     starts with one of the phrases (naming the events that carry it), when given.
 
-    `reference_date` is "today": steps write relative dates as `date.today()`, which the engine evaluates
-    at the reference date, so the tree itself stays valid for any day. `trace` (optional) receives every
-    model call.
+    `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
+    their dates (rule absolute_periods), so the tree's questions say which dates were meant; rolling spans ("the
+    past 30 days") are written by steps as `date.today()`, which the engine evaluates at the reference date.
+    `trace` (optional) receives every model call.
     """
     question = " ".join(question.split())
     if not question:
@@ -357,6 +361,8 @@ def decompose(
         config = replace(config, style=style)
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
+    if config.on("absolute_periods"):
+        question = absolute_periods(question, reference_date)
     count = count_question(question) if config.on("yes_no_frame") else None
     if count is not None:
         try:

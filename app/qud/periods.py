@@ -1,0 +1,75 @@
+"""Calendar periods named relative to today, written out as the dates they mean.
+
+A person says "last month", "so far this year" or "in March"; English fixes what they mean once "today" is
+known: the previous calendar month, the current year up to today, the latest March that has begun. The question
+is rewritten with those dates before it is decomposed ("How many runs last month?" asked on 6 April 2024 ->
+"How many runs in March 2024?"), so the tree tests fixed dates that the person can read and check, and the
+model needs to know only one way of writing a period. Rolling spans ("the last month", "the past 30 days",
+"in the last 3 months") are not calendar periods and are left as they are.
+
+    absolute_periods("how many times did i go for a run last month?", date(2024, 4, 6))
+    -> "how many times did i go for a run in March 2024?"
+    absolute_periods("hours spent working out in feb this year", date(2024, 4, 6))
+    -> "hours spent working out in February 2024"
+    absolute_periods("what did I buy in the last month?", date(2024, 4, 6))   # unchanged: a rolling span
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from app.lexicon import MONTH_NAMES
+
+# a month as people write it: full name or the usual abbreviation ("mar" and "may" only in full: words too)
+_MONTH_WORDS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}
+_MONTH_WORDS.update({name[:3]: n for n, name in enumerate(MONTH_NAMES, 1) if name[:3] not in ("mar", "may")})
+_MONTH_WORDS.update({"sept": 9})
+_MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_WORDS, key=len, reverse=True)) + r")\.?"
+_YEAR_AFTER = r"(?!\s*(?:,\s*|of\s+|the\s+)?(?:\d|(?:19|20)\d\d|this\s+year|last\s+year|next\s+year))"
+# words after which a year is written bare ("in 2024", "March 2024", "of 2024")
+_BARE_YEAR_BEFORE = re.compile(r"\b(?:in|during|for|of|since|until|from|by|throughout)\s*$|" + _MONTH + r"\s*$", re.I)
+
+_THIS_OR_LAST = re.compile(r"\b(?:" + _MONTH + r"\s+(?:of\s+)?)?(?P<so_far>so\s+far\s+)?(?P<which>this|last)\s+"
+                           r"(?P<unit>year|month)\b", re.I)
+_THIS_MONTH_NAME = re.compile(r"\bthis\s+" + _MONTH + r"(?=\W|$)", re.I)
+_MONTH_WITHOUT_YEAR = re.compile(r"\b(?P<prep>in|during|for|of|since|until|by|from|through)\s+" + _MONTH
+                                 + r"(?=\W|$)" + _YEAR_AFTER, re.I)
+# "the last year", "the past month", "over the last month": a rolling span, not a calendar period
+_ROLLING_BEFORE = re.compile(r"\b(?:the|past|previous)\s*$", re.I)
+
+
+def absolute_periods(question: str, today: date) -> str:
+    """`question` with its calendar periods relative to `today` written as dates; unchanged when it has none."""
+    text = _THIS_OR_LAST.sub(lambda m: _year_or_month(m, question, today), question)
+    text = _THIS_MONTH_NAME.sub(lambda m: f"in {_month_of_year(m.group('month'), today.year)}", text)
+    return _MONTH_WITHOUT_YEAR.sub(lambda m: f"{m.group('prep')} {_latest_month(m.group('month'), today)}", text)
+
+
+def _year_or_month(match: re.Match, question: str, today: date) -> str:
+    before = question[:match.start()]
+    if _ROLLING_BEFORE.search(before) and not match.group("so_far"):
+        return match.group(0)
+    last = match.group("which").lower() == "last"
+    if match.group("unit").lower() == "year":
+        year = today.year - 1 if last else today.year
+        if match.group("month"):  # "feb this year", "October of last year"
+            return _month_of_year(match.group("month"), year)
+        period = str(year)
+    else:
+        year, month = (today.year, today.month) if not last else (
+            (today.year, today.month - 1) if today.month > 1 else (today.year - 1, 12))
+        period = f"{MONTH_NAMES[month - 1].capitalize()} {year}"
+    bare = _BARE_YEAR_BEFORE.search(before) is not None
+    return period if bare else f"in {period}"
+
+
+def _month_of_year(word: str, year: int) -> str:
+    return f"{MONTH_NAMES[_MONTH_WORDS[word.lower().rstrip('.')] - 1].capitalize()} {year}"
+
+
+def _latest_month(word: str, today: date) -> str:
+    """The latest month of that name that has begun by `today`: "March" in April 2024 is March 2024, "July" in
+    April 2024 is July 2023."""
+    month = _MONTH_WORDS[word.lower().rstrip(".")]
+    return _month_of_year(word, today.year if month <= today.month else today.year - 1)

@@ -1,0 +1,71 @@
+"""app/qud/periods.py: calendar periods named relative to today are written as their dates before decomposing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from app.qud.periods import absolute_periods
+from app.qud.pipeline import ask
+from app.store import EventStore
+from models.llm import FakeLLM
+
+from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
+
+APRIL_6 = date(2024, 4, 6)
+
+
+@pytest.mark.parametrize("question, today, written", [
+    ("how many times did i go for a run last month?", APRIL_6, "how many times did i go for a run in March 2024?"),
+    ("Top artist last month", date(2024, 1, 15), "Top artist in December 2023"),
+    ("calories burned cycling last year?", APRIL_6, "calories burned cycling in 2023?"),
+    ("how many km have i run so far this year", APRIL_6, "how many km have i run in 2024"),
+    ("what have i spent on amazon so far this month", APRIL_6, "what have i spent on amazon in April 2024"),
+    ("this year, more Opeth or more Tame Impala?", APRIL_6, "in 2024, more Opeth or more Tame Impala?"),
+    # a month with "this" / "last year", and a month alone: the latest one that has begun
+    ("hours spent working out in feb this year", APRIL_6, "hours spent working out in February 2024"),
+    ("what city did I go to in October last year", APRIL_6, "what city did I go to in October 2023"),
+    ("how many songs did i skip this march", APRIL_6, "how many songs did i skip in March 2024"),
+    ("how many amazon orders did I place in march?", APRIL_6, "how many amazon orders did I place in March 2024?"),
+    ("how many rammstein plays did i have in july", APRIL_6, "how many rammstein plays did i have in July 2023"),
+    ("spent in the first five months of this year", APRIL_6, "spent in the first five months of 2024"),
+])
+def test_a_calendar_period_relative_to_today_is_written_as_its_dates(question, today, written):
+    assert absolute_periods(question, today) == written
+
+
+@pytest.mark.parametrize("question", [
+    "What did I buy in the last month?",            # rolling spans are not calendar periods
+    "over the past year how many runs",
+    "number of workouts in the past 30 days?",
+    "How many runs in March 2023?",                 # already dated
+    "runs in july, 2022",
+    "in may of 2022 what did i do",
+    "May I ask how many runs I did in 2023?",       # "May I", not the month
+    "What did I do on 3 March?",                    # a day, not a month without its year
+    "How often did I hike?",
+])
+def test_rolling_spans_and_dated_questions_are_left_as_they_are(question):
+    assert absolute_periods(question, APRIL_6) == question
+
+
+def test_the_model_is_asked_the_dated_question_and_the_tree_says_which_dates_were_meant(store_path):  # noqa: F811
+    llm = FakeLLM([' APPLY(l=QUD("my hikes in April 2024"), fct=len)',
+                   ' FILTER(l=QUD("my hikes"), filter=lambda attr: attr["start_datetime"].year == 2024 and '
+                   'attr["start_datetime"].month == 4)',
+                   ' RETRIEVE(query="I went hiking")'])
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How many times did I hike last month?", store, TODAY, llm=llm)
+    assert answer.tree.question == "How many times did I hike in April 2024?" and answer.value == 3
+    assert 'QUD("How many times did I hike in April 2024?")' in llm.calls[0][0]
+    assert "hike last month" not in llm.calls[0][0]
+
+
+def test_the_rule_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "absolute_periods")
+    llm = FakeLLM(lambda prompt: ' RETRIEVE(query="I went hiking")')
+    with EventStore.open(store_path, read_only=True) as store:
+        ask("How many times did I hike last month?", store, TODAY, llm=llm)
+    assert 'QUD("How many times did I hike last month?")' in llm.calls[0][0]
+    assert "hike in April 2024" not in llm.calls[0][0]
