@@ -1,17 +1,26 @@
-"""The answer: one sentence, the number of events behind it, and a bar chart for grouped answers."""
+"""The answer: one sentence, the number of events behind it, the runner-ups of an arg-max, the engine's warnings,
+what to do next when there is no answer, and a bar chart for grouped answers.
+
+While a question runs, the sentence says so and the line under it follows the stage ("Breaking the question
+down: “runs per weekday” …"), so that working, cancelled, timed out and failed never look alike.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from .bar_chart import BarChart
-from .presenting import answer_headline, chart_series, evidence_line
+from .presenting import answer_headline, answer_warnings, chart_series, evidence_line, runner_ups, way_on
+
+WARNING_STYLE = "color: #8a5a00;"  # amber, readable on light and dark backgrounds
 
 
 class AnswerPane(QWidget):
+    retry_requested = Signal(str)  # the question to ask again
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.headline = QLabel("Ask a question to see the answer here.")
@@ -23,6 +32,16 @@ class AnswerPane(QWidget):
         self.headline.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.evidence = QLabel("")
         self.evidence.setWordWrap(True)
+        self.runner_ups = QLabel("")
+        self.runner_ups.setWordWrap(True)
+        self.warnings = QLabel("")
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet(WARNING_STYLE)
+        self.warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.way_on = QLabel("")
+        self.way_on.setWordWrap(True)
+        self.retry_button = QPushButton("Ask again")
+        self.retry_button.setVisible(False)
         self.chart = BarChart()
         self.chart_area = QScrollArea()
         self.chart_area.setWidget(self.chart)
@@ -30,32 +49,88 @@ class AnswerPane(QWidget):
         self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
         self.chart_area.setVisible(False)
 
+        way_row = QHBoxLayout()
+        way_row.setContentsMargins(0, 0, 0, 0)
+        way_row.addWidget(self.way_on, 1)
+        way_row.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
+        layout.addWidget(self.runner_ups)
         layout.addWidget(self.evidence)
+        layout.addWidget(self.warnings)
+        layout.addLayout(way_row)
         layout.addWidget(self.chart_area, 1)
         layout.addStretch(0)
         self.answer: Any = None
+        self.question = ""
+        self.retry_button.clicked.connect(lambda: self.retry_requested.emit(self.question))
+        self._set_extras()
 
-    def show_working(self, question: str) -> None:
-        self.answer = None
-        self.headline.setText(f"Working on “{question}” …")
-        self.evidence.setText("")
+    def _set_extras(self, runner_ups: str = "", warnings: list[str] | None = None, way_on: str = "",
+                    retry: bool = False) -> None:
+        self.runner_ups.setText(runner_ups)
+        self.runner_ups.setVisible(bool(runner_ups))
+        warnings = warnings or []
+        self.warnings.setText("\n".join(f"Note: {w}" for w in warnings))
+        self.warnings.setVisible(bool(warnings))
+        self.way_on.setText(way_on)
+        self.way_on.setVisible(bool(way_on))
+        self.retry_button.setVisible(retry)
+
+    def _hide_chart(self) -> None:
         self.chart.set_series(None)
         self.chart_area.setVisible(False)
 
+    def clear(self) -> None:
+        self.answer = None
+        self.question = ""
+        self.headline.setText("Ask a question to see the answer here.")
+        self.evidence.setText("")
+        self._set_extras()
+        self._hide_chart()
+
+    def show_working(self, question: str) -> None:
+        self.answer = None
+        self.question = question
+        self.headline.setText(f"Working on “{question}” …")
+        self.evidence.setText("Starting … (Esc cancels)")
+        self._set_extras()
+        self._hide_chart()
+
+    def show_stage(self, text: str) -> None:
+        """The stage the running question is in, under the "Working on" headline."""
+        if self.answer is None and text:
+            self.evidence.setText(f"{text} (Esc cancels)")
+
+    def show_cancelling(self) -> None:
+        if self.answer is None:
+            self.evidence.setText("Cancelling …")
+
     def show_answer(self, answer: Any) -> None:
         self.answer = answer
+        self.question = answer.question
         self.headline.setText(answer_headline(answer))
         self.evidence.setText(evidence_line(answer))
+        next_step = way_on(answer)
+        self._set_extras(runner_ups(answer), answer_warnings(answer), next_step, retry=bool(next_step))
         series = chart_series(answer)
         self.chart.set_series(series)
         self.chart_area.setVisible(bool(series))
 
     def show_failure(self, text: str) -> None:
+        """The answerer itself failed (a bug or a missing model), so there is no Answer to show."""
         self.answer = None
         self.headline.setText("The question could not be answered.")
         self.evidence.setText(text)
-        self.chart.set_series(None)
-        self.chart_area.setVisible(False)
+        self._set_extras(way_on="Press Ask again to try once more; if it fails again, the log has the details.",
+                         retry=bool(self.question))
+        self._hide_chart()
+
+    def show_cancelled(self) -> None:
+        """The person cancelled and the answerer stopped by raising rather than by answering "cancelled"."""
+        self.answer = None
+        self.headline.setText(f"Cancelled: “{self.question}” was not answered.")
+        self.evidence.setText("")
+        self._set_extras(way_on="Press Ask again to run it once more.", retry=bool(self.question))
+        self._hide_chart()

@@ -13,8 +13,8 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QLocale, QStringListModel, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QVBoxLayout, QWidget
 
 from app.importing import ImportSummary
@@ -33,7 +33,7 @@ from .import_model import ImportFilesModel
 from .import_pane import ImportPane
 from .indexing import Indexer
 from .jobs import AnswerJob, CallJob, ImportJob, Job, JobRunner
-from .presenting import plural, reimport_paths, source_label
+from .presenting import NumberStyle, plural, progress_words, reimport_paths, set_number_style, source_label
 from .question_pane import QuestionPane, SuggestionsPane
 from .settings import AppSettings
 from .people_dialog import PeopleDialog
@@ -60,6 +60,8 @@ class MainWindow(QMainWindow):
                  demo_path: Path | None = None, demo_builder: DemoBuilder | None = None,
                  indexer: Indexer | None = None):
         super().__init__()
+        locale = QLocale()  # numbers as the person's locale writes them, in every pane
+        set_number_style(NumberStyle(group=locale.groupSeparator(), decimal=locale.decimalPoint()))
         self.settings = settings
         self.answerer_factory = answerer_factory
         self.indexer = indexer
@@ -151,6 +153,9 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.welcome_action)
         self.about_action = QAction("&About Lifelens…", self)
         help_menu.addAction(self.about_action)
+        # Esc stops the running question (else the running import): no hunting for the Cancel button.
+        self.cancel_shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        self.cancel_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
 
     def _build_status_bar(self) -> None:
         self.status_label = QLabel("")
@@ -169,6 +174,8 @@ class MainWindow(QMainWindow):
         self.import_pane.import_files_requested.connect(self.choose_files)
         self.question_pane.ask_requested.connect(self.ask)
         self.question_pane.cancel_requested.connect(self.cancel_answer)
+        self.answer_pane.retry_requested.connect(self.ask)
+        self.cancel_shortcut.activated.connect(self.cancel_running)
         self.suggestions_pane.chosen.connect(self.question_pane.ask_text)
         self.tree_pane.node_selected.connect(self.show_node_events)
         self.evidence_pane.event_opened.connect(self.open_event)
@@ -407,7 +414,7 @@ class MainWindow(QMainWindow):
         self.evidence_pane.show_events([])
         self.question_pane.set_busy(True)
         job = AnswerJob(self.answerer, question, reference_date_for(self.store))
-        job.message.connect(self.status_label.setText)
+        job.message.connect(self._on_answer_progress)
         job.succeeded.connect(self._on_answer)
         job.failed.connect(self._on_answer_failed)
         job.finished.connect(self._on_answer_finished)
@@ -416,11 +423,26 @@ class MainWindow(QMainWindow):
         self.runner.start(job)
         return job
 
+    @Slot(str)
+    def _on_answer_progress(self, text: str) -> None:
+        words = progress_words(text)
+        self.status_label.setText(words)
+        self.answer_pane.show_stage(words)
+
     @Slot()
     def cancel_answer(self) -> None:
         if self.answer_job is not None:
             self.answer_job.cancel()
             self.status_label.setText("Cancelling …")
+            self.answer_pane.show_cancelling()
+
+    @Slot()
+    def cancel_running(self) -> None:
+        """Esc: the running question, else the running import."""
+        if self.answer_job is not None:
+            self.cancel_answer()
+        elif self.import_job is not None:
+            self.cancel_import()
 
     @Slot(object)
     def _on_answer(self, answer: Any) -> None:
@@ -435,7 +457,10 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_answer_failed(self, text: str) -> None:
         self.last_answer = None
-        self.answer_pane.show_failure(text)
+        if self.answer_job is not None and self.answer_job.cancelled:
+            self.answer_pane.show_cancelled()  # the answerer stopped by raising: still a cancel, not a failure
+        else:
+            self.answer_pane.show_failure(text)
         self.status_label.setText("")
         self.answered.emit(None)
 
@@ -474,9 +499,7 @@ class MainWindow(QMainWindow):
 
     def _clear_answer(self) -> None:
         self.last_answer = None
-        self.answer_pane.headline.setText("Ask a question to see the answer here.")
-        self.answer_pane.evidence.setText("")
-        self.answer_pane.chart_area.setVisible(False)
+        self.answer_pane.clear()
         self.tree_pane.show_tree(None)
         self.evidence_pane.show_events([])
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -38,8 +39,50 @@ def source_label(source: str) -> str:
     return SOURCE_LABELS.get(source, source.replace("_", " ").capitalize())
 
 
+@dataclass(frozen=True)
+class NumberStyle:
+    """How the person's locale writes numbers: "12,345.6" (English), "12.345,6" (German), "12 345,6" (French).
+
+    The window sets it from QLocale (`set_number_style`); this module stays free of Qt.
+    """
+
+    group: str = ","
+    decimal: str = "."
+
+
+_number_style = NumberStyle()
+
+
+def set_number_style(style: NumberStyle) -> None:
+    global _number_style
+    _number_style = style
+
+
+def format_number(n: float, decimals: int = 2, *, fixed: bool = False) -> str:
+    """A number with the locale's separators and at most `decimals` decimals, trailing zeros dropped
+    (kept with `fixed`, for money and minutes).
+
+    >>> format_number(16512.989999999987)
+    '16,512.99'
+    >>> format_number(1234567), format_number(9.9, fixed=True)
+    ('1,234,567', '9.90')
+    """
+    if isinstance(n, float) and not math.isfinite(n):
+        return str(n)
+    if fixed:
+        text = f"{n:,.{decimals}f}"
+    elif isinstance(n, int) or (float(n).is_integer() and abs(n) < 1e15):
+        text = f"{int(n):,}"
+    else:
+        text = f"{n:,.{decimals}f}".rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    # Through a placeholder, so that "," -> "." and "." -> "," do not overwrite each other.
+    return text.replace(",", "\0").replace(".", _number_style.decimal).replace("\0", _number_style.group)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+    return f"{format_number(n)} {word if n == 1 else (words or word + 's')}"
 
 
 # --- answers ------------------------------------------------------------------------------------
@@ -53,7 +96,7 @@ def answer_headline(answer: Any) -> str:
     if status is AnswerStatus.CANCELLED:
         return f"Cancelled: “{question}” was not answered."
     if status is AnswerStatus.TIMED_OUT:
-        return f"“{question}” ran past its time limit, so there is no answer. Ask a narrower question or edit the tree."
+        return f"“{question}” ran past its time limit, so there is no answer."
     if status in (AnswerStatus.FAILED, AnswerStatus.NOT_UNDERSTOOD):
         return (answer.text or "").strip() or "The question could not be answered."
     if not answer.evidence_ids and answer.tree is None:
@@ -66,24 +109,82 @@ def answer_headline(answer: Any) -> str:
 
 def evidence_line(answer: Any) -> str:
     """The small line under the answer: how many events it rests on, how long it took, what failed."""
+    status = getattr(answer, "status", AnswerStatus.ANSWERED)
     parts = []
     if answer.evidence_ids:
         parts.append(f"Based on {plural(len(answer.evidence_ids), 'event')}.")
     total = answer.timings.get("total") if answer.timings else None
     if total is not None:
-        parts.append(f"Answered in {format_seconds(total)}.")
-    if answer.error:
+        parts.append(f"Answered in {format_seconds(total)}." if status.ran else f"Stopped after {format_seconds(total)}.")
+    if answer.error and status is not AnswerStatus.CANCELLED:  # the headline says it was cancelled
         parts.append(f"Problem: {answer.error}")
     return " ".join(parts)
+
+
+def way_on(answer: Any) -> str:
+    """What the person can do next when a question got no answer; "" when it got one.
+
+    >>> way_on(Answer(..., status=AnswerStatus.CANCELLED))
+    'Press Ask again to run it once more.'
+    """
+    status = getattr(answer, "status", AnswerStatus.ANSWERED)
+    failed_step = answer.tree is not None and any(n.error for n in answer.tree.walk())
+    if status is AnswerStatus.CANCELLED:
+        return "Press Ask again to run it once more."
+    if status is AnswerStatus.TIMED_OUT:
+        return ("Try a narrower question (a shorter period, one kind of data), or press Ask again: "
+                "a second run is often faster once the search index is warm.")
+    if status is AnswerStatus.NOT_UNDERSTOOD:
+        return "Try rephrasing it, naming the kind of data (songs, runs, mails, orders) and the period."
+    if status is AnswerStatus.FAILED:
+        where = " The step that failed is marked in red under “How it was answered”." if failed_step else ""
+        return "Try rephrasing the question, or press Ask again." + where
+    return ""
+
+
+def answer_warnings(answer: Any) -> list[str]:
+    """Problems that did not stop the tree but bear on the answer ("SUM: 3 of 210 items have no value for
+    'total'"), each once, from every node that ran."""
+    if answer.tree is None:
+        return []
+    seen: dict[str, None] = {}
+    for node in answer.tree.walk():
+        for warning in getattr(node, "warnings", ()):
+            seen.setdefault(str(warning).strip(), None)
+    return [w for w in seen if w]
+
+
+RUNNER_UPS_SHOWN = 3
+
+
+def runner_ups(answer: Any) -> str:
+    """For an arg-max (or arg-min) answer, the ones that came next: 'Then Air (3), Phoenix (3) and Can (1).'
+
+    Only when the groups it chose from are all known (the chart's series); "" otherwise.
+    """
+    root = answer.tree
+    if root is None or root.operator not in ("ARGMAX", "ARGMIN") or not answer.evidence_ids:
+        return ""
+    series = chart_series(answer)
+    if not series:
+        return ""
+    winners = answer.value if isinstance(answer.value, list) else [answer.value]
+    chosen = {format_value(w) for w in winners}
+    ordered = sorted(series, key=lambda kv: kv[1], reverse=root.operator == "ARGMAX")
+    rest = [(k, v) for k, v in ordered if k not in chosen][:RUNNER_UPS_SHOWN]
+    if not rest:
+        return ""
+    texts = [f"{k} ({format_value(v)})" for k, v in rest]
+    joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+    more = len(series) - len(chosen) - len(rest)
+    return f"Then {joined}" + (f", and {plural(more, 'other')}." if more > 0 else ".")
 
 
 def format_value(value: Any) -> str:
     if value is None:
         return "nothing"
-    if isinstance(value, float):
-        return f"{value:,.2f}".rstrip("0").rstrip(".")
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
+    if _is_number(value):
+        return format_number(value)
     if isinstance(value, (list, tuple)):
         return ", ".join(format_value(v) for v in value[:10]) + (" …" if len(value) > 10 else "")
     return str(value)
@@ -97,7 +198,7 @@ def format_seconds(seconds: float | None) -> str:
     if seconds < 1:
         return f"{seconds * 1000:.0f} ms"
     if seconds < 60:
-        return f"{seconds:.1f} s"
+        return f"{seconds:.1f} s".replace(".", _number_style.decimal)
     return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
 
 
@@ -105,7 +206,7 @@ def format_bytes(n: int) -> str:
     size = float(n)
     for unit in ("B", "KB", "MB", "GB"):
         if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}".replace(".", _number_style.decimal)
         size /= 1024
     return f"{n} B"
 
@@ -118,7 +219,8 @@ def _is_number(x: Any) -> bool:
 
 
 # Keys of the engine's result items that are provenance, not values.
-PROVENANCE_KEYS = frozenset({"ids", "id", "event_ids"})
+# "ids_total" is how many ids a group had when its "ids" were cut to the first 100 (app.engine.values.preview_row).
+PROVENANCE_KEYS = frozenset({"ids", "id", "event_ids", "ids_total"})
 
 
 def _pair(item: Any) -> tuple[str, float] | None:
@@ -196,23 +298,66 @@ def chart_series(answer: Any) -> list[tuple[str, float]] | None:
 
 # --- operator tree --------------------------------------------------------------------------------
 
+_STEP = re.compile(r"^\s*([A-Z][A-Z_]+)\(")
+_SUB_QUESTION = re.compile(r'(?:QUD\(|query=)"((?:[^"\\]|\\.)*)"')
+
+
+def progress_words(message: str) -> str:
+    """A progress message for the status bar, in words: the question model reports each step it writes as
+    operator code ('MAP(l=QUD("runs, grouped by weekday"), fct=...)'); a person reads the sub-questions.
+
+    >>> progress_words('  MAP(l=QUD("runs, grouped by weekday"), fct=lambda g: len(g))')
+    'Breaking the question down: “runs, grouped by weekday” …'
+    >>> progress_words('RETRIEVE(query="runs")  (rejected: syntax: ...)')
+    'Breaking the question down: a step did not check out, writing it again …'
+    """
+    if not _STEP.match(message):
+        return message.strip()
+    questions = [q.replace('\\"', '"') for q in _SUB_QUESTION.findall(message)]
+    if "(rejected:" in message:
+        what = "a step did not check out, writing it again"
+    elif questions:
+        what = _quoted(questions)
+    else:
+        what = "one more step"
+    return f"Breaking the question down: {what} …"
+
+
+def _quoted(questions: list[str]) -> str:
+    texts = [f"“{q}”" for q in questions]
+    return texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
 
 def node_size_text(report: Any) -> str:
     if report.error:
         return "error"
-    return "" if report.size is None else f"{report.size:,}"
+    return "" if report.size is None else format_number(report.size)
+
+
+def _preview_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if _is_number(value):
+        return format_value(value)
+    return json.dumps(value, ensure_ascii=False, default=lambda v: str(v))
 
 
 def preview_text(preview: Iterable[Mapping[str, Any]], size: int | None = None) -> str:
-    """An intermediate result, one item a line, for the tree's detail view."""
+    """An intermediate result, one item a line, for the tree's detail view: "artist: Air · count: 3".
+
+    Numbers are written as everywhere else in the window (16512.989999999987 reads 16,512.99).
+    """
     lines = []
     items = list(preview)
     for item in items:
-        # Provenance ids are in the evidence table already; here they would only push the values off screen.
-        shown = {k: v for k, v in item.items() if k not in PROVENANCE_KEYS} if isinstance(item, Mapping) else item
-        lines.append(json.dumps(shown, ensure_ascii=False, default=str, sort_keys=False))
+        if isinstance(item, Mapping):
+            # Provenance ids are in the evidence table already; here they would only push the values off screen.
+            lines.append(" · ".join(f"{k}: {_preview_value(v)}" for k, v in item.items() if k not in PROVENANCE_KEYS))
+        else:
+            lines.append(_preview_value(item))
     if size is not None and size > len(items):
-        lines.append(f"… and {size - len(items):,} more")
+        lines.append(f"… and {format_number(size - len(items))} more")
     return "\n".join(lines) if lines else "(empty result)"
 
 
@@ -220,7 +365,7 @@ def preview_text(preview: Iterable[Mapping[str, Any]], size: int | None = None) 
 
 
 def _minutes(ms: Any) -> str:
-    return f"{ms / 60000:.1f} min" if _is_number(ms) else ""
+    return f"{format_number(ms / 60000, 1, fixed=True)} min" if _is_number(ms) else ""
 
 
 def key_fields(event: Any) -> str:
@@ -235,15 +380,15 @@ def key_fields(event: Any) -> str:
         parts = [d.get("audiobook"), d.get("chapter")]
     elif s in ("movie_stream", "tvseries_stream"):
         dur = d.get("duration_s")
-        parts = [d.get("series"), d.get("profile"), d.get("device"), f"{dur / 60:.0f} min" if _is_number(dur) else None]
+        parts = [d.get("series"), d.get("profile"), d.get("device"), f"{format_number(round(dur / 60))} min" if _is_number(dur) else None]
     elif s == "online_purchase":
         total = d.get("total")
-        parts = [f"{total:.2f} {d.get('currency', '')}".strip() if _is_number(total) else None,
+        parts = [f"{format_number(total, fixed=True)} {d.get('currency', '')}".strip() if _is_number(total) else None,
                  f"× {d.get('quantity')}" if d.get("quantity") not in (None, 1) else None, d.get("category")]
     elif s == "workout":
         dur, dist = d.get("duration_s"), d.get("distance_km")
-        parts = [d.get("workout_type"), f"{dur / 60:.0f} min" if _is_number(dur) else None,
-                 f"{dist:.1f} km" if _is_number(dist) else None]
+        parts = [d.get("workout_type"), f"{format_number(round(dur / 60))} min" if _is_number(dur) else None,
+                 f"{format_number(dist, 1, fixed=True)} km" if _is_number(dist) else None]
     elif s == "mail":
         to = list(d.get("to") or [])
         parts = [d.get("from_name") or d.get("from"), ("to " + ", ".join(to[:2])) if to else None]

@@ -62,11 +62,19 @@ def test_the_window_answers_through_the_pipeline(qtbot, private_dirs, settings, 
     qtbot.waitUntil(lambda: window.answerer.loaded and not window.runner.busy(), timeout=20_000)
     with qtbot.waitSignal(window.import_finished, timeout=20_000):
         window.start_import([write_spotify(tmp_path / "export", 7)])
+    stages = []
+    monkeypatch.setattr(window.answer_pane, "show_stage", stages.append)
     window.question_pane.line.setText("How often did I hear each artist?")
     with qtbot.waitSignal(window.answered, timeout=20_000) as blocker:
         qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
     answer = blocker.args[0]
     assert answer.error is None and len(answer.evidence_ids) == 7
+    # The person follows the stages in words: the sub-questions the model wrote, never its operator code.
+    assert stages == ["Understanding the question …",
+                      "Breaking the question down: “songs I listened to with artist” …",
+                      "Breaking the question down: “songs I listened to” …",
+                      "Breaking the question down: “songs I listened to” …",
+                      "Running the operator tree …"]
     assert window.answer_pane.chart.series() == [("Daft Punk", 3.0), ("Air", 2.0), ("Phoenix", 2.0)]
     assert window.tree_model.index(0, 0).data() == "GROUP_BY"
     window.close()

@@ -85,6 +85,8 @@ def ask(qtbot, window, question: str):
     window.question_pane.line.setText(question)
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
         qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
+    # The answer arrives just before the job lets go of the window: wait until it has, so the next ask runs.
+    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
     return blocker.args[0]
 
 
@@ -111,8 +113,8 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
     # The root is selected: its result in the detail view, its events in the evidence table.
     detail = window.tree_pane.detail.toPlainText().splitlines()
     assert detail[0].startswith("MAP(")
-    assert detail[2:] == ['{"artist": "Daft Punk", "count": 4, "size": 4}', '{"artist": "Air", "count": 3, "size": 3}',
-                          '{"artist": "Phoenix", "count": 3, "size": 3}']
+    assert detail[2:] == ["artist: Daft Punk · count: 4 · size: 4", "artist: Air · count: 3 · size: 3",
+                          "artist: Phoenix · count: 3 · size: 3"]
     assert window.event_model.rowCount() == 10
     assert window.evidence_pane.count.text() == "10 events"
     # History keeps the question; the reference date is today's for a store that pins none.
@@ -302,6 +304,92 @@ def test_cancel_stops_answering(qtbot, window_factory):
         qtbot.mouseClick(window.question_pane.cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.question_pane.ask_button.isEnabled(), timeout=TIMEOUT_MS)
     assert not window.question_pane.cancel_button.isVisible() and not window.busy_bar.isVisible()
+
+
+class StopsWhenCancelled:
+    """As app.qud.pipeline.ask does: reports each step it writes as operator code, and answers "cancelled"."""
+
+    def __init__(self):
+        self.started = 0
+
+    def __call__(self, question, reference_date, progress, cancel):
+        import time
+
+        from app.answer import Answer, AnswerStatus
+
+        self.started += 1
+        progress("Understanding the question …")
+        progress('  MAP(l=QUD("runs, grouped by weekday"), fct=lambda group: len(group), res_name="count")')
+        began = time.monotonic()
+        while not cancel.cancelled:
+            time.sleep(0.01)
+        return Answer(question, None, "The question was cancelled.", None, (), {"total": time.monotonic() - began},
+                      "cancelled", AnswerStatus.CANCELLED)
+
+
+def test_working_shows_the_stage_in_words_and_esc_cancels_into_a_cancelled_state(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = slow = StopsWhenCancelled()
+    window.question_pane.line.setText("On which weekday did I run most?")
+    qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
+    stage = "Breaking the question down: “runs, grouped by weekday” …"
+    qtbot.waitUntil(lambda: window.status_label.text() == stage, timeout=TIMEOUT_MS)
+    assert window.answer_pane.headline.text() == "Working on “On which weekday did I run most?” …"
+    assert window.answer_pane.evidence.text() == f"{stage} (Esc cancels)"
+    assert "MAP(" not in window.status_label.text()
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
+        qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
+    assert blocker.args[0].status.value == "cancelled"
+    pane = window.answer_pane
+    assert pane.headline.text() == "Cancelled: “On which weekday did I run most?” was not answered."
+    assert "could not find" not in pane.headline.text() and "Problem" not in pane.evidence.text()
+    assert pane.evidence.text().startswith("Stopped after ")
+    assert pane.way_on.text() == "Press Ask again to run it once more." and pane.retry_button.isVisible()
+    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    # Ask again runs the same question once more.
+    qtbot.mouseClick(pane.retry_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: slow.started == 2, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        window.cancel_shortcut.activated.emit()
+    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+
+
+def test_a_cancel_that_stops_the_answerer_by_raising_still_reads_as_cancelled(qtbot, window_factory):
+    window = window_factory()
+    window.answerer = slow = WaitsForCancel()
+    window.question_pane.line.setText("Slow question")
+    qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: slow.started, timeout=TIMEOUT_MS)
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
+    assert window.answer_pane.headline.text() == "Cancelled: “Slow question” was not answered."
+    assert window.answer_pane.retry_button.isVisible()
+
+
+def test_engine_warnings_and_runner_ups_are_shown_with_the_answer(qtbot, window_factory, tmp_path):
+    from .fakes import PER_ARTIST_TREE
+
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
+    window.answerer.tree = {"question": "", "children": [PER_ARTIST_TREE],
+                            "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
+                                    'val_attr_name="artist")'}
+    ask(qtbot, window, "Which artist did I listen to most?")
+    assert window.answer_pane.runner_ups.text() == "Then Air (3) and Phoenix (3)."
+    assert window.answer_pane.runner_ups.isVisible() and not window.answer_pane.warnings.isVisible()
+    assert not window.answer_pane.retry_button.isVisible()
+    # Songs and a podcast grouped by artist (a podcast has none): the engine warns, and the window says so.
+    podcasts = tmp_path / "export" / "StreamingHistory_podcast_0.json"
+    podcasts.write_text(json.dumps([{"endTime": "2024-03-01 10:00", "podcastName": "Radiolab",
+                                     "episodeName": "Colors", "msPlayed": 1200000}]))
+    import_by_drop(qtbot, window, [podcasts])
+    window.answerer.tree = {"question": "", "step": 'GROUP_BY(l=QUD("songs and podcasts"), attr_names=["artist"])',
+                            "children": [{"question": "songs and podcasts",
+                                          "step": 'RETRIEVE(query="songs and podcasts I listened to")', "children": []}]}
+    ask(qtbot, window, "Whom did I listen to?")
+    assert window.answer_pane.warnings.isVisible()
+    assert window.answer_pane.warnings.text() == (
+        "Note: GROUP_BY: 1 of 11 items have no value for 'artist'; they form the group artist=None")
 
 
 def test_up_and_down_walk_the_history(qtbot, window_factory):

@@ -5,9 +5,13 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 
 from app.answer import Answer, AnswerStatus, NodeReport
+import pytest
+
+from app.ui import presenting
 from app.ui.presenting import (
-    answer_headline, chart_series, event_document, evidence_line, format_bytes, format_seconds, format_value,
-    key_fields, original_location, pairs_of, parse_reference_date, preview_text, reimport_paths,
+    NumberStyle, answer_headline, answer_warnings, chart_series, event_document, evidence_line, format_bytes,
+    format_number, format_seconds, format_value, key_fields, original_location, pairs_of, parse_reference_date,
+    preview_text, progress_words, reimport_paths, runner_ups, way_on,
 )
 
 TZ = timezone(timedelta(hours=2))
@@ -109,7 +113,10 @@ def test_formatting():
         ["nothing", "3", "1,234,567", "2.5", "0.33", "1, a", "True"]
     assert [format_seconds(s) for s in (0.0001, 0.0123, 2.0, 75.2)] == ["<1 ms", "12 ms", "2.0 s", "1 min 15 s"]
     assert [format_bytes(n) for n in (12, 2048, 5 * 1024**2, 3 * 1024**3)] == ["12 B", "2.0 KB", "5.0 MB", "3.0 GB"]
-    assert preview_text([{"a": 1, "ids": ["x"]}, {"b": "ü"}], size=5) == '{"a": 1}\n{"b": "ü"}\n… and 3 more'
+    assert preview_text([{"a": 1, "ids": ["x"]}, {"b": "ü"}], size=5) == "a: 1\nb: ü\n… and 3 more"
+    # The engine's float noise and its provenance never reach the detail view.
+    assert preview_text([{"month": "2024-01", "total": 16512.989999999987, "tags": ["a"], "ids": ["x"],
+                          "ids_total": 210}]) == 'month: 2024-01 · total: 16,512.99 · tags: ["a"]'
     assert preview_text([]) == "(empty result)"
     assert parse_reference_date("2024-05-01") == date(2024, 5, 1)
     assert parse_reference_date("2024-05-01T10:00:00") == date(2024, 5, 1)
@@ -160,3 +167,94 @@ def test_original_location_and_reimport_paths():
     assert original_location("/home/a/cal.ics") == (Path("/home/a/cal.ics"), None)
     labels = ["/d/t.zip!a.json", "/d/t.zip!b.json", "/d/x.ics", "/d/t.zip!inner.zip!c.json"]
     assert reimport_paths(labels) == [Path("/d/t.zip"), Path("/d/x.ics")]
+
+
+def test_no_state_but_an_answer_reads_as_found_and_each_says_what_to_do_next():
+    cancelled = answer(text="The question was cancelled.", error="cancelled", status=AnswerStatus.CANCELLED,
+                       timings={"total": 3.2})
+    assert evidence_line(cancelled) == "Stopped after 3.2 s."  # not "Problem: cancelled"
+    assert way_on(cancelled) == "Press Ask again to run it once more."
+    late = answer(text="The question ran past its time limit (120 s)", error="RETRIEVE: time limit",
+                  status=AnswerStatus.TIMED_OUT, timings={"total": 120.4})
+    assert evidence_line(late) == "Stopped after 2 min 0 s. Problem: RETRIEVE: time limit"
+    assert way_on(late).startswith("Try a narrower question")
+    broken = NodeReport("FILTER", "runs in May", "FILTER(...)", None, 0.1, "FILTER: lambda failed on every item")
+    failed = answer(text="I could not answer this: FILTER failed", error="FILTER failed", tree=broken,
+                    status=AnswerStatus.FAILED)
+    assert way_on(failed) == ("Try rephrasing the question, or press Ask again. "
+                              "The step that failed is marked in red under “How it was answered”.")
+    assert way_on(answer(text="I could not understand the question: x", status=AnswerStatus.NOT_UNDERSTOOD)) \
+        .startswith("Try rephrasing it")
+    ran = NodeReport("APPLY", "q", "APPLY(...)", 1, 0.1, None)
+    assert way_on(answer(value=0, text="0.", tree=ran, status=AnswerStatus.NONE_FOUND)) == ""
+    assert way_on(answer(value=3, text="3.", tree=ran, evidence_ids=("a",))) == ""
+
+
+def test_group_previews_cut_to_100_ids_still_chart():
+    """Groups of more than 100 events carry "ids_total" (app.engine.values.preview_row): provenance, not a value."""
+    days = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+    counts = (120, 95, 178, 101, 88, 140, 60)
+    groups = tuple({"weekday": d, "count": n, "size": n, "ids": [f"{d}{i}" for i in range(min(n, 100))],
+                    **({"ids_total": n} if n > 100 else {})} for d, n in zip(days, counts))
+    per_day = NodeReport("MAP", "runs per weekday", "MAP(...)", 7, 0.1, None, preview=groups)
+    top = NodeReport("ARGMAX", "On which weekday did I go running most?", "ARGMAX(...)", 1, 0.1, None,
+                     children=(per_day,))
+    a = answer(question=top.question, value="Wednesday", text="Wednesday (count: 178).", tree=top,
+               evidence_ids=tuple(f"w{i}" for i in range(178)))
+    series = chart_series(a)
+    assert series is not None and series[:3] == [("Wednesday", 178.0), ("Saturday", 140.0), ("Monday", 120.0)]
+    assert len(series) == 7
+    assert runner_ups(a) == "Then Saturday (140), Monday (120) and Thursday (101), and 3 others."
+    grouped = answer(question="runs per weekday", value=list(days), text="7 groups", tree=per_day,
+                     evidence_ids=("w0",))
+    assert chart_series(grouped)[0] == ("Wednesday", 178.0)
+    assert runner_ups(grouped) == ""  # not an arg-max
+
+
+def test_runner_ups_of_an_argmin_and_of_a_tie():
+    groups = tuple({"artist": k, "count": n, "size": n, "ids": ["x"]} for k, n in (("Air", 3), ("Can", 1), ("Abba", 1),
+                                                                                    ("Muse", 7)))
+    counts = NodeReport("MAP", "counts", "MAP(...)", 4, 0.1, None, preview=groups)
+    least = NodeReport("ARGMIN", "q", "ARGMIN(...)", 1, 0.1, None, children=(counts,))
+    tie = answer(value=["Can", "Abba"], text="A tie between Can and Abba (count: 1 each).", tree=least,
+                 evidence_ids=("x",))
+    assert runner_ups(tie) == "Then Air (3) and Muse (7)."
+
+
+def test_warnings_of_every_node_are_collected_once():
+    leaf = NodeReport("RETRIEVE", "orders", "RETRIEVE(...)", 210, 0.1, None)
+    total = NodeReport("SUM", "q", "SUM(...)", 1, 0.1, None, children=(leaf,),
+                       warnings=("SUM: 3 of 210 items have no value for 'total'",))
+    again = NodeReport("MAP", "q", "MAP(...)", 1, 0.1, None, children=(total,),
+                       warnings=("SUM: 3 of 210 items have no value for 'total'", " "))
+    assert answer_warnings(answer(value=1.0, text="x", tree=again, evidence_ids=("a",))) == [
+        "SUM: 3 of 210 items have no value for 'total'"]
+    assert answer_warnings(answer(text="x")) == []
+
+
+def test_progress_of_the_question_model_reads_as_sub_questions():
+    assert progress_words('    MAP(l=QUD("runs, grouped by weekday"), fct=lambda group: len(group), res_name="count")') \
+        == "Breaking the question down: “runs, grouped by weekday” …"
+    assert progress_words('JOIN(l1=QUD("my runs"), l2=QUD("songs I played"), cond=lambda a, b: a.start <= b.start)') \
+        == "Breaking the question down: “my runs” and “songs I played” …"
+    assert progress_words('RETRIEVE(query="runs in 2023")') == "Breaking the question down: “runs in 2023” …"
+    assert progress_words('FILTER(l=QUD("x"), fct=lambda e: e.a)  (rejected: syntax: bad lambda)') == \
+        "Breaking the question down: a step did not check out, writing it again …"
+    for words in ("Understanding the question …", "Running the operator tree …", "Loading the question model …"):
+        assert progress_words(words) == words
+
+
+@pytest.fixture
+def german_numbers():
+    presenting.set_number_style(NumberStyle(group=".", decimal=","))
+    yield
+    presenting.set_number_style(NumberStyle())
+
+
+def test_numbers_follow_the_locale(german_numbers):
+    assert [format_number(v) for v in (1234567, 16512.989999999987, 2.5, 3.0, -0.001)] == \
+        ["1.234.567", "16.512,99", "2,5", "3", "0"]
+    assert format_value([1234, 0.5]) == "1.234, 0,5"
+    assert (format_seconds(2.0), format_bytes(5 * 1024**2)) == ("2,0 s", "5,0 MB")
+    assert key_fields(event("online_purchase", {"total": 1299.9, "currency": "EUR"})) == "1.299,90 EUR"
+    assert preview_text([{"total": 16512.989999999987}], size=1200) == "total: 16.512,99\n… and 1.199 more"
