@@ -110,8 +110,13 @@ class SuggestionsPane(QTabWidget):
         self.history_view.setModel(history)
         for view in (self.examples_view, self.history_view):
             view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-            view.setUniformItemSizes(True)
+            # A question is read whole: long ones wrap onto a second line instead of ending in "…"
+            # (uniform item sizes would give every row the first row's one-line height).
+            view.setUniformItemSizes(False)
             view.setWordWrap(True)
+            view.setTextElideMode(Qt.TextElideMode.ElideNone)
+            view.setResizeMode(QListView.ResizeMode.Adjust)
+            view.setSpacing(1)
         self.addTab(self.examples_view, "Examples")
         self.addTab(self.history_view, "History")
         self.examples_view.clicked.connect(self._chosen)  # one click asks an example
