@@ -19,8 +19,10 @@ from enum import Enum
 
 from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
-from app.qud.vocabulary import FIXED_COLUMNS, MONTH_NAMES
-from app.qud.vocabulary import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
+from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
+from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
+from app.qud.vocabulary import FIXED_COLUMNS
+from app.sources import SOURCES
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
 
@@ -205,19 +207,10 @@ def normalize_question(text: str) -> str:
 
 # Topics a sub-question may only name when the person's question does (a small model copies them from
 # its examples: "songs while running" for a question that never mentions running).
-SPORT_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
-    "run runs running ran jog jogging",
-    "cycle cycles cycling cycled bike bikes biking ride rides riding",
-    "swim swims swimming swam",
-    "hike hikes hiking hiked",
-    "walk walks walking walked",
-    "yoga", "tennis", "football soccer", "gym strength weights",
-))
+SPORT_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in SPORT_WORD_GROUPS)
 TOPIC_GROUPS: tuple[frozenset[str], ...] = SPORT_GROUPS + tuple(frozenset(g.split()) for g in (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-    "november", "december",
-    "monday mondays", "tuesday tuesdays", "wednesday wednesdays", "thursday thursdays", "friday fridays",
-    "saturday saturdays", "sunday sundays", "weekend weekends",
+    *MONTH_NAMES,
+    *(f"{day} {day}s" for day in WEEKDAY_NAMES), "weekend weekends",
     "morning mornings", "evening evenings", "night nights",
 ))
 # Names of the services behind the sources: a sub-question may say "my Amazon purchases" for "online purchases".
@@ -256,15 +249,7 @@ _EVENTLESS_WORDS = frozenset("i a an the my me we our us to with went go did do 
 
 
 # Words that name the events of a source whatever the query said ("I went for a workout" are runs too).
-SOURCE_WORDS: dict[str, frozenset[str]] = {
-    "workout": frozenset().union(*SPORT_GROUPS)
-    | frozenset("workout workouts exercise exercised training trained sport sports".split()),
-    "music_stream": frozenset("music song songs track tracks listened listening played streamed".split()),
-    "podcast_stream": frozenset("podcast podcasts episode episodes listened listening".split()),
-    "movie_stream": frozenset("movie movies film films watched watching".split()),
-    "tvseries_stream": frozenset("series show shows episode episodes watched watching".split()),
-    "online_purchase": frozenset("bought buy purchase purchases order orders online Amazon".split()),
-}
+SOURCE_WORDS: dict[str, frozenset[str]] = {name: spec.words for name, spec in SOURCES.items() if spec.words}
 
 
 def source_words(query: str, sources: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -306,17 +291,13 @@ def reverses_mail(text: str, question: str) -> bool:
 def carrier_sources(attribute: str) -> tuple[str, ...]:
     """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
     EXTRACT infers from text (a cuisine)."""
-    from app.qud.vocabulary import SOURCE_KEYS
-
-    return tuple(source for source, keys in SOURCE_KEYS.items() if attribute in keys)
+    return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
 
 
 def carrier_phrases(attribute: str) -> tuple[str, ...]:
     """How the question bank's trees name all events of the sources that carry `attribute` (an artist: "I
     listened to music")."""
-    from app.qud.vocabulary import SOURCE_PHRASES
-
-    return tuple(SOURCE_PHRASES[s] for s in carrier_sources(attribute) if s in SOURCE_PHRASES)
+    return tuple(SOURCES[s].phrase for s in carrier_sources(attribute) if SOURCES[s].phrase)
 
 
 MONTH_NUMBERS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}

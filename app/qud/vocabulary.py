@@ -10,49 +10,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.engine.values import DERIVED, FIXED
+from app.lexicon import MONTH_NAMES, NUMBER_WORDS  # noqa: F401  (read from here by the QUD and its training data)
+from app.sources import SOURCES
 
-# Data keys per source (the shared contract in the project brief), with the converter EXTRACT uses.
-SOURCE_KEYS: dict[str, dict[str, str]] = {
-    "music_stream": {
-        "artist": "str", "track": "str", "album": "str", "ms_played": "int", "platform": "str", "shuffle": "bool",
-        "skipped": "bool", "reason_start": "str", "reason_end": "str", "uri": "str", "country": "str",
-    },
-    "podcast_stream": {"show": "str", "episode": "str", "ms_played": "int", "platform": "str", "uri": "str"},
-    "audiobook_stream": {"audiobook": "str", "chapter": "str", "ms_played": "int"},
-    "movie_stream": {"title": "str", "profile": "str", "device": "str", "duration_s": "float", "country": "str"},
-    "tvseries_stream": {
-        "series": "str", "season": "str", "episode": "str", "title": "str", "profile": "str", "device": "str",
-        "duration_s": "float", "country": "str",
-    },
-    "online_purchase": {
-        "product": "str", "quantity": "int", "unit_price": "float", "total": "float", "currency": "str",
-        "order_id": "str", "asin": "str", "status": "str", "category": "str",
-    },
-    "workout": {
-        "workout_type": "str", "activity_type": "str", "duration_s": "float", "distance_km": "float",
-        "energy_kcal": "float", "heart_rate_avg": "float", "heart_rate_min": "float", "heart_rate_max": "float",
-        "device": "str",
-    },
-    "mail": {
-        "from": "str", "from_name": "str", "to": "list", "cc": "list", "subject": "str", "body": "str",
-        "labels": "list", "message_id": "str",
-    },
-    "calendar": {
-        "summary": "str", "location": "str", "description": "str", "organizer": "str", "attendees": "list",
-        "all_day": "bool", "calendar": "str", "uid": "str", "recurring": "bool",
-    },
-}
-
-# How the question bank's trees (app/persona/subjects.py) name all events of a source: the words the fine-tuned
-# QUD model knows them by.
-SOURCE_PHRASES: dict[str, str] = {
-    "music_stream": "I listened to music",
-    "podcast_stream": "I listened to a podcast",
-    "movie_stream": "I watched a movie",
-    "tvseries_stream": "I watched an episode of a TV series",
-    "online_purchase": "I bought something online",
-    "workout": "I did a workout",
-}
+# Data keys per source with the converter EXTRACT uses, and how the question bank's trees
+# (app/persona/subjects.py) name all events of a source: the words the fine-tuned QUD model knows them by.
+# Both come from the source specs (app/sources.py).
+SOURCE_KEYS: dict[str, dict[str, str]] = {name: dict(spec.keys) for name, spec in SOURCES.items()}
+SOURCE_PHRASES: dict[str, str] = {name: spec.phrase for name, spec in SOURCES.items() if spec.phrase}
 
 # Keys of life events (meals, meetings, trips, doctor visits, celebrations) that no export has as a field:
 # EXTRACT infers them from the text of mails and calendar entries (the learned extractor's keys).
@@ -62,12 +27,6 @@ LIFE_KEYS: dict[str, str] = {
     "place": "str", "place_type": "str", "city": "str", "country": "str", "destination": "str",
     "activity": "str", "genre": "str", "doctor": "str", "doctor_type": "str", "holiday": "str",
 }
-
-# Words of dates and counts in questions (English, whatever the locale): "in November", "the last three months".
-MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-               "november", "december")
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve")
 
 # Columns every event has, directly or derived from start/end by the engine: usable without EXTRACT.
 FIXED_COLUMNS: frozenset[str] = frozenset(FIXED) | frozenset(DERIVED)
