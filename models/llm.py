@@ -15,7 +15,15 @@ three things the high-level `llama_cpp.Llama` does slowly or not at all on a 2-c
 
     model = shared_model(path)                       # one instance per file and process
     out = model.complete(prompt, grammar=GBNF, max_tokens=96, stop=["\\n"])
-    out.text, out.prompt_tokens, out.evaluated_tokens, out.seconds
+    out.text, out.prompt_tokens, out.evaluated_tokens, out.seconds, out.prefill_seconds
+    model.usage                                      # Usage: calls, tokens, prefill/generation seconds so far
+
+    with model.interrupt_when(cancelled):            # `cancelled()` true: the running complete() raises
+        ...                                          # GenerationCancelled within a few milliseconds
+
+A cancel is checked between generated tokens and, while llama.cpp evaluates (a prompt of 500 tokens takes
+seconds on busy cores), through llama.cpp's abort callback: a watcher thread polls `cancelled` and sets a flag
+that the callback reads without Python (see `_AbortFlag`).
 
 `FakeLLM` answers from a script, for tests of the layers above.
 """
@@ -27,9 +35,10 @@ import os
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 DEFAULT_CONTEXT = 4096
 MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
@@ -60,6 +69,39 @@ class Completion:
     seconds: float = 0.0
     finish_reason: str = "stop"  # stop | length | grammar (no allowed token left)
     decode_calls: int = 0        # llama_decode calls while generating (fewer than tokens when drafts hit)
+    prefill_seconds: float = 0.0  # of `seconds`: tokenizing and evaluating the prompt (the rest is generation)
+
+
+@dataclass
+class Usage:
+    """What a model did in all its completions so far; the difference of two readings is what happened between
+    them (`after - before`), e.g. the QUD cost of one question.
+
+    prefill_seconds: evaluating prompts (the tokens not in the KV cache); generate_seconds: the rest (one
+    llama_decode per accepted token or draft, the grammar checks, sampling)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    evaluated_tokens: int = 0
+    generated_tokens: int = 0
+    decode_calls: int = 0
+    prefill_seconds: float = 0.0
+    generate_seconds: float = 0.0
+
+    def add(self, out: Completion) -> None:
+        self.calls += 1
+        self.prompt_tokens += out.prompt_tokens
+        self.evaluated_tokens += out.evaluated_tokens
+        self.generated_tokens += out.generated_tokens
+        self.decode_calls += out.decode_calls
+        self.prefill_seconds += out.prefill_seconds
+        self.generate_seconds += out.seconds - out.prefill_seconds
+
+    def copy(self) -> "Usage":
+        return replace(self)
+
+    def __sub__(self, other: "Usage") -> "Usage":
+        return Usage(*(getattr(self, f.name) - getattr(other, f.name) for f in fields(self)))
 
 
 class LLM(Protocol):
@@ -88,6 +130,86 @@ class GrammarError(ValueError):
 
 class LLMError(RuntimeError):
     """llama.cpp failed to load or to evaluate; the message names the model file."""
+
+
+class GenerationCancelled(LLMError):
+    """The `interrupt_when` check turned true while the model was generating; nothing was returned."""
+
+
+CANCEL_POLL = 0.05  # seconds between two looks at the cancel check while llama.cpp evaluates
+
+
+class _AbortFlag:
+    """A flag that llama.cpp's abort callback reads without entering Python.
+
+    ggml calls the abort callback before every node of the compute graph (hundreds per llama_decode). A Python
+    callback there would take the GIL each time and wait behind any other busy Python thread (the index build,
+    the window) for up to the interpreter's switch interval, so the callback is the C library's `strlen` over a
+    two-byte buffer instead: "" reads as 0 (go on), "x" as 1 (abort). A watcher thread (`watch`) polls the
+    Python check every CANCEL_POLL seconds and writes the byte. Where no C library is found, the callback is a
+    Python function reading the same buffer.
+    """
+
+    def __init__(self):
+        self.buffer = ctypes.create_string_buffer(2)
+        self.callback = _c_strlen()
+        self._python_callback = None
+        if self.callback is None:
+            llama_cpp = _llama_cpp()
+            buffer = self.buffer
+
+            @llama_cpp.ggml_abort_callback
+            def aborted(data):  # noqa: ARG001
+                return buffer.raw[0] != 0
+
+            self.callback = self._python_callback = aborted
+
+    @property
+    def raised(self) -> bool:
+        return self.buffer.raw[0] != 0
+
+    def set(self) -> None:
+        self.buffer[0] = b"x"
+
+    def clear(self) -> None:
+        self.buffer[0] = b"\0"
+
+    def watch(self, check: Callable[[], bool]) -> Callable[[], None]:
+        """Poll `check` in a thread until the returned stop function is called; a true check raises the flag."""
+        self.clear()
+        done = threading.Event()
+
+        def poll() -> None:
+            while not done.wait(CANCEL_POLL):
+                try:
+                    if check():
+                        self.set()
+                        return
+                except Exception:  # a check that fails is the caller's problem, seen at its next own look
+                    return
+
+        thread = threading.Thread(target=poll, name="llm-cancel-watch", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            done.set()
+            thread.join()
+
+        return stop
+
+
+def _c_strlen():
+    """The C library's strlen as a ggml_abort_callback (bool (*)(void *)), or None where there is none."""
+    import ctypes.util
+
+    llama_cpp = _llama_cpp()
+    for name in (None, ctypes.util.find_library("c"), "msvcrt"):
+        try:
+            library = ctypes.CDLL(name) if name != "msvcrt" else ctypes.cdll.msvcrt
+            return ctypes.cast(library.strlen, llama_cpp.ggml_abort_callback)
+        except (OSError, AttributeError):
+            continue
+    return None
 
 
 # --- llama.cpp process state: backend and log ---------------------------------------------------
@@ -184,6 +306,9 @@ class GGUFModel:
         self._grammars: dict[str, object] = {}  # grammar text -> llama_sampler*
         self._full = None                       # candidates array over the whole vocabulary (lazy)
         self._lock = threading.RLock()          # one context: one generation at a time
+        self.usage = Usage()                    # summed over every completion of this model
+        self._interrupt: Callable[[], bool] | None = None  # see interrupt_when
+        self._abort: _AbortFlag | None = None
 
     # -- life cycle
 
@@ -219,6 +344,10 @@ class GGUFModel:
                 raise LLMError(f"{self.path}: llama.cpp cannot create a context ({_recent_log()})")
             if self.lora_path is not None:
                 self._adapter = self._apply_lora(lib, model, ctx)
+            if self._abort is None:
+                self._abort = _AbortFlag()
+            self._abort.clear()
+            lib.llama_set_abort_callback(ctx, self._abort.callback, ctypes.cast(self._abort.buffer, ctypes.c_void_p))
             self._lib, self._model, self._ctx = lib, model, ctx
             self._vocab = lib.llama_model_get_vocab(model)
             self._n_vocab = lib.llama_vocab_n_tokens(self._vocab)
@@ -369,6 +498,11 @@ class GGUFModel:
                 batch.seq_id[i][0] = 0
                 batch.logits[i] = all_logits or (last_chunk and i == len(chunk) - 1)
             code = lib.llama_decode(self._ctx, batch)
+            if code == 2 and self._abort is not None and self._abort.raised:
+                # aborted half-way: drop whatever this call wrote beyond the tokens we know are in the cache
+                if not lib.llama_memory_seq_rm(lib.llama_get_memory(self._ctx), 0, len(self._cached), -1):
+                    self._forget_cache()
+                raise GenerationCancelled(f"{self.path}: generation cancelled")
             if code != 0:
                 self._forget_cache()
                 raise LLMError(f"{self.path}: llama_decode failed with code {code} ({_recent_log()})")
@@ -404,6 +538,23 @@ class GGUFModel:
 
         ptr = self._lib.llama_get_logits_ith(self._ctx, index)
         return np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+
+    # -- cancelling
+
+    @contextmanager
+    def interrupt_when(self, cancelled: Callable[[], bool] | None) -> Iterator[None]:
+        """While inside, a `complete()` whose `cancelled()` turns true stops within a few milliseconds and raises
+        GenerationCancelled: checked between tokens, and inside llama.cpp's evaluation through the abort flag.
+        For callers that cannot pass the check to each call (the QUD decomposer makes many)."""
+        previous, self._interrupt = self._interrupt, cancelled
+        try:
+            yield
+        finally:
+            self._interrupt = previous
+
+    def _check_interrupt(self) -> None:
+        if (self._abort is not None and self._abort.raised) or (self._interrupt is not None and self._interrupt()):
+            raise GenerationCancelled(f"{self.path}: generation cancelled")
 
     # -- sampling
 
@@ -480,109 +631,125 @@ class GGUFModel:
         """Continue `prompt`. `grammar`: GBNF text the output must match; `stop`: strings that end it (left
         out of the text); `forbid`: strings the output must not contain (the QUD forbids repeating a
         question above as a sub-question)."""
-        import numpy as np
-
         with self._lock:
             self.load()
-            started = time.perf_counter()
-            lib = self._lib
-            sampler = self.grammar(grammar) if grammar else None
-            if sampler is not None:
+            interrupt = self._interrupt
+            stop_watching = self._abort.watch(interrupt) if interrupt is not None else None
+            try:
+                out = self._complete(prompt, grammar, max_tokens, temperature, seed, stop, forbid, speculate)
+            finally:
+                if stop_watching is not None:
+                    stop_watching()
+                    self._abort.clear()
+            self.usage.add(out)
+            return out
+
+    def _complete(self, prompt, grammar, max_tokens, temperature, seed, stop, forbid, speculate) -> Completion:
+        import numpy as np
+
+        started = time.perf_counter()
+        lib = self._lib
+        sampler = self.grammar(grammar) if grammar else None
+        if sampler is not None:
+            lib.llama_sampler_reset(sampler)
+        rng = np.random.default_rng(seed)
+        prompt_ids = self.tokenize(prompt, add_bos=bool(lib.llama_vocab_get_add_bos(self._vocab)))
+        if len(prompt_ids) + max_tokens >= self.n_ctx:
+            raise LLMError(f"{self.path}: prompt of {len(prompt_ids)} tokens + {max_tokens} do not fit in {self.n_ctx}")
+        self._check_interrupt()
+        evaluated = self._prefill(prompt_ids)
+        prefilled = time.perf_counter()
+        stops = [s.encode("utf-8") for s in stop]
+        banned = tuple(f.encode("utf-8") for f in forbid if f)
+        out = bytearray()
+        generated: list[int] = []
+        decode_calls = 0
+        draft_length = 4
+        finish = "length"
+        logits = self._logits(-1)
+        dead_ends: dict[int, set[int]] = {}  # position -> tokens that led nowhere from there
+        while len(generated) < max_tokens:
+            self._check_interrupt()
+            token = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
+            if token is None:
+                if sampler is None or not generated or sum(map(len, dead_ends.values())) >= MAX_BACKTRACKS:
+                    finish = "grammar"
+                    break
+                # A dead end: the grammar allows nothing here that completes no forbidden text (e.g. a
+                # sub-question that can only go on as the question itself). Take the last token back and
+                # choose another one in its place, so the output still parses.
+                last = generated.pop()
+                dead_ends = {p: t for p, t in dead_ends.items() if p <= len(generated)}
+                dead_ends.setdefault(len(generated), set()).add(last)
+                out = bytearray(b"".join(self.piece(t) for t in generated))
                 lib.llama_sampler_reset(sampler)
-            rng = np.random.default_rng(seed)
-            prompt_ids = self.tokenize(prompt, add_bos=bool(lib.llama_vocab_get_add_bos(self._vocab)))
-            if len(prompt_ids) + max_tokens >= self.n_ctx:
-                raise LLMError(f"{self.path}: prompt of {len(prompt_ids)} tokens + {max_tokens} do not fit in {self.n_ctx}")
-            evaluated = self._prefill(prompt_ids)
-            stops = [s.encode("utf-8") for s in stop]
-            banned = tuple(f.encode("utf-8") for f in forbid if f)
-            out = bytearray()
-            generated: list[int] = []
-            decode_calls = 0
-            draft_length = 4
-            finish = "length"
-            logits = self._logits(-1)
-            dead_ends: dict[int, set[int]] = {}  # position -> tokens that led nowhere from there
-            while len(generated) < max_tokens:
-                token = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
-                if token is None:
-                    if sampler is None or not generated or sum(map(len, dead_ends.values())) >= MAX_BACKTRACKS:
-                        finish = "grammar"
-                        break
-                    # A dead end: the grammar allows nothing here that completes no forbidden text (e.g. a
-                    # sub-question that can only go on as the question itself). Take the last token back and
-                    # choose another one in its place, so the output still parses.
-                    last = generated.pop()
-                    dead_ends = {p: t for p, t in dead_ends.items() if p <= len(generated)}
-                    dead_ends.setdefault(len(generated), set()).add(last)
-                    out = bytearray(b"".join(self.piece(t) for t in generated))
-                    lib.llama_sampler_reset(sampler)
-                    for t in generated:
-                        lib.llama_sampler_accept(sampler, t)
-                    self._prefill(prompt_ids + generated)
-                    decode_calls += 1
-                    logits = self._logits(-1)
-                    continue
-                if self.is_eog(token):
-                    finish = "stop"
+                for t in generated:
+                    lib.llama_sampler_accept(sampler, t)
+                self._prefill(prompt_ids + generated)
+                decode_calls += 1
+                logits = self._logits(-1)
+                continue
+            if self.is_eog(token):
+                finish = "stop"
+                break
+            if sampler is not None:
+                lib.llama_sampler_accept(sampler, token)
+            generated.append(token)
+            out += self.piece(token)
+            if any(out.endswith(s) for s in stops):
+                finish = "stop"
+                break
+            if len(generated) >= max_tokens:
+                break
+            # Evaluate the new token together with a draft of what probably follows it; keep the draft's
+            # tokens for as long as they are exactly what would have been chosen anyway.
+            limit = min(draft_length, max_tokens - len(generated) - 1)
+            draft = self._draft(prompt_ids + generated, limit) if speculate and limit > 0 else []
+            start = len(self._cached)
+            self._decode([token] + draft, start, all_logits=True)
+            decode_calls += 1
+            self._cached.append(token)
+            self._cached.extend(draft)
+            accepted = 0
+            logits = self._logits(0)
+            stopped = False
+            for i, proposed in enumerate(draft):
+                choice = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
+                if choice != proposed:
+                    break
+                if self.is_eog(choice):
                     break
                 if sampler is not None:
-                    lib.llama_sampler_accept(sampler, token)
-                generated.append(token)
-                out += self.piece(token)
-                if any(out.endswith(s) for s in stops):
-                    finish = "stop"
+                    lib.llama_sampler_accept(sampler, choice)
+                generated.append(choice)
+                out += self.piece(choice)
+                accepted += 1
+                logits = self._logits(i + 1)
+                if any(out.endswith(s) for s in stops) or len(generated) >= max_tokens:
+                    stopped = True
                     break
-                if len(generated) >= max_tokens:
-                    break
-                # Evaluate the new token together with a draft of what probably follows it; keep the draft's
-                # tokens for as long as they are exactly what would have been chosen anyway.
-                limit = min(draft_length, max_tokens - len(generated) - 1)
-                draft = self._draft(prompt_ids + generated, limit) if speculate and limit > 0 else []
-                start = len(self._cached)
-                self._decode([token] + draft, start, all_logits=True)
-                decode_calls += 1
-                self._cached.append(token)
-                self._cached.extend(draft)
-                accepted = 0
-                logits = self._logits(0)
-                stopped = False
-                for i, proposed in enumerate(draft):
-                    choice = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
-                    if choice != proposed:
-                        break
-                    if self.is_eog(choice):
-                        break
-                    if sampler is not None:
-                        lib.llama_sampler_accept(sampler, choice)
-                    generated.append(choice)
-                    out += self.piece(choice)
-                    accepted += 1
-                    logits = self._logits(i + 1)
-                    if any(out.endswith(s) for s in stops) or len(generated) >= max_tokens:
-                        stopped = True
-                        break
-                self._truncate_cache(start + 1 + accepted)
-                # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
-                if draft:
-                    draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
-                if stopped:
-                    finish = "stop" if any(out.endswith(s) for s in stops) else "length"
-                    break
-            text = out.decode("utf-8", "replace")
-            for s in stop:
-                if s and text.endswith(s):
-                    text = text[: -len(s)]
-                    break
-            return Completion(
-                text=text,
-                prompt_tokens=len(prompt_ids),
-                evaluated_tokens=evaluated,
-                generated_tokens=len(generated),
-                seconds=time.perf_counter() - started,
-                finish_reason=finish,
-                decode_calls=decode_calls,
-            )
+            self._truncate_cache(start + 1 + accepted)
+            # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
+            if draft:
+                draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
+            if stopped:
+                finish = "stop" if any(out.endswith(s) for s in stops) else "length"
+                break
+        text = out.decode("utf-8", "replace")
+        for s in stop:
+            if s and text.endswith(s):
+                text = text[: -len(s)]
+                break
+        return Completion(
+            text=text,
+            prompt_tokens=len(prompt_ids),
+            evaluated_tokens=evaluated,
+            generated_tokens=len(generated),
+            seconds=time.perf_counter() - started,
+            finish_reason=finish,
+            decode_calls=decode_calls,
+            prefill_seconds=prefilled - started,
+        )
 
 
 # --- one model per file and process ---------------------------------------------------------------
@@ -618,27 +785,49 @@ class FakeLLM:
     """Answers `complete()` from a script: a list of texts (used in order) or a function of the prompt.
 
     Every call is recorded in `calls` as (prompt, grammar, temperature), so tests can check what the layer
-    above asked for.
+    above asked for. `seconds_per_call`: each call takes this long, as a real model would (a cancel through
+    `interrupt_when` stops it within 10 ms, as it stops a real one).
     """
 
     name = "fake"
 
-    def __init__(self, script: Sequence[str] | Callable[[str], str]):
+    def __init__(self, script: Sequence[str] | Callable[[str], str], *, seconds_per_call: float = 0.0):
         self._script = script if callable(script) else list(script)
         self.calls: list[tuple[str, str | None, float]] = []
         self.forbidden: list[tuple[str, ...]] = []  # the `forbid` argument of each call
         self.closed = False
+        self.seconds_per_call = seconds_per_call
+        self.usage = Usage()
+        self._interrupt: Callable[[], bool] | None = None
+
+    @contextmanager
+    def interrupt_when(self, cancelled: Callable[[], bool] | None) -> Iterator[None]:
+        previous, self._interrupt = self._interrupt, cancelled
+        try:
+            yield
+        finally:
+            self._interrupt = previous
 
     def complete(self, prompt, *, grammar=None, max_tokens=128, temperature=0.0, seed=0, stop=(), forbid=()) -> Completion:
+        started = time.perf_counter()
         self.calls.append((prompt, grammar, temperature))
         self.forbidden.append(tuple(forbid))
+        while True:
+            if self._interrupt is not None and self._interrupt():
+                raise GenerationCancelled("fake: generation cancelled")
+            if time.perf_counter() - started >= self.seconds_per_call:
+                break
+            time.sleep(min(0.01, self.seconds_per_call))
         if callable(self._script):
             text = self._script(prompt)
         else:
             if not self._script:
                 raise AssertionError("FakeLLM: the script is exhausted")
             text = self._script.pop(0)
-        return Completion(text=text, prompt_tokens=len(prompt.split()), generated_tokens=len(text.split()))
+        out = Completion(text=text, prompt_tokens=len(prompt.split()), evaluated_tokens=len(prompt.split()),
+                         generated_tokens=len(text.split()), seconds=time.perf_counter() - started)
+        self.usage.add(out)
+        return out
 
     def close(self) -> None:
         self.closed = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 
 import pytest
 
@@ -14,7 +15,7 @@ from models.default_qud import (
     ensure_default_model,
     qud_model_path,
 )
-from models.llm import FakeLLM, GGUFModel, GrammarError, LLMError, shared_model
+from models.llm import FakeLLM, GenerationCancelled, GGUFModel, GrammarError, LLMError, shared_model
 
 YES_NO = 'root ::= " " ("yes" | "no") "\\n"\n'
 
@@ -215,3 +216,68 @@ def test_the_thread_count_comes_from_the_argument_then_the_environment(tmp_path,
     monkeypatch.setenv("LIFELENS_QUD_THREADS", "two")
     with pytest.raises(LLMError, match=r"\$LIFELENS_QUD_THREADS must be a positive number of threads, not 'two'"):
         GGUFModel(model_file)
+
+
+# --- usage and cancelling ---------------------------------------------------------------------------
+
+ENDLESS = 'root ::= "x" root\n'  # never complete: no end-of-generation token is ever allowed
+
+
+def test_usage_sums_the_completions_and_splits_prefill_from_generation(default_llm):
+    before = default_llm.usage.copy()
+    first = default_llm.complete("The capital of France is", max_tokens=4)
+    second = default_llm.complete("The capital of Italy is", max_tokens=3)
+    spent = default_llm.usage - before
+    assert spent.calls == 2
+    assert spent.prompt_tokens == first.prompt_tokens + second.prompt_tokens
+    assert spent.evaluated_tokens == first.evaluated_tokens + second.evaluated_tokens
+    assert spent.generated_tokens == first.generated_tokens + second.generated_tokens == 7
+    assert 0 < first.prefill_seconds < first.seconds
+    assert spent.prefill_seconds + spent.generate_seconds == pytest.approx(first.seconds + second.seconds)
+
+
+def test_fake_llm_counts_usage_and_can_be_interrupted():
+    fake = FakeLLM(["A", "B"], seconds_per_call=5.0)
+    fake.seconds_per_call = 0.0
+    fake.complete("one two")
+    assert fake.usage.calls == 1 and fake.usage.prompt_tokens == 2
+    fake.seconds_per_call = 5.0
+    with fake.interrupt_when(lambda: True), pytest.raises(GenerationCancelled):
+        fake.complete("three")
+
+
+def _cancel_after(seconds: float, *, first_look_false: bool = False):
+    """A cancel check that turns true `seconds` after it is made; returns (check, the time it turned true)."""
+    at = time.monotonic() + seconds
+    looks = []
+
+    def cancelled() -> bool:
+        looks.append(1)
+        if first_look_false and len(looks) == 1:
+            return False
+        return time.monotonic() >= at
+
+    return cancelled, at
+
+
+def test_a_cancel_stops_generation_between_tokens_within_a_second(default_llm):
+    cancelled, at = _cancel_after(0.5)
+    with default_llm.interrupt_when(cancelled), pytest.raises(GenerationCancelled):
+        default_llm.complete("x", grammar=ENDLESS, max_tokens=3000, speculate=False)
+    assert time.monotonic() - at < 1.0  # unchecked, 3,000 tokens take a minute or more on 2 cores
+
+
+def test_a_cancel_aborts_a_long_prompt_inside_llama_cpp_and_the_cache_stays_sound(default_llm):
+    prompt = "Lifelens turns questions about your own data into operator trees and runs them. " * 180
+    reference = default_llm.complete("The capital of France is", max_tokens=6).text
+    default_llm.complete("Unrelated words to fill the cache.", max_tokens=1)
+    # The first look (before the prompt is evaluated) says go on; the watcher's next look, while llama.cpp
+    # evaluates the ~3,000 prompt tokens in batches of 512, raises the abort flag.
+    cancelled, at = _cancel_after(0.2, first_look_false=True)
+    with default_llm.interrupt_when(cancelled), pytest.raises(GenerationCancelled):
+        default_llm.complete(prompt, max_tokens=4)
+    assert time.monotonic() - at < 1.0
+    assert default_llm.complete("The capital of France is", max_tokens=6).text == reference
+    # and the next call with the same long prompt evaluates it whole, from a sound cache
+    out = default_llm.complete(prompt, max_tokens=1)
+    assert out.evaluated_tokens >= out.prompt_tokens - 1
