@@ -8,7 +8,8 @@ The baseline, `KeywordRetriever`, reads the query in three parts:
 1. Source words name whole sources: "songs", "music", "tracks" -> music_stream; "mails", "emails" -> mail;
    "workouts" -> workout; "purchases", "bought", "orders", "amazon" -> online_purchase; "movies",
    "films" -> movie_stream; "series", "tv" -> tvseries_stream; "watched", "netflix" -> both;
-   "podcasts", "audiobooks", "appointments", "meetings", "calendar" ... (SOURCE_WORDS).
+   "podcasts", "audiobooks", "appointments", "meetings", "calendar" ... (each source spec's query words,
+   app/sources.py).
 2. Filler words carry no content ("I", "my", "listened", "went", "with", "start", "date", ...), and time
    words ("2023", "march", "last", "year") belong to a FILTER, not to retrieval; both are dropped.
 3. What is left are content words.
@@ -34,6 +35,8 @@ from datetime import date
 from typing import Any, Protocol, Sequence
 
 from app.engine.values import Item
+from app.lexicon import MONTH_ABBREVIATIONS, MONTH_NAMES, PARENT_WORD_GROUPS, SPORT_SYNONYMS, WEEKDAY_NAMES
+from app.sources import QUERY_WORDS
 
 RELATIVE_CUT = 0.5
 MAX_RESULTS = 50_000
@@ -44,29 +47,6 @@ class Retriever(Protocol):
         """All events that match the query, as Items (ids = the event's id). A retriever whose `retrieve`
         also takes `check=` gets a callable to call between chunks of long work; it raises to stop."""
 
-
-SOURCE_WORDS: dict[str, tuple[str, ...]] = {
-    "music": ("music_stream",), "song": ("music_stream",), "songs": ("music_stream",),
-    "track": ("music_stream",), "tracks": ("music_stream",), "album": ("music_stream",), "albums": ("music_stream",),
-    "artist": ("music_stream",), "artists": ("music_stream",),
-    "spotify": ("music_stream", "podcast_stream", "audiobook_stream"),
-    "podcast": ("podcast_stream",), "podcasts": ("podcast_stream",),
-    "audiobook": ("audiobook_stream",), "audiobooks": ("audiobook_stream",),
-    "movie": ("movie_stream",), "movies": ("movie_stream",), "film": ("movie_stream",), "films": ("movie_stream",),
-    "series": ("tvseries_stream",), "tv": ("tvseries_stream",), "episodes": ("tvseries_stream", "podcast_stream"),
-    "netflix": ("movie_stream", "tvseries_stream"), "watched": ("movie_stream", "tvseries_stream"),
-    "watch": ("movie_stream", "tvseries_stream"), "streamed": ("movie_stream", "tvseries_stream"),
-    "purchase": ("online_purchase",), "purchases": ("online_purchase",), "purchased": ("online_purchase",),
-    "bought": ("online_purchase",), "buy": ("online_purchase",), "order": ("online_purchase",),
-    "orders": ("online_purchase",), "ordered": ("online_purchase",), "amazon": ("online_purchase",),
-    "shopping": ("online_purchase",), "online": ("online_purchase",), "product": ("online_purchase",),
-    "products": ("online_purchase",),
-    "workout": ("workout",), "workouts": ("workout",), "exercise": ("workout",), "exercised": ("workout",),
-    "training": ("workout",), "trainings": ("workout",), "sport": ("workout",), "sports": ("workout",),
-    "mail": ("mail",), "mails": ("mail",), "email": ("mail",), "emails": ("mail",), "inbox": ("mail",),
-    "calendar": ("calendar",), "appointment": ("calendar",), "appointments": ("calendar",),
-    "meeting": ("calendar",), "meetings": ("calendar",),
-}
 
 FILLER = set(
     """i me my mine we us our you your he she they them the a an to of in on at for with and or but not
@@ -81,18 +61,15 @@ FILLER = set(
     event events thing things something anything everything someone anyone somewhere anywhere stuff
     """.split()
 )
-TIME_WORDS = set(
-    """january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
-    today yesterday tomorrow last next past previous recent recently ago year years month months week weeks
+TIME_WORDS = {*MONTH_NAMES, *MONTH_ABBREVIATIONS, *WEEKDAY_NAMES} | set(
+    """today yesterday tomorrow last next past previous recent recently ago year years month months week weeks
     weekend weekends morning mornings afternoon afternoons evening evenings night nights
     """.split()
 )
+# Words a full-text search also looks for: the same sport or parent said another way.
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "football": ("soccer",), "soccer": ("football",), "mum": ("mom", "mother"), "mom": ("mum", "mother"),
-    "mother": ("mum", "mom"), "dad": ("father",), "father": ("dad",), "run": ("running",), "ran": ("running",),
-    "running": ("run",), "bike": ("cycling",), "biking": ("cycling",), "cycling": ("bike", "biking"),
-    "swim": ("swimming",), "swam": ("swimming",), "hike": ("hiking",), "gym": ("strength",),
+    **SPORT_SYNONYMS,
+    **{word: tuple(other for other in group if other != word) for group in PARENT_WORD_GROUPS for word in group},
 }
 
 
@@ -110,8 +87,8 @@ def plan_query(query: str) -> QueryPlan:
     words: list[str] = []
     time_words: list[str] = []
     for token in tokens:
-        if token in SOURCE_WORDS:
-            sources.extend(s for s in SOURCE_WORDS[token] if s not in sources)
+        if token in QUERY_WORDS:
+            sources.extend(s for s in QUERY_WORDS[token] if s not in sources)
         elif token in TIME_WORDS or (token.isdigit() and len(token) in (1, 2, 4)):
             time_words.append(token)
         elif token in FILLER or len(token) < 2:

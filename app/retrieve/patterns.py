@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from app.retrieve.verbalize import SKIP_KEYS, verbalize_pattern
+from app.sources import SOURCES
 
-# Keys whose values are measurements or free text: never a pattern.
-NOT_PATTERN_KEYS = SKIP_KEYS | frozenset({
-    "ms_played", "duration_s", "distance_km", "energy_kcal", "heart_rate_avg", "heart_rate_min", "heart_rate_max",
-    "unit_price", "total", "quantity", "body", "description", "text", "to", "cc", "attendees",
-})
+# Keys whose values are measurements or free text (each source spec's measure keys), and those left out of
+# the texts: never a pattern.
+NOT_PATTERN_KEYS = SKIP_KEYS | frozenset({"text"}) | frozenset().union(*(spec.measure_keys for spec in SOURCES.values()))
 MAX_VALUE_CHARS = 60
 
 

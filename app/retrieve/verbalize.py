@@ -14,23 +14,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping
 
-# Keys that identify records but mean nothing to a reader.
-SKIP_KEYS = frozenset({"uri", "message_id", "uid", "asin", "order_id", "activity_type", "country", "calendar",
-                       "reason_start", "reason_end", "shuffle", "skipped", "platform", "profile", "device",
-                       "labels", "all_day", "recurring", "currency", "source_name", "unit_price_tax",
-                       "shipment_status", "status", "website", "heart_rate_min", "heart_rate_max"})
+from app.lexicon import WEEKDAY_TITLES
+from app.sources import SOURCES
+
+# Keys that identify records but mean nothing to a reader, as each source spec names them. They are left out
+# of every event's text whatever its source: the encoders were trained on texts made so.
+SKIP_KEYS = frozenset().union(*(spec.unread_keys for spec in SOURCES.values()))
 # Bumped whenever the text of an event changes, so indexes built from older texts are rebuilt.
 VERBALIZER_VERSION = "1"
 # Longer texts come last and are cut first.
 LONG_KEYS = ("body", "description", "text")
 MAX_VALUE_CHARS = 300
 
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
 
 def source_words(source: str) -> str:
-    """'music_stream' -> 'music stream'."""
-    return source.replace("_", " ")
+    """'music_stream' -> 'music stream' (the source spec's label; the same rule for a source without one)."""
+    spec = SOURCES.get(source)
+    return spec.label if spec else source.replace("_", " ")
 
 
 def part_of_day(moment: datetime) -> str:
@@ -82,7 +82,7 @@ def when(start: datetime, end: datetime | None = None, all_day: bool = False) ->
     >>> when(datetime(2023, 5, 6, 19, 30), datetime(2023, 5, 6, 19, 34))
     'Saturday 2023-05-06 evening'
     """
-    day = f"{_WEEKDAYS[start.weekday()]} {start.date().isoformat()}"
+    day = f"{WEEKDAY_TITLES[start.weekday()]} {start.date().isoformat()}"
     text = f"{day}, all day" if all_day else f"{day} {part_of_day(start)}"
     if isinstance(end, datetime):
         seconds = (end - start).total_seconds()

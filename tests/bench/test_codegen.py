@@ -143,3 +143,15 @@ def test_the_bench_scores_codegen_answers(store):
     assert [r.hit for r in report.results] == [1.0, 0.0]
     summary = report.summary()
     assert summary["hit_at_1"] == 0.5 and summary["tree_executes"] is None and summary["operators"] is None
+
+
+def test_the_schema_lists_each_source_with_the_keys_of_its_spec():
+    from app.bench.codegen import SCHEMA
+    from app.sources import SOURCES as SOURCE_SPECS
+
+    for name, spec in SOURCE_SPECS.items():
+        found = re.search(rf"^    {name}: (.*(?:\n {{{len(name) + 6}}}\S.*)*)", SCHEMA, re.M)
+        assert found, name
+        listed = re.sub(r" \([^)]*\)", "", " ".join(found.group(1).split())).split(", ")
+        assert tuple(listed) == spec.sql_keys
+    assert "workout_type (running, walking, cycling, swimming, soccer, tennis, yoga, hiking," in SCHEMA
