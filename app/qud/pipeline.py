@@ -3,7 +3,8 @@
     from app.qud.pipeline import ask
     answer = ask("How much did I spend on Amazon in 2023?", store, date.today())
     answer.text, answer.value, answer.tree, answer.evidence_ids
-    answer.timings      # {"qud": 1.8, "qud_load": 1.1, "plan": ..., "execute": ..., "total": ...}
+    answer.timings      # {"qud": 1.8, "qud_load": 1.1, "plan": ..., "execute": ..., "retrieve": ..., "extract": ...,
+                        #  "total": ...}: seconds; plan/execute/retrieve/extract summed over every tree that ran
 
 Without `llm`, the configured QUD model (models.default_qud.qud_model_path: --qud-model, $LIFELENS_QUD_MODEL,
 settings.json, else the embedded Gemma 3 270M) is loaded once per process. A question that cannot be
@@ -13,6 +14,7 @@ decomposed gives an Answer with `error` set and no tree; nothing raises for bad 
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import date
 from typing import Any, Callable
@@ -24,7 +26,7 @@ from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
 from app.qud.decompose import decompose as _decompose
 from app.qud.decompose import decompose_one_shot as _decompose_one_shot
 from app.qud.validate import carrier_phrases, carrier_sources, source_words
-from models.llm import GrammarError, LLMError
+from models.llm import GenerationCancelled, GrammarError, LLMError
 
 __all__ = ["ask", "decompose", "decompose_one_shot", "default_llm", "DecompositionError"]
 
@@ -63,8 +65,9 @@ def ask(
     """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
 
     progress: receives short messages ("Understanding the question …", each step written, "Running …").
-    cancel:   a callable, a threading.Event or an object with `.cancelled`; checked between model calls and
-              by the engine.
+    cancel:   a callable, a threading.Event or an object with `.cancelled`; checked by the model between
+              tokens and inside llama.cpp's evaluation (`interrupt_when`), and by the engine between chunks of
+              work, so that a cancel takes effect within a second.
     retriever, extractor: the operator models (`app.retrieve.make_retriever`, `app.extract.make_extractor`);
               None runs the engine's lexical baselines.
     """
@@ -98,8 +101,9 @@ def ask(
             # each attempt has the whole call budget; `trace` keeps every model call of all attempts
             attempt_trace = Trace()
             try:
-                tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
-                                  trace=attempt_trace, avoid=avoid, join_for=join_for)
+                with _interruptible(llm, check):
+                    tree = _decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
+                                      trace=attempt_trace, avoid=avoid, join_for=join_for)
             finally:
                 trace.steps.extend(attempt_trace.steps)
                 trace.seconds += attempt_trace.seconds
@@ -108,7 +112,7 @@ def ask(
             timings["total"] = time.perf_counter() - started
             return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc),
                           AnswerStatus.NOT_UNDERSTOOD)
-        except Cancelled:
+        except (Cancelled, GenerationCancelled):
             timings["qud"] += time.perf_counter() - qud_started
             timings["total"] = time.perf_counter() - started
             return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled",
@@ -121,6 +125,7 @@ def ask(
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
         answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
+        _add_stage_seconds(timings, answer)
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:
             break
@@ -140,6 +145,32 @@ def ask(
 
 
 RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
+STAGE_OPERATORS = {"RETRIEVE": "retrieve", "EXTRACT": "extract"}  # operators timed as stages of their own
+
+
+def _interruptible(llm: Any, check: Callable[[], bool] | None):
+    """The model stops generating when `check` turns true (models.llm.GGUFModel.interrupt_when); a model without
+    that hook is only stopped between its calls, by the decomposer."""
+    if check is None or not hasattr(llm, "interrupt_when"):
+        return nullcontext()
+    return llm.interrupt_when(check)
+
+
+def _add_stage_seconds(timings: dict[str, float], answer: Answer) -> None:
+    """Add an executed tree's plan, execute, RETRIEVE and EXTRACT seconds to `timings` (a question may run up to
+    1 + RERUNS trees). A sub-tree that occurs twice ran once: its report is shared, and counted once."""
+    for name in ("plan", "execute"):
+        timings[name] = timings.get(name, 0.0) + answer.timings.get(name, 0.0)
+    for stage in STAGE_OPERATORS.values():
+        timings.setdefault(stage, 0.0)
+    seen: set[int] = set()
+    for node in answer.tree.walk() if answer.tree is not None else ():
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stage = STAGE_OPERATORS.get(node.operator)
+        if stage is not None:
+            timings[stage] += node.seconds
 
 
 def _failed_step(answer: Answer) -> NodeReport | None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.answer import AnswerStatus
 from app.cli import main
 from app.engine.retrieve import KeywordRetriever
 from app.qud import pipeline
@@ -214,8 +216,37 @@ def test_ask_can_be_cancelled(store_path):
     event.set()
     with EventStore.open(store_path, read_only=True) as store:
         answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(list(HIKE_STEPS)), cancel=event)
+    assert answer.status is AnswerStatus.CANCELLED
     assert answer.error == "cancelled"
     assert answer.text == "The question was cancelled."
+
+
+def test_a_cancel_during_a_model_call_ends_the_question_within_a_second(store_path):
+    llm = FakeLLM(list(HIKE_STEPS), seconds_per_call=60.0)  # each call would take a minute
+    event = threading.Event()
+    with EventStore.open(store_path, read_only=True) as store:
+        threading.Timer(0.3, event.set).start()
+        started = time.monotonic()
+        answer = ask("How far was my longest hike?", store, TODAY, llm=llm, cancel=event)
+        seconds = time.monotonic() - started
+    assert answer.status is AnswerStatus.CANCELLED and answer.tree is None
+    assert len(llm.calls) == 1  # stopped inside the first call, not after it
+    assert seconds < 0.3 + 1.0
+
+
+def test_stage_seconds_are_summed_over_every_tree_that_ran(store_path):
+    failing_filter = ' FILTER(l=QUD("my hikes with km"), filter=lambda attr: attr["distance_km"] / 0 > 1)'
+    steps = [HIKE_STEPS[0], failing_filter, HIKE_STEPS[1], HIKE_STEPS[2],  # the first tree fails when it runs
+             HIKE_STEPS[0], HIKE_STEPS[1], HIKE_STEPS[2]]
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(steps))
+    t = answer.timings
+    assert answer.status is AnswerStatus.ANSWERED
+    nodes = {n.operator: n.seconds for n in answer.tree.walk()}
+    # two trees ran, each with one RETRIEVE and one EXTRACT: the sums are at least the last tree's nodes
+    assert t["retrieve"] >= nodes["RETRIEVE"] > 0 and t["extract"] >= nodes["EXTRACT"] > 0
+    assert t["retrieve"] + t["extract"] <= t["execute"] <= t["total"]
+    assert t["qud"] + t["plan"] + t["execute"] <= t["total"]
 
 
 def test_lifelens_ask_json_has_the_documented_keys(store_path, monkeypatch, capsys):
