@@ -23,7 +23,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
-from app.qud.frames import as_yes_no, count_question
+from app.qud.frames import as_per_period, as_yes_no, count_question, per_period
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -47,6 +47,8 @@ RULES: dict[str, str] = {
                     "with the events that carry it (app.qud.pipeline)",
     "absolute_periods": "calendar periods named relative to today ('last month', 'so far this year', 'in March') "
                         "are written as their dates before decomposing (app.qud.periods)",
+    "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
+                        "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
                     "one (app.qud.frames)",
     **GUARDS,
@@ -363,6 +365,13 @@ def decompose(
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
     if config.on("absolute_periods"):
         question = absolute_periods(question, reference_date)
+    per = per_period(question, reference_date) if config.on("per_period_frame") else None
+    if per is not None:
+        try:
+            return as_per_period(_decompose(per.total_question, llm, selector, config, progress, cancel, trace, avoid,
+                                            join_for), question, per)
+        except DecompositionError:
+            pass  # the model's own reading of the question, below
     count = count_question(question) if config.on("yes_no_frame") else None
     if count is not None:
         try:

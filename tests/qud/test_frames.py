@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from app.answer import AnswerStatus
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
-from app.qud.frames import as_yes_no, count_question
+from app.qud.frames import as_yes_no, count_question, per_period
 from app.qud.pipeline import ask
 from app.store import EventStore
 from models.llm import FakeLLM
@@ -62,3 +64,45 @@ def test_the_frame_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
         answer = ask("Did I go hiking?", store, TODAY, llm=FakeLLM(
             [' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")']))
     assert answer.value == 3  # the model's own tree, as written
+
+
+@pytest.mark.parametrize("question, total, unit, units", [
+    ("on average how many runs per week did I manage in 2023?", "how many runs did I manage in 2023?", "week", 52.1429),
+    ("avg number of bike rides per month in 2022", "number of bike rides in 2022", "month", 12.0),
+    ("what was my average monthly amazon spend in 2023", "what was my amazon spend in 2023", "month", 12.0),
+    ("On average, how many hours a day did I listen to music in July 2023?",
+     "How many hours did I listen to music in July 2023?", "day", 31.0),
+    ("How many times a week did I run in 2023?", "How many times did I run in 2023?", "week", 52.1429),
+    # the period so far: 1 January to 6 April 2024 inclusive is 97 days
+    ("how many runs per week on average in 2024?", "how many runs in 2024?", "week", 13.8571),
+])
+def test_an_average_per_period_asks_for_the_total_and_the_length_of_the_period(question, total, unit, units):
+    per = per_period(question, date(2024, 4, 6))
+    assert (per.total_question, per.unit, per.units) == (total, unit, units)
+
+
+@pytest.mark.parametrize("question", [
+    "How many runs per week?",                                   # no period to measure
+    "What is the average price of my purchases in 2023?",        # a mean of events, not a rate
+    "on average how much did I spend per month in the first five months of 2024?",
+    "do I play more songs on weekdays or at the weekend, per day?",
+    "How many runs per week did I do in 2025?",                  # a period that has not begun
+])
+def test_other_averages_are_left_to_the_model(question):
+    assert per_period(question, date(2024, 4, 6)) is None
+
+
+def test_a_count_per_week_divides_the_count_and_a_sum_per_day_divides_the_sum(store_path):  # noqa: F811
+    in_april = 'filter=lambda attr: attr["start_datetime"].year == 2024 and attr["start_datetime"].month == 4)'
+    with EventStore.open(store_path, read_only=True) as store:
+        weekly = ask("On average, how many hikes per week did I do in April 2024?", store, TODAY, llm=FakeLLM(
+            [' APPLY(l=QUD("my hikes in April 2024"), fct=len)', ' FILTER(l=QUD("my hikes"), ' + in_april,
+             ' RETRIEVE(query="I went hiking")']))
+        daily = ask("On average, how many km a day did I hike in April 2024?", store, TODAY, llm=FakeLLM(
+            [' SUM(l=QUD("my hikes in April 2024 with distance"), attr_name="distance_km")',
+             ' FILTER(l=QUD("my hikes with distance"), ' + in_april,
+             ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])', ' RETRIEVE(query="I went hiking")']))
+    assert weekly.tree.step == 'APPLY(l=QUD("my hikes in April 2024"), fct=lambda l: len(l) / 4.2857)'
+    assert weekly.value == pytest.approx(3 / (30 / 7), abs=1e-4) and len(weekly.evidence_ids) == 3
+    assert daily.tree.children[0].operator == "SUM" and daily.value == pytest.approx((8.5 + 12.25 + 5.0) / 30)
+    assert daily.status is AnswerStatus.ANSWERED and len(daily.evidence_ids) == 3

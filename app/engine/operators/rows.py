@@ -72,8 +72,17 @@ def apply_list(ctx: OpContext, args: dict[str, Any]) -> Any:
 
     The provenance is every row's ids. On an empty list the function still runs (len -> 0); if it fails
     there (max of nothing), the value is None with a warning, never an exception. A function that returns
-    rows (a slice, a sorted list of events) gives rows.
+    rows (a slice, a sorted list of events) gives rows. Over a single value (a count, a sum) the function gets
+    that value, which keeps its ids and unit: `lambda l: l / 7` is a weekly rate.
     """
+    if isinstance(args["l"], Scalar):
+        single = args["l"]
+        if single.value is None:
+            return single
+        try:
+            return Scalar(args["fct"](single.value), single.ids, single.unit)
+        except EvalError as exc:
+            raise OperatorError(f"the function failed on the value {single.value!r}: {exc}") from None
     rows = rows_of(args["l"], "APPLY")
     try:
         value = args["fct"](rows)
