@@ -8,6 +8,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from app.lexicon import RELATIONS
 from app.versions import VersionAction
 from app.paths import db_path
 from app.store import EventStore, StoreError
@@ -174,8 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("people", help="the owner and their people; who is who (the people book)")
     p.add_argument("--set", action="append", metavar="NAME=RELATION",
                    help="put a person in the people book, e.g. 'Eva Ode=mother' (repeatable); relations: "
-                        "mother father sister brother partner daughter son grandmother grandfather friend "
-                        "colleague other")
+                        + " ".join(RELATIONS))
     p.add_argument("--unset", action="append", metavar="NAME", help="take a person out of the people book")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_people)

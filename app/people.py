@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from app.engine.extract import person_name
+from app.lexicon import KIN_WORDS, RELATIONS  # noqa: F401  (RELATIONS: the CLI and the window read it here)
 
 
 def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]]:
@@ -50,24 +51,8 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
 # --- the people book: who is who to the owner ---------------------------------------------------------
 
 PEOPLE_BOOK = "people_book"   # the store's meta key: JSON {full name: relation}
-RELATIONS = ("mother", "father", "sister", "brother", "partner", "daughter", "son", "grandmother", "grandfather",
-             "friend", "colleague", "other")
-
-# Words that name people by their relation to the owner ("Call Mum & Dad", "Trick or treat with the kids").
-KIN_WORDS: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("mum", "mom", "mother", "mama", "mommy", "mummy"), ("mother",)),
-    **dict.fromkeys(("dad", "father", "papa", "daddy"), ("father",)),
-    "parents": ("mother", "father"),
-    **dict.fromkeys(("sister", "sis"), ("sister",)),
-    **dict.fromkeys(("brother", "bro"), ("brother",)),
-    **dict.fromkeys(("siblings", "sisters", "brothers"), ("sister", "brother")),
-    **dict.fromkeys(("wife", "husband", "partner", "girlfriend", "boyfriend"), ("partner",)),
-    **dict.fromkeys(("kids", "children"), ("daughter", "son")),
-    "daughter": ("daughter",), "son": ("son",),
-    **dict.fromkeys(("grandma", "granny", "grandmother", "oma"), ("grandmother",)),
-    **dict.fromkeys(("grandpa", "grandfather", "opa"), ("grandfather",)),
-    "grandparents": ("grandmother", "grandfather"),
-}
+# RELATIONS (what the book may say of a person) and KIN_WORDS (the words that name a relation: "Call Mum & Dad")
+# are the lexicon's (app/lexicon.py).
 
 
 def people_book(store: Any) -> dict[str, str]:

@@ -26,11 +26,10 @@ import unicodedata
 from datetime import date, datetime
 from typing import Any, Iterable
 
+from app.lexicon import MONTH_NUMBERS
+
 RELAX = 0.10
-MONTHS = {m: i for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
-                                       "september", "october", "november", "december"), 1)}
-MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
-MONTHS["sept"] = 9
+MONTHS = MONTH_NUMBERS  # names and abbreviations -> 1 .. 12
 
 _NUMBER = re.compile(r"^[^\d\-+.]{0,4}\s*([-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+)\s*[a-z€$£%/ ]{0,12}$")
 

@@ -17,12 +17,13 @@ from datetime import date, datetime, time, timedelta
 from types import MappingProxyType
 from typing import Any, Iterable, Iterator, Mapping, Sequence, Union
 
+from app.lexicon import WEEKDAY_TITLES
+
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING", "__bool__": lambda self: False})()
 
 # Fixed columns every stored event has; data keys never override these.
 FIXED = ("id", "source", "type", "start", "end", "title", "text")
 _PROTECTED = {"id", "source", "type", "start", "end"}
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def _start(a: Mapping[str, Any]) -> Any:
@@ -86,7 +87,7 @@ DERIVED: dict[str, Any] = {
     "end_time": _on(_end, lambda d: d.time()),
     "year": _on(_start, lambda d: d.year),
     "month": _on(_start, lambda d: d.month),
-    "weekday": _on(_start, lambda d: _WEEKDAYS[d.weekday()]),
+    "weekday": _on(_start, lambda d: WEEKDAY_TITLES[d.weekday()]),
     "hour": _on(_start, lambda d: d.hour),
     "duration": _duration,
 }

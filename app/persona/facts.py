@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from datetime import date
 from typing import Any, Callable, Iterable
 
+from app.lexicon import MONTH_NAMES as MONTHS_LOWER
 from app.persona.model import Canon, Obs
 from app.persona.timeline import Timeline
 
@@ -100,8 +101,7 @@ def weekday_key(e: Canon) -> str:
     return e.start.strftime("%A")
 
 
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December")
+MONTH_NAMES = tuple(name.capitalize() for name in MONTHS_LOWER)
 
 
 def month_answers(key: str) -> list[str]:

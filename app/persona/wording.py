@@ -11,11 +11,11 @@ import re
 import string
 from datetime import date, datetime
 
+from app.lexicon import MONTH_NAMES, WEEKDAY_TITLES
 from app.persona.timeline import stable_hash
 
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+WEEKDAYS = WEEKDAY_TITLES
+MONTHS = tuple(name.capitalize() for name in MONTH_NAMES)
 TWELVE_HOUR = {"en_us", "en_gb"}
 
 

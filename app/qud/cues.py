@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from app.lexicon import MONTH_PATTERN
+
 _UNITS = r"(hours|minutes|seconds|km|kilometers|kilometres|miles|calories|kcal|euros?|dollars?|items|steps)"
 
 _WH = r"(which|who|whom|whose|what|where|when|on which|in which|at which)\b"
@@ -45,8 +47,8 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 _TIME = (
     r"\b(19|20)\d\d\b|\bthis (year|month|week)\b|\blast (year|month|week)\b|\bpast (\d+ )?(year|month|week|day)s?\b"
-    r"|\b(evenings?|mornings?|nights?|weekends?|(mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march"
-    r"|april|may|june|july|august|september|october|november|december)\b|\b(after|before|since) \d"
+    r"|\b(evenings?|mornings?|nights?|weekends?|(mon|tues|wednes|thurs|fri|satur|sun)days?|" + MONTH_PATTERN +
+    r")\b|\b(after|before|since) \d"
 )
 
 _DEEP_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from app.engine.signatures import SIGNATURES
+from app.lexicon import WEEKDAY_TITLES, WORKOUT_TYPES
 from app.qud import vocabulary
 from app.qud.examples import RESOURCES
 
@@ -62,10 +63,7 @@ PLANNING_WORDS = frozenset(
     "emails email mail mails sent someone out our we was".split()
 )
 
-KNOWN_WORDS = (
-    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-    "running", "walking", "cycling", "swimming", "soccer", "tennis", "yoga", "hiking", "strength training",
-)
+KNOWN_WORDS = (*WEEKDAY_TITLES, *WORKOUT_TYPES)
 KNOWN_NUMBERS = tuple(str(n) for n in range(0, 32)) + ("60", "100", "1000", "3600", "60000", "3600000")
 NUMBER_WORDS = {word: str(n) for n, word in enumerate(vocabulary.NUMBER_WORDS)}
 _WORD = re.compile(r"[A-Za-z0-9À-ſ][A-Za-z0-9À-ſ'&.-]*")

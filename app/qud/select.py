@@ -24,6 +24,8 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
+from app.lexicon import MONTH_PATTERN
+
 from app.qud.examples import Example, StepExample, all_step_examples, load_examples
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -59,7 +61,7 @@ def terms(text: str) -> list[str]:
 _SHAPES: tuple[tuple[str, str], ...] = (
     ("S_IN_YEAR", r"\b(in|during) (\w+ )?(19|20)\d\d\b"),
     ("S_RELATIVE", r"\b(this|last|past|previous) (\d+ )?(year|month|week|day)s?\b"),
-    ("S_MONTH", r"\b(january|february|march|april|may|june|july|august|september|october|november|december)\b"),
+    ("S_MONTH", rf"\b({MONTH_PATTERN})\b"),
     ("S_DAYTIME", r"\b(evening|morning|night|afternoon|weekends?|(mon|tues|wednes|thurs|fri|satur|sun)days?)\b|\b(after|before) \d"),
     ("S_WITH", r"\bwith\b"),
     ("S_GROUPED", r"\bgrouped by\b"),
