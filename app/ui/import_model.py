@@ -1,4 +1,8 @@
-"""Table model of the files of the running (or last) import: progress, status and counts per file."""
+"""Table model of the files of the running (or last) import: File | Progress | Result, one row per file.
+
+Three columns, so that the file's name keeps its room in the narrow left column; the result says in one
+cell what became of the file ("40 added, 2 already there, 1 problem"); the tooltip has the whole path.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from app.store import FileResult
 from importers.base import RecordError
 
-from .presenting import format_bytes
+from .presenting import format_bytes, format_number, plural
 from .row_table import RowTableModel
 
 PERCENT_ROLE = Qt.ItemDataRole.UserRole  # 0..100 on the progress column, for the progress-bar delegate
@@ -34,8 +38,41 @@ class FileRow:
         return int(100 * self.done / self.total) if self.total else 0
 
 
+def file_name(label: str) -> str:
+    """The last part of a file label: 'a.zip!Spotify/StreamingHistory_music_0.json' -> the .json's name."""
+    return label.rsplit("!", 1)[-1].replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def progress_text(entry: FileRow) -> str:
+    """Bytes read while reading; the size once done; nothing for a file that was stopped or not read, whose
+    bytes read would only suggest that something of it was kept."""
+    if entry.status == "reading":
+        if not entry.total:
+            return ""
+        done, total = format_bytes(entry.done), format_bytes(entry.total)
+        number, _, unit = done.partition(" ")
+        return f"{number} of {total}" if total.endswith(f" {unit}") else f"{done} of {total}"  # "4.5 of 9.0 MB"
+    if entry.status == "done":
+        return format_bytes(entry.total) if entry.total else ""
+    return ""
+
+
+def result_text(entry: FileRow) -> str:
+    """'40 added, 2 already there, 1 problem'; 'cancelled: nothing of it kept'; 'skipped, 1 problem'."""
+    problems = f", {plural(len(entry.errors), 'problem')}" if entry.errors else ""
+    if entry.status == "reading":
+        return "reading …"
+    if entry.status == "done":
+        return f"{format_number(entry.added)} added, {format_number(entry.skipped)} already there{problems}"
+    if entry.status == "cancelled":
+        return "cancelled: nothing of it kept"
+    if entry.status == "unrecognised":
+        return f"skipped{problems}"
+    return f"{entry.status}: nothing of it kept{problems}"
+
+
 class ImportFilesModel(RowTableModel):
-    HEADERS = ("File", "Progress", "Status", "Added", "Skipped", "Errors")
+    HEADERS = ("File", "Progress", "Result")
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -84,13 +121,9 @@ class ImportFilesModel(RowTableModel):
 
     def cell(self, entry: Any, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
-            name = entry.file.rsplit("!", 1)[-1].replace("\\", "/").rsplit("/", 1)[-1]
-            progress = f"{format_bytes(entry.done)} of {format_bytes(entry.total)}" if entry.total else ""
-            return (name, progress, entry.status, f"{entry.added:,}", f"{entry.skipped:,}", f"{len(entry.errors):,}")[col]
-        if role == PERCENT_ROLE and col == PROGRESS_COLUMN:
+            return (file_name(entry.file), progress_text(entry), result_text(entry))[col]
+        if role == PERCENT_ROLE and col == PROGRESS_COLUMN and entry.status in ("reading", "done"):
             return entry.percent
         if role == Qt.ItemDataRole.ToolTipRole:
-            return entry.file
-        if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return "\n".join([entry.file, result_text(entry)] + [e.message for e in entry.errors[:3]])
         return None

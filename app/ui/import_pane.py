@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView, QApplication, QDialog, QDialogButtonBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit,
@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (
 from app.importing import ImportSummary
 from importers.base import RecordError
 
-from .import_model import PERCENT_ROLE, PROGRESS_COLUMN, ImportFilesModel
-from .presenting import plural
+from .import_model import PERCENT_ROLE, PROGRESS_COLUMN, ImportFilesModel, file_name
+from .presenting import format_number, plural
 from .tables import make_compact
 
 
@@ -54,13 +54,27 @@ class ErrorsDialog(QDialog):
 
 
 def summary_text(summary: ImportSummary) -> str:
-    """'Added 1,204 events, 3 already there, 2 problems.' and whether it was cancelled."""
-    files = [f for f in summary.files if f.status == "done"]
-    text = (f"Added {plural(summary.added, 'event')}, {summary.skipped:,} already there, "
-            f"{plural(len(summary.errors), 'problem')} in {plural(len(files), 'file')}.")
+    """'Read 2 files: 1,204 events added, 3 already there, 1 problem in 1 file.' and whether it was cancelled.
+
+    Problems are counted in the files they are in, read or not: a file Lifelens cannot read has one too.
+    """
+    with_problems = [f for f in summary.files if f.errors]
+    problems = (f"{plural(len(summary.errors), 'problem')} in {plural(len(with_problems), 'file')}"
+                if summary.errors else "no problems")
+    text = (f"Read {plural(len(summary.files), 'file')}: {plural(summary.added, 'event')} added, "
+            f"{format_number(summary.skipped)} already there, {problems}.")
     if summary.cancelled:
         text = "Cancelled: the file being read was rolled back; files finished before stay imported. " + text
     return text
+
+
+INLINE_PROBLEMS = 3  # shown in the pane itself; more are one click away
+
+
+def problem_line(error: RecordError) -> str:
+    """'notes.txt: not an export Lifelens reads …' ('row 3' added for a problem inside a file)."""
+    where = "" if error.position in ("file", "") else f" ({error.position})"
+    return f"{file_name(error.file)}{where}: {error.message}"
 
 
 class ImportPane(QWidget):
@@ -77,14 +91,24 @@ class ImportPane(QWidget):
         self.table.setItemDelegateForColumn(PROGRESS_COLUMN, ProgressDelegate(self.table))
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         make_compact(self.table)
+        # Keep a name's start and its extension ("Streaming…music_0.json") when it must be shortened.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # File and result share the width; the progress bar needs no more than its byte counts, and only while
+        # files are read (a finished file's bar would only say 100 %).
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.resizeSection(PROGRESS_COLUMN, 150)
-        for col in range(2, model.columnCount()):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(PROGRESS_COLUMN, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(PROGRESS_COLUMN, self.table.fontMetrics().horizontalAdvance("888.8 of 888.8 MB") + 16)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnHidden(PROGRESS_COLUMN, True)
         self.summary = QLabel("Drop files, folders or zips anywhere on the window, or use Import files…")
         self.summary.setWordWrap(True)
+        self.problems = QLabel("")
+        self.problems.setWordWrap(True)
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)
+        self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problems.setVisible(False)
+        self.problems.setMinimumWidth(1)  # a long path without spaces must not widen the whole left column
         self.details_button = QPushButton("Show problems…")
         self.details_button.setVisible(False)
         self.cancel_button = QPushButton("Cancel import")
@@ -101,6 +125,7 @@ class ImportPane(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.summary)
+        layout.addWidget(self.problems)
         layout.addLayout(buttons)
 
         self.cancel_button.clicked.connect(self.cancel_requested)
@@ -111,6 +136,8 @@ class ImportPane(QWidget):
         self.model.clear()
         self.errors = []
         self.summary.setText(f"Importing {paths_text} …")
+        self.table.setColumnHidden(PROGRESS_COLUMN, False)
+        self.problems.setVisible(False)
         self.details_button.setVisible(False)
         self.cancel_button.setVisible(True)
         self.cancel_button.setEnabled(True)
@@ -121,6 +148,7 @@ class ImportPane(QWidget):
 
     def finished(self, summary: ImportSummary | None, failure: str | None = None) -> None:
         self.cancel_button.setVisible(False)
+        self.table.setColumnHidden(PROGRESS_COLUMN, True)
         if summary is not None and summary.cancelled:
             self.model.cancel_remaining()
         if failure:
@@ -129,8 +157,12 @@ class ImportPane(QWidget):
         assert summary is not None
         self.errors = summary.errors
         self.summary.setText(summary_text(summary))
-        self.details_button.setVisible(bool(self.errors))
-        self.details_button.setText(f"Show {plural(len(self.errors), 'problem')}…")
+        # The first few problems are read right here; the whole list (with full paths) is one click away.
+        shown = [problem_line(e) for e in self.errors[:INLINE_PROBLEMS]]
+        self.problems.setText("\n".join(shown))
+        self.problems.setVisible(bool(shown))
+        self.details_button.setVisible(len(self.errors) > INLINE_PROBLEMS)
+        self.details_button.setText(f"Show all {plural(len(self.errors), 'problem')}…")
 
     @Slot()
     def show_errors(self) -> ErrorsDialog:

@@ -1,3 +1,5 @@
+from PySide6.QtCore import Qt
+
 from app.store import FileResult
 from app.ui.import_model import PERCENT_ROLE, ImportFilesModel
 from importers.base import RecordError
@@ -8,19 +10,26 @@ def test_import_files_model_progress_then_results(qtmodeltester):
     qtmodeltester.check(model, force_py=True)  # stays connected: every change below is checked as it happens
     model.update_progress("/d/a.zip!Spotify/StreamingHistory_music_0.json", 512, 2048)
     model.update_progress("/d/cal.ics", 0, 100)
-    assert model.rowCount() == 2
-    assert [model.index(0, c).data() for c in range(6)] == ["StreamingHistory_music_0.json", "512 B of 2.0 KB",
-                                                           "reading", "0", "0", "0"]
+    model.update_progress("/d/big.json", 9 * 1024**2, 9 * 1024**2)
+    assert model.rowCount() == 3
+    assert [model.index(0, c).data() for c in range(3)] == ["StreamingHistory_music_0.json", "512 B of 2.0 KB",
+                                                           "reading …"]
     assert model.index(0, 1).data(PERCENT_ROLE) == 25
-    model.finish_file(FileResult("/d/a.zip!Spotify/StreamingHistory_music_0.json", "spotify", "done", 40, 2,
+    model.finish_file(FileResult("/d/a.zip!Spotify/StreamingHistory_music_0.json", "spotify", "done", 1240, 2,
                                  [RecordError("/d/a.zip!x", "row 3", "bad time")]))
     model.finish_file(FileResult("/d/notes.txt", None, "unrecognised", errors=[RecordError("/d/notes.txt", "file", "?")]))
-    assert [model.index(0, c).data() for c in range(6)] == ["StreamingHistory_music_0.json", "2.0 KB of 2.0 KB",
-                                                           "done", "40", "2", "1"]
-    assert [model.index(2, c).data() for c in (0, 1, 2, 5)] == ["notes.txt", "", "unrecognised", "1"]
+    model.finish_file(FileResult("/d/big.json", "spotify", "cancelled"))
+    assert [model.index(0, c).data() for c in range(3)] == ["StreamingHistory_music_0.json", "2.0 KB",
+                                                           "1,240 added, 2 already there, 1 problem"]
+    assert model.index(0, 1).data(PERCENT_ROLE) == 100
+    assert [model.index(3, c).data() for c in range(3)] == ["notes.txt", "", "skipped, 1 problem"]
+    # A file stopped after all its bytes were read kept nothing: no "9.0 MB of 9.0 MB", no bar.
+    assert [model.index(2, c).data() for c in range(3)] == ["big.json", "", "cancelled: nothing of it kept"]
+    assert model.index(2, 1).data(PERCENT_ROLE) is None
+    assert model.index(3, 0).data(Qt.ItemDataRole.ToolTipRole) == "/d/notes.txt\nskipped, 1 problem\n?"
     model.cancel_remaining()
-    assert [r.status for r in model.rows()] == ["done", "cancelled", "unrecognised"]
-    assert model.index(1, 1).data(PERCENT_ROLE) == 0
+    assert [r.status for r in model.rows()] == ["done", "cancelled", "cancelled", "unrecognised"]
+    assert model.index(1, 2).data() == "cancelled: nothing of it kept"
     model.clear()
     assert model.rowCount() == 0
 

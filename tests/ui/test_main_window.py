@@ -57,7 +57,8 @@ def test_dropped_spotify_file_appears_in_sources_with_its_count(qtbot, window_fa
     assert source_rows(window) == {"music_stream": "30"}
     row = window.sources_model.source_at(0)
     assert (f"{row.first:%Y-%m-%d %H:%M}", f"{row.last:%Y-%m-%d %H:%M}") == ("2024-01-01 07:57", "2024-01-09 18:56")
-    assert window.import_pane.summary.text() == "Added 30 events, 0 already there, 0 problems in 1 file."
+    assert window.import_pane.summary.text() == "Read 1 file: 30 events added, 0 already there, no problems."
+    assert not window.import_pane.problems.isVisible() and not window.import_pane.details_button.isVisible()
     files = window.import_model.rows()
     assert [(f.file, f.status, f.added, f.percent) for f in files] == [(str(path), "done", 30, 100)]
     # Examples follow the data: music questions only.
@@ -73,12 +74,33 @@ def test_dropping_the_same_file_again_adds_nothing_and_an_unknown_file_is_a_prob
     junk.write_text("shopping list\n")
     summary = import_by_drop(qtbot, window, [path, junk])
     assert (summary.added, summary.skipped, len(summary.errors)) == (0, 12, 1)
-    assert window.import_pane.summary.text() == "Added 0 events, 12 already there, 1 problem in 1 file."
-    assert window.import_pane.details_button.isVisible()
+    assert window.import_pane.summary.text() == "Read 2 files: 0 events added, 12 already there, 1 problem in 1 file."
+    # The problem is read right away, without a click; the dialog with the whole list stays for many problems.
+    assert window.import_pane.problems.isVisible() and not window.import_pane.details_button.isVisible()
+    assert window.import_pane.problems.text() == ("notes.txt: not an export Lifelens reads (starts with "
+                                                   "'shopping list'); skipped")
     dialog = window.import_pane.show_errors()
     qtbot.addWidget(dialog)
     assert dialog.text.toPlainText().startswith(f"{junk}: file: not an export Lifelens reads")
     assert source_rows(window) == {"music_stream": "12"}
+
+
+def test_only_a_bad_file_is_one_problem_in_one_file_and_the_file_column_keeps_its_room(qtbot, window_factory,
+                                                                                      tmp_path):
+    window = window_factory()
+    window.resize(1229, 691)  # the small laptop screen of issue 22
+    bad = tmp_path / "StreamingHistory_music_0-copy.bin"
+    bad.write_bytes(b"R\xff&e\xfe\x00\x01" * 20)
+    summary = import_by_drop(qtbot, window, [bad])
+    assert (summary.added, len(summary.errors)) == (0, 1)
+    assert window.import_pane.summary.text() == "Read 1 file: 0 events added, 0 already there, 1 problem in 1 file."
+    assert window.import_pane.problems.text().startswith("StreamingHistory_music_0-copy.bin: ")
+    table = window.import_pane.table
+    name_width = table.fontMetrics().horizontalAdvance("StreamingHistory_music")
+    header = table.horizontalHeader()
+    assert header.sectionSize(0) >= name_width  # was squeezed to "r…" by five other columns
+    assert table.isColumnHidden(1)  # no progress bar once nothing is read
+    assert header.sectionViewportPosition(2) + header.sectionSize(2) <= table.viewport().width() + 1  # none cut off
 
 
 def ask(qtbot, window, question: str):
@@ -197,6 +219,7 @@ def test_cancelling_a_large_import_stores_nothing_of_that_file(qtbot, window_fac
         qtbot.waitUntil(lambda: window.import_model.rowCount() == 1 and window.import_model.rows()[0].done > 0,
                         timeout=30_000)
         assert window.import_model.rows()[0].done < window.import_model.rows()[0].total
+        assert not window.import_pane.table.isColumnHidden(1)  # the bar shows while the file is read
         qtbot.mouseClick(window.import_pane.cancel_button, Qt.MouseButton.LeftButton)
     summary = blocker.args[0]
     assert summary.cancelled and summary.added == 0
