@@ -256,7 +256,15 @@ def _unrecognised(file: InputFile) -> str:
     first = next((line for line in lines if line.strip()), "")
     if not first:
         return "holds no data (only a byte-order mark, blank lines or spaces); skipped"
+    if _looks_binary(first):
+        # Quoting undecodable bytes would show the person 'R\ufffd&e\ufffd': say what the file is instead.
+        return "not an export Lifelens reads (binary data, not text: a picture, a program or a damaged file?); skipped"
     return f"not an export Lifelens reads (starts with {printable(repr(first[:60]))}); skipped"
+
+
+def _looks_binary(text: str) -> bool:
+    """Text decoded leniently from bytes that were not UTF-8 text: replacement or control characters in it."""
+    return any(c == "\ufffd" or (c < " " and c not in "\t\r\n") for c in text)
 
 
 class _Progress:

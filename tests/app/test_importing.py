@@ -43,6 +43,7 @@ def test_unrecognised_and_empty_files_are_reported_and_others_still_import(tmp_p
     write_spotify(tmp_path / "export", 20)
     (tmp_path / "export" / "empty.json").write_bytes(b"")
     (tmp_path / "export" / "budget.csv").write_text("Month,Rent,Food\nJan,900,300\n")
+    (tmp_path / "export" / "photo.json").write_bytes(b"R\xff&e\xfe\x00\x01" * 10)
     with EventStore.open(tmp_path / "s.sqlite") as store:
         summary = import_paths(store, [tmp_path / "export"])
         by_name = {Path(f.file).name: f for f in summary.files}
@@ -51,9 +52,13 @@ def test_unrecognised_and_empty_files_are_reported_and_others_still_import(tmp_p
         assert by_name["budget.csv"].status == "unrecognised"
         assert by_name["budget.csv"].errors[0].file.endswith("budget.csv")
         assert "not an export Lifelens reads" in by_name["budget.csv"].errors[0].message
+        # Bytes that are no text are named as such, not quoted as replacement characters.
+        assert by_name["photo.json"].errors[0].message == ("not an export Lifelens reads (binary data, not text: a "
+                                                           "picture, a program or a damaged file?); skipped")
         assert summary.added == 20
         assert {e.file for e in store.import_errors(summary.run_id)} == {
-            str(tmp_path / "export" / "empty.json"), str(tmp_path / "export" / "budget.csv")}
+            str(tmp_path / "export" / "empty.json"), str(tmp_path / "export" / "budget.csv"),
+            str(tmp_path / "export" / "photo.json")}
 
 
 def test_cancel_keeps_finished_files_and_rolls_back_the_current_one(tmp_path):
