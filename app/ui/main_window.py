@@ -10,6 +10,7 @@ operator tree and the evidence table. Files dropped anywhere on the window are i
 from __future__ import annotations
 
 import logging
+from datetime import date
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,7 +24,7 @@ from app.store import EventStore, FileResult, StoreBug, StoreError
 
 from . import dialogs
 from .answer_pane import AnswerPane
-from .answering import Answerer, reference_date_for
+from .answering import REFERENCE_DATE_META, Answerer, reference_date_for
 from .data_removal import UnsafeDeletion, delete_user_data
 from .event_dialog import EventDialog
 from .event_model import EventTableModel
@@ -243,18 +244,34 @@ class MainWindow(QMainWindow):
         return self.store is not None or self.open_store(self.store_path, demo=self.in_demo)
 
     def _update_title(self) -> None:
-        where = "demo persona" if self.in_demo else str(self.store_path)
+        """'Lifelens — Demo persona (its today: 6 April 2024)' or 'Lifelens — My data'; the path is in Settings."""
+        if self.in_demo:
+            where = "Demo persona"
+        elif self.store_path == db_path():
+            where = "My data"
+        else:
+            where = f"My data ({self.store_path.name})"
+        pinned = self.pinned_today()
+        if pinned is not None:  # "last year" in a question counts from this day, not from the real today
+            where += f" (its today: {QLocale().toString(pinned, 'd MMMM yyyy')})"
         self.setWindowTitle(f"Lifelens — {where}")
         self.demo_action.setVisible(self.demo_builder is not None and not self.in_demo)
         self.own_data_action.setVisible(self.in_demo)
+
+    def pinned_today(self) -> date | None:
+        """The open store's pinned "today" (the demo persona's), or None when questions count from today."""
+        if self.store is None or self.store.meta(REFERENCE_DATE_META) is None:
+            return None
+        return reference_date_for(self.store)
 
     @Slot()
     def refresh_sources(self) -> None:
         rows = self.store.sources() if self.store is not None else []
         self.sources_model.set_sources(rows)
         self.examples_model.setStringList(example_questions(r.source for r in rows))
+        whose = "Demo persona" if self.in_demo else "Your data"
         self.sources_pane.heading.setText(
-            f"<b>Your data</b> — {plural(sum(r.count for r in rows), 'event')}" if rows else "<b>Your data</b>")
+            f"<b>{whose}</b> — {plural(sum(r.count for r in rows), 'event')}" if rows else f"<b>{whose}</b>")
 
     # --- importing ------------------------------------------------------------------------------
 
@@ -269,8 +286,14 @@ class MainWindow(QMainWindow):
             self.status_label.setText(f"{plural(len(paths), 'path')} will be imported after the current import.")
             return None
         if self.in_demo:
-            # A person's own exports never go into the demo persona's store.
+            # A person's own exports never go into the demo persona's store: ask, then say where the window went.
+            if not dialogs.confirm(self, "Import into your own data?",
+                                   "The window shows the demo persona, a made-up person. Your files go into your "
+                                   "own data, so the window will switch to it.\n"
+                                   "The demo stays one click away: File > Try the demo persona.", "Import into my data"):
+                return None
             self.leave_demo()
+            self.status_label.setText("Left the demo persona: this is your own data.")
         if not self._ensure_store():
             return None
         job = ImportJob(self.store_path, paths)

@@ -481,20 +481,36 @@ def fake_demo_builder(path: Path, say):
     return path
 
 
-def test_demo_persona_opens_in_its_own_store_and_drops_go_to_mine(qtbot, window_factory, private_dirs, tmp_path):
+def test_demo_persona_opens_in_its_own_store_and_drops_go_to_mine(qtbot, window_factory, private_dirs, tmp_path,
+                                                                  monkeypatch):
     data, _ = private_dirs
     demo_path = data / "demo" / "events.sqlite"
     window = window_factory(demo_path=demo_path, demo_builder=fake_demo_builder)
+    assert window.windowTitle() == "Lifelens — My data"  # not a raw path
     assert window.demo_action.isVisible() and not window.own_data_action.isVisible()
     with qtbot.waitSignal(window.store_changed, timeout=TIMEOUT_MS):
         window.start_demo()
     assert window.in_demo and window.store_path == demo_path
-    assert window.windowTitle() == "Lifelens — demo persona"
+    # The demo's "today", which "last week" counts from, is in the title bar.
+    assert window.windowTitle() == "Lifelens — Demo persona (its today: 31 January 2024)"
+    assert window.sources_pane.heading.text() == "<b>Demo persona</b> — 6 events"
     assert source_rows(window) == {"music_stream": "6"}
     assert window.own_data_action.isVisible() and not window.demo_action.isVisible()
-    # The person's own export leaves the demo and goes into their own store.
-    import_by_drop(qtbot, window, [write_spotify(tmp_path / "mine", 2, "StreamingHistory_music_9.json")])
+    mine = write_spotify(tmp_path / "mine", 2, "StreamingHistory_music_9.json")
+    # A drop on the demo asks first; saying no keeps the demo as it was and imports nothing.
+    asked = []
+    monkeypatch.setattr(dialogs, "confirm", lambda parent, title, text, action="OK": asked.append(title) or False)
+    drop_files(window, [mine])
+    qtbot.wait(50)  # the drop handler starts the import on the next turn of the event loop
+    assert asked == ["Import into your own data?"] and window.in_demo and window.import_job is None
+    assert source_rows(window) == {"music_stream": "6"}
+    # Saying yes: the person's own export leaves the demo, goes into their own store, and the window says so.
+    monkeypatch.setattr(dialogs, "confirm", lambda *a, **k: True)
+    import_by_drop(qtbot, window, [mine])
     assert not window.in_demo and window.store_path == data / "events.sqlite"
+    assert window.windowTitle() == "Lifelens — My data"
+    assert window.status_label.text() == "Left the demo persona: this is your own data."
+    assert window.sources_pane.heading.text() == "<b>Your data</b> — 2 events"
     assert source_rows(window) == {"music_stream": "2"}
     with EventStore.open(demo_path, read_only=True) as demo:
         assert demo.count() == 6
