@@ -42,12 +42,51 @@ class AnswerStatus(str, Enum):
         return self in (AnswerStatus.ANSWERED, AnswerStatus.NONE_FOUND)
 
 
+class FailureKind(str, Enum):
+    """Why a node has no result, for code to act on; the node's `error` says it for people.
+
+    INVALID_STEP       the step breaks the operator language or the derivation rule; it never ran
+    NOT_RUN            a step below it failed (or the tree has invalid steps), so it did not run
+    MISSING_ATTRIBUTE  an EXTRACT found its attribute on none of its events (the artist of a run)
+    TIME_LIMIT         the question's time ran out while the step ran
+    FAILED             any other failure of the operator or a lambda (a join too large, a lambda failing everywhere)
+    INTERNAL           a bug in an operator
+    """
+
+    INVALID_STEP = "invalid_step"
+    NOT_RUN = "not_run"
+    MISSING_ATTRIBUTE = "missing_attribute"
+    TIME_LIMIT = "time_limit"
+    FAILED = "failed"
+    INTERNAL = "internal"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A node's failure as a value: its kind, and for MISSING_ATTRIBUTE the attribute and the sources of the
+    events that lacked it (what a new decomposition joins other events for)."""
+
+    kind: FailureKind
+    attribute: str | None = None
+    sources: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "attribute": self.attribute, "sources": list(self.sources)}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any] | None) -> "Failure | None":
+        if not obj:
+            return None
+        return cls(FailureKind(obj["kind"]), obj.get("attribute"), tuple(obj.get("sources", ())))
+
+
 @dataclass(frozen=True)
 class NodeReport:
     """One executed tree node.
 
     size:      number of items (or groups) in the node's result, 1 for a scalar, None when it failed or did not run
-    error:     why the node failed (or was not run); None when it ran
+    error:     why the node failed (or was not run), for people; None when it ran
+    failure:   the same as a typed value (`Failure`), for code; None when it ran
     warnings:  problems that did not stop the node, with counts ("2 of 40 items failed the filter: ...")
     event_ids: provenance: ids of the source events behind the node's result
     preview:   up to 50 items of the result, JSON-friendly
@@ -63,6 +102,7 @@ class NodeReport:
     event_ids: tuple[str, ...] = ()
     preview: tuple[dict, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    failure: Failure | None = None
 
     def walk(self):
         """This node and every node below it, parents first."""
@@ -82,6 +122,7 @@ class NodeReport:
             "event_ids": list(self.event_ids),
             "preview": [dict(p) for p in self.preview],
             "children": [c.to_json() for c in self.children],
+            "failure": self.failure.to_json() if self.failure else None,
         }
 
     @classmethod
@@ -97,6 +138,7 @@ class NodeReport:
             event_ids=tuple(obj.get("event_ids", ())),
             preview=tuple(obj.get("preview", ())),
             warnings=tuple(obj.get("warnings", ())),
+            failure=Failure.from_json(obj.get("failure")),
         )
 
 

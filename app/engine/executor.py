@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Callable
 
-from app.answer import Answer, AnswerStatus, NodeReport
+from app.answer import Answer, AnswerStatus, Failure, FailureKind, NodeReport
 from app.engine.compare import EvalError
 from app.engine.expr import EvalContext, ExprError, compile_condition, compile_converter, compile_function
 from app.engine.extract import Extractor, KeyAliasExtractor
-from app.engine.operators import REGISTRY, Cancelled, OpContext, OperatorError, TimeLimitReached
+from app.engine.operators import REGISTRY, Cancelled, MissingAttribute, OpContext, OperatorError, TimeLimitReached
 from app.engine.phrasing import answer_sentence, answer_value, nothing_found_sentence
 from app.engine.retrieve import KeywordRetriever, Retriever
 from app.engine.signatures import SIGNATURES
@@ -119,11 +119,12 @@ class _Run:
         t0 = _clock.perf_counter()
         result: Any = None
         error: str | None = None
+        failure: Failure | None = None
         warnings: list[str] = []
         if p.problems:
-            error = "invalid step: " + "; ".join(p.problems)
+            error, failure = "invalid step: " + "; ".join(p.problems), Failure(FailureKind.INVALID_STEP)
         elif any(rep.error for rep in child_reports):
-            error = "not run: a sub-question failed"
+            error, failure = "not run: a sub-question failed", Failure(FailureKind.NOT_RUN)
         else:
             ctx = self._context(node, warnings)
             try:
@@ -138,13 +139,16 @@ class _Run:
             except (OperatorError, EvalError) as exc:
                 error = str(exc)
                 # a lambda that stopped at the deadline fails as an EvalError: the clock, not the text, says why
-                self.timed_out |= isinstance(exc, TimeLimitReached) or _clock.monotonic() > self.deadline
+                timed_out = isinstance(exc, TimeLimitReached) or _clock.monotonic() > self.deadline
+                self.timed_out |= timed_out
+                failure = _failure_of(exc, timed_out)
             except Exception as exc:  # a bug in an operator: report it on the node, keep the app alive
                 log.exception("operator %s failed on step %s", node.call.operator, node.step)
                 error = f"internal error: {type(exc).__name__}: {exc}"
+                failure = Failure(FailureKind.INTERNAL)
             warnings = ctx.warnings
         seconds = _clock.perf_counter() - t0
-        if error and not error.startswith("not run") and self.first_error is None:
+        if failure is not None and failure.kind is not FailureKind.NOT_RUN and self.first_error is None:
             self.first_error = f"{node.call.operator} (“{node.question}”) failed: {error} [step: {node.step}]"
         report = NodeReport(
             operator=node.call.operator,
@@ -157,6 +161,7 @@ class _Run:
             event_ids=() if error else result_ids(result),
             preview=() if error else preview(result),
             warnings=tuple(warnings),
+            failure=failure,
         )
         if error:
             result = None
@@ -214,14 +219,22 @@ def _unrun(p: PlannedNode) -> tuple[NodeReport, str | None]:
     node = p.node
     first = None
     if p.problems:
-        error = "invalid step: " + "; ".join(p.problems)
+        error, failure = "invalid step: " + "; ".join(p.problems), Failure(FailureKind.INVALID_STEP)
         first = f"{node.call.operator} (“{node.question}”) failed: {error} [step: {node.step}]"
     else:
-        error = "not run: the tree has invalid steps"
+        error, failure = "not run: the tree has invalid steps", Failure(FailureKind.NOT_RUN)
     for _, child_first in children:
         first = first or child_first
-    report = NodeReport(node.call.operator, node.question, node.step, None, 0.0, error, tuple(r for r, _ in children))
+    report = NodeReport(node.call.operator, node.question, node.step, None, 0.0, error, tuple(r for r, _ in children),
+                        failure=failure)
     return report, first
+
+
+def _failure_of(exc: Exception, timed_out: bool) -> Failure:
+    """The typed failure of an operator or lambda error."""
+    if isinstance(exc, MissingAttribute):
+        return Failure(FailureKind.MISSING_ATTRIBUTE, exc.attribute, exc.sources)
+    return Failure(FailureKind.TIME_LIMIT if timed_out else FailureKind.FAILED)
 
 
 def _qud_value(result: Any) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from app.answer import Answer, AnswerStatus, NodeReport
+from app.answer import Answer, AnswerStatus, Failure, FailureKind, NodeReport
 from app.engine import Node, execute
 from app.engine.phrasing import answer_sentence, answer_value, format_quantity
 from app.engine.syntax import parse_call
@@ -14,13 +14,38 @@ from .conftest import REFERENCE
 from .test_end_to_end import ICL4_ARTIST_WHEN_RUNNING
 
 
+def test_a_failed_node_keeps_its_failure_as_a_value(life_store):
+    """The artist of a run: the EXTRACT says which attribute its events lacked and their sources, its parent that
+    it did not run, for code to act on; the error text is for people."""
+    runs = Node.from_step("my runs", 'RETRIEVE(query="my workouts")')
+    extract = Node.from_step("my runs with artist", 'EXTRACT(l=QUD("my runs"), attr_names=["artist"])', (runs,))
+    tree = Node.from_step("artists of my runs", 'GROUP_BY(l=QUD("my runs with artist"), attr_names=["artist"])', (extract,))
+    answer = execute(tree, life_store, REFERENCE)
+    assert answer.status is AnswerStatus.FAILED
+    top, failed, retrieved = answer.tree.walk()
+    assert failed.failure == Failure(FailureKind.MISSING_ATTRIBUTE, "artist", ("workout",))
+    assert failed.error.startswith("no value for 'artist' in any of the")
+    assert top.failure == Failure(FailureKind.NOT_RUN) and retrieved.failure is None
+    assert answer.error.startswith("EXTRACT (“my runs with artist”) failed")   # the first failure, not the not-run
+    again = Answer.from_json(answer.to_json())
+    assert [n.failure for n in again.tree.walk()] == [n.failure for n in answer.tree.walk()]
+
+
+def test_an_invalid_tree_says_which_steps_are_invalid_and_which_did_not_run(life_store):
+    bad = Node.from_step("my runs", 'FILTER(l=QUD("runs"), filter=lambda attr: attr["year"] == 2023)')
+    top = Node.from_step("how many runs", 'APPLY(l=QUD("my runs"), fct=len)', (bad,))
+    answer = execute(top, life_store, REFERENCE)
+    assert [n.failure.kind for n in answer.tree.walk()] == [FailureKind.NOT_RUN, FailureKind.INVALID_STEP]
+
+
 def test_answer_json_round_trip(life_store):
     answer = execute(Node.from_json(ICL4_ARTIST_WHEN_RUNNING), life_store, REFERENCE)
     data = answer.to_json()
     assert set(data) == {"question", "answer", "answer_text", "status", "tree", "evidence", "timings", "error"}
     assert data["status"] == "answered"
     assert data["evidence"] == list(answer.evidence_ids)
-    assert set(data["tree"]) == {"operator", "question", "step", "size", "seconds", "error", "warnings", "event_ids", "preview", "children"}
+    assert set(data["tree"]) == {"operator", "question", "step", "size", "seconds", "error", "warnings", "event_ids", "preview",
+                                 "children", "failure"}
     again = Answer.from_json(data)
     assert (again.value, again.text, again.evidence_ids, again.error) == (answer.value, answer.text, answer.evidence_ids, None)
     assert again.status is AnswerStatus.ANSWERED

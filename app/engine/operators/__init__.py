@@ -42,6 +42,17 @@ class TimeLimitReached(OperatorError):
     """The question ran past its time limit; the node reports it as its error."""
 
 
+class MissingAttribute(OperatorError):
+    """An EXTRACT found `attribute` on none of its events: events of these `sources` do not carry it (the artist
+    of a run). The QUD decomposes again with a JOIN of events that do (app.qud.pipeline)."""
+
+    def __init__(self, attribute: str, sources: tuple[str, ...], events: int):
+        self.attribute = attribute
+        self.sources = sources
+        super().__init__(f"no value for {attribute!r} in any of the {events} events ({', '.join(sources)}); "
+                         f"these events do not carry it")
+
+
 @dataclass
 class OpContext:
     store: Any

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from app.engine.operators import OpContext, OperatorError, items_of, operator
+from app.engine.operators import MissingAttribute, OpContext, OperatorError, items_of, operator
 from app.engine.values import Item
 
 
@@ -63,9 +63,7 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
     for name in names:
         missing = sum(1 for item in out if item.attrs.get(name) is None)
         if rows and missing == len(rows):
-            sources = ", ".join(sorted({str(item.attrs.get("source")) for item in rows}))
-            raise OperatorError(f"no value for {name!r} in any of the {len(rows)} events ({sources}); "
-                                f"{_NOT_CARRIED}")
+            raise MissingAttribute(name, tuple(sorted({str(item.attrs.get("source")) for item in rows})), len(rows))
         if missing and rows:
             reasons = getattr(ctx.extractor, "last_reasons", None) or {}
             reason = reasons.get(name, "")
