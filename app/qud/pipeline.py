@@ -19,8 +19,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any, Callable
 
-from app.answer import Answer, AnswerStatus, NodeReport
-from app.engine.operators.sources import missing_attribute
+from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
 from app.engine.tree import Node
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace
 from app.qud.decompose import decompose as _decompose
@@ -180,7 +179,7 @@ def _failed_step(answer: Answer) -> NodeReport | None:
     """
     if answer.status is not AnswerStatus.FAILED or answer.tree is None:
         return None
-    failed = [n for n in answer.tree.walk() if n.error and not n.error.startswith("not run")]
+    failed = [n for n in answer.tree.walk() if n.failure and n.failure.kind is not FailureKind.NOT_RUN]
     if not failed:
         return None
     return failed[-1]  # walk() is depth first, parents before children
@@ -189,10 +188,10 @@ def _failed_step(answer: Answer) -> NodeReport | None:
 def _lacking_attribute(failed: NodeReport) -> tuple[str, str, tuple[str, ...]] | None:
     """(sub-question, attribute, sources) of an EXTRACT that found its attribute on none of its events, when
     other sources carry it (or none does: a cuisine is read from text), so that joining them may help."""
-    missing = missing_attribute(failed.error) if failed.operator == "EXTRACT" else None
-    if missing is None or not failed.children:
+    missing = failed.failure
+    if missing is None or missing.kind is not FailureKind.MISSING_ATTRIBUTE or not failed.children:
         return None
-    name, sources = missing
+    name, sources = missing.attribute, missing.sources
     if set(sources) & set(carrier_sources(name)):
         return None  # the events are of the right source and still have no value: a join would not help
     return failed.children[0].question, name, sources
