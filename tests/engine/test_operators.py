@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.engine.expr import EvalContext, compile_condition, compile_converter, compile_function
-from app.engine.operators import REGISTRY, OpContext, OperatorError
+from app.engine.operators import REGISTRY, MissingAttribute, OpContext, OperatorError
 from app.engine.syntax import FuncRef, Lambda
 from app.engine.values import Group, Item, Scalar
 
@@ -359,17 +359,12 @@ def test_an_attribute_found_on_none_of_the_events_fails_the_extract():
     c.extractor = KeyAliasExtractor()
     out = REGISTRY["EXTRACT"](c, {"l": SONGS, "attr_names": ("ms_played",), "attr_types": None})
     assert len(out) == len(SONGS)   # found on some: the others keep None, with a warning
-    with pytest.raises(OperatorError, match=r"no value for 'heart_rate_max' in any of the 4 events") as failed:
+    with pytest.raises(MissingAttribute, match=r"no value for 'heart_rate_max' in any of the 4 events") as failed:
         REGISTRY["EXTRACT"](c, {"l": SONGS, "attr_names": ("heart_rate_max",), "attr_types": None})
     assert REGISTRY["EXTRACT"](c, {"l": (), "attr_names": ("heart_rate_max",), "attr_types": None}) == ()
-    # what the QUD reads from the node's error to join the events that do carry it
-    from app.engine.operators.sources import missing_attribute
-
-    assert missing_attribute(str(failed.value))[0] == "heart_rate_max"   # these items name no source
-    assert missing_attribute("no value for 'artist' in any of the 9 events (calendar, workout); "
-                             "these events do not carry it") == ("artist", ("calendar", "workout"))
-    assert missing_attribute("the function failed on all 3 items") is None
-    assert missing_attribute(None) is None
+    # what the QUD acts on to join the events that do carry it: the attribute and the sources, as values
+    assert (failed.value.attribute, failed.value.sources) == ("heart_rate_max", ("None",))  # these items name no source
+    assert isinstance(failed.value, OperatorError)   # an operator failure like any other for the executor
 
 
 def test_extract_with_converters():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import re
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -73,18 +72,3 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
                 + "; they keep the value None"
             )
     return tuple(out)
-
-
-_NOT_CARRIED = "these events do not carry it"
-_MISSING = re.compile(r"no value for '([^']+)' in any of the \d+ events \((.*)\); " + _NOT_CARRIED)
-
-
-def missing_attribute(error: str | None) -> tuple[str, tuple[str, ...]] | None:
-    """The attribute an EXTRACT found on none of its events, and their sources, from the node's error; None
-    for other errors.
-
-        missing_attribute("no value for 'artist' in any of the 116 events (workout); these events do not carry it")
-        -> ("artist", ("workout",))
-    """
-    found = _MISSING.fullmatch(error or "")
-    return (found.group(1), tuple(found.group(2).split(", "))) if found else None
