@@ -59,6 +59,11 @@ class PipelineAnswerer:
     def loaded(self) -> bool:
         return self._llm is not None
 
+    @property
+    def model(self) -> Any:
+        """The loaded question model (None before `load`), for readings of its usage (bench/answer_bench.py)."""
+        return self._llm
+
     def load(self, progress: Callable[[str], None], cancel: CancelToken) -> None:
         with self._lock:
             if self._llm is None:
@@ -67,7 +72,8 @@ class PipelineAnswerer:
                 progress("Question model ready.")
 
     def __call__(self, question: str, reference_date: date, progress: Callable[[str], None],
-                 cancel: CancelToken) -> Any:
+                 cancel: CancelToken, *, trace: Any = None) -> Any:
+        """`trace`: an app.qud.decompose.Trace that receives every model call (the bench counts them)."""
         from app.qud.pipeline import ask
 
         from app.operators import operator_models
@@ -81,7 +87,7 @@ class PipelineAnswerer:
                 self._operators, self._book = operator_models(store, self.operator_size), book
             retriever, extractor = self._operators
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
-                       retriever=retriever, extractor=extractor)
+                       retriever=retriever, extractor=extractor, trace=trace)
 
     def close(self) -> None:
         # The model is shared by every answerer of the process (models.llm.shared_model); launch closes
