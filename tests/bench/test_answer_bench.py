@@ -1,0 +1,134 @@
+"""bench/answer_bench.py on a tiny store with the scripted model: its figures add up, printed and in JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import statistics
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from app.store import EventStore
+from app.ui import answering
+from bench import answer_bench
+from importers.base import Event, content_key
+from models.llm import FakeLLM
+
+BERLIN = ZoneInfo("Europe/Berlin")
+HIKE_STEPS = [  # "How far was my longest hike?"
+    ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
+    ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
+    ' RETRIEVE(query="I went hiking")',
+]
+REJECTED_FIRST = [' this is not a step', *HIKE_STEPS]  # one step rejected (not an operator call), then the tree
+
+
+def workout(day: int, kind: str, km: float) -> Event:
+    start = datetime(2024, 4, day, 9, 0, tzinfo=BERLIN)
+    return Event(
+        source="workout", type="apple_health", start=start, end=start + timedelta(hours=2),
+        title=f"{kind.title()} workout", text=f"{kind} workout {km} km",
+        data={"workout_type": kind, "duration_s": 7200.0, "distance_km": km},
+        position=f"workout {day}", key=content_key("w", start.isoformat()), tz="Europe/Berlin",
+    )
+
+
+@pytest.fixture
+def store_path(tmp_path):
+    path = tmp_path / "events.sqlite"
+    store = EventStore.open(path)
+    run = store.begin_run(["test"])
+    with store.file_import(run, "test-events", "test") as writer:
+        for event in (workout(3, "hiking", 8.5), workout(10, "hiking", 12.25), workout(17, "hiking", 5.0),
+                      workout(20, "running", 21.1)):
+            writer.add(event)
+    store.finish_run(run)
+    store.set_meta("reference_date", "2024-05-01")
+    store.close()
+    return path
+
+
+@pytest.fixture
+def fake_model(monkeypatch):
+    """The window's answerer loads this instead of the GGUF model; each call takes 20 ms, as a model would."""
+    fake = FakeLLM(HIKE_STEPS + REJECTED_FIRST + HIKE_STEPS, seconds_per_call=0.02)
+    loads: list[str] = []
+    monkeypatch.setattr(answering, "_load_qud_model", lambda choice: loads.append(choice) or fake)
+    fake.loads = loads
+    return fake
+
+
+def test_the_bench_answers_in_one_process_and_its_figures_add_up(store_path, tmp_path, fake_model, capsys,
+                                                                  monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_THREADS", "2")  # restored after the test (--threads sets it)
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        '{"id": "q1", "question": "How far was my longest hike?", "answers": [12.25]}\n'
+        "# a comment\n"
+        '{"id": "q2", "question": "How far was my longest hike?", "answers": [8.5]}\n'
+        "How far was my longest hike?\n", encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert answer_bench.main(["--questions", str(questions), "--store", str(store_path), "--operators", "lexical",
+                              "--threads", "1", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    report = json.loads(out.read_text())
+    rows = report["questions"]
+    summary = report["summary"]
+
+    # one process, one model: loaded once, every call went to it
+    assert fake_model.loads == ["default"]
+    assert [r["id"] for r in rows] == ["q1", "q2", "questions-4"]
+    assert [r["status"] for r in rows] == ["answered"] * 3
+    assert [r["hit"] for r in rows] == [1.0, 0.0, None]  # q2's gold answer is wrong on purpose
+    assert summary["hit_at_1"] == 0.5
+    assert [r["qud_calls"] for r in rows] == [3, 4, 3]
+    assert [r["qud_rejected"] for r in rows] == [0, 1, 0]
+    assert summary["qud_calls"]["sum"] == len(fake_model.calls) == 10
+    assert report["settings"]["threads"] == 1 and report["settings"]["operators"] == "lexical"
+    assert os.environ["LIFELENS_QUD_THREADS"] == "1"  # what the model reads when it is made
+
+    for r in rows:
+        assert r["qud"] >= r["qud_calls"] * 0.02  # every model call was inside the QUD seconds
+        assert r["retrieve"] > 0 and r["extract"] > 0 and r["other"] >= 0
+        assert r["qud"] + r["retrieve"] + r["extract"] + r["other"] == pytest.approx(r["total"], abs=1e-6)
+        assert r["peak_rss_mb"] > 0
+        assert r["generated_tokens"] > 0 and r["prompt_tokens"] > 0  # the model's usage, per question
+    for name in ("qud", "retrieve", "extract", "other", "total"):
+        values = [r[name] for r in rows]
+        assert summary[name]["sum"] == pytest.approx(sum(values), abs=2e-3)
+        assert summary[name]["median"] == pytest.approx(statistics.median(values), abs=1e-3)
+        assert summary[name]["p95"] == pytest.approx(max(values), abs=1e-3)  # nearest rank of 3 values
+    assert summary["peak_rss_mb"] == max(r["peak_rss_mb"] for r in rows)
+
+    # the printed table says the same as the JSON
+    lines = printed.splitlines()
+    assert lines[0].split()[:9] == ["id", "calls", "rej", "qud", "retr", "extr", "other", "total", "rss"]
+    for r in rows:
+        line = next(line for line in lines if line.startswith(r["id"]))
+        calls, rejected, *seconds = line.split()[1:8]
+        assert (int(calls), int(rejected)) == (r["qud_calls"], r["qud_rejected"])
+        assert [float(x) for x in seconds] == [round(r[name], 2) for name in ("qud", "retrieve", "extract", "other", "total")]
+    total_line = next(line for line in lines if line.startswith("sum "))
+    assert total_line.split()[1:3] == ["10", "1"]
+    assert float(total_line.split()[-1]) == pytest.approx(summary["total"]["sum"], abs=0.006)
+    assert re.search(r"peak RSS \d+ MB", printed)
+
+
+def test_question_lists(tmp_path):
+    dev = answer_bench.load_questions("dev", limit=3)
+    assert len(dev) == 3 and all(q.dataset == "p13" and q.reference_date and q.answers for q in dev)
+    wild = answer_bench.load_questions("wild", limit=2)
+    assert [q.id for q in wild] == ["wp13-001", "wp13-002"]
+    plain = tmp_path / "plain.txt"
+    plain.write_text("How many hikes did I do?\n\n", encoding="utf-8")
+    [q] = answer_bench.load_questions(str(plain))
+    assert (q.question, q.dataset, q.reference_date) == ("How many hikes did I do?", "p13", None)
+
+
+def test_percentile_is_the_nearest_rank():
+    assert answer_bench.percentile([], 0.95) == 0.0
+    assert answer_bench.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert answer_bench.percentile([float(i) for i in range(1, 21)], 0.95) == 19.0
