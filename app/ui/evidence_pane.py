@@ -1,4 +1,4 @@
-"""Evidence: the events behind the selected node, sortable and filterable; double-click opens one."""
+"""Evidence: the events behind the selected node, sortable and filterable; double-click or Enter opens one."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class EvidencePane(QWidget):
         layout.addWidget(self.table, 1)
 
         self.filter.textChanged.connect(self._filter_changed)
-        self.table.doubleClicked.connect(self._open)
+        self.table.activated.connect(self._open)  # double-click, or Enter on the current row
         self._note = ""
 
     def show_events(self, events: Sequence[StoredEvent], note: str = "") -> None:

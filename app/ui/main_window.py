@@ -29,6 +29,7 @@ from .data_removal import UnsafeDeletion, delete_user_data
 from .event_dialog import EventDialog
 from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
+from .help_dialog import HelpDialog
 from .examples import example_questions
 from .import_model import ImportFilesModel
 from .import_pane import ImportPane
@@ -103,7 +104,9 @@ class MainWindow(QMainWindow):
         self._connect_signals()
         self._restore_layout()
         self.setAcceptDrops(True)
+        self._set_tab_order()
         self.open_store(self.store_path)
+        self.question_pane.line.setFocus()  # a person comes to ask: the cursor waits in the question box
 
     # --- building ---------------------------------------------------------------------------
 
@@ -144,12 +147,17 @@ class MainWindow(QMainWindow):
         self.demo_action = QAction("Try the &demo persona", self)
         self.own_data_action = QAction("Back to &my data", self)
         self.people_action = QAction("&People…", self)
-        self.settings_action = QAction("&Settings…", self, shortcut=QKeySequence.StandardKey.Preferences)
+        self.settings_action = QAction("&Settings…", self)
+        # The platform's own key where it has one (macOS: Cmd+,); Linux and Windows have none, so Ctrl+, there.
+        self.settings_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
+                                          or [QKeySequence("Ctrl+,")])
         self.quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit)
         for action in (self.import_files_action, self.import_folder_action, None, self.demo_action,
                        self.own_data_action, None, self.people_action, self.settings_action, None, self.quit_action):
             file_menu.addSeparator() if action is None else file_menu.addAction(action)
         help_menu = self.menuBar().addMenu("&Help")
+        self.help_action = QAction("Lifelens &Help", self, shortcut=QKeySequence.StandardKey.HelpContents)
+        help_menu.addAction(self.help_action)
         self.welcome_action = QAction("&Welcome…", self)
         help_menu.addAction(self.welcome_action)
         self.about_action = QAction("&About Lifelens…", self)
@@ -166,6 +174,18 @@ class MainWindow(QMainWindow):
         self.busy_bar.setVisible(False)
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.busy_bar)
+
+    def _set_tab_order(self) -> None:
+        """Tab goes pane by pane, in reading order: question, answer, examples, tree, evidence, sources, import.
+        (The tables give Tab back instead of moving cell by cell: tables.make_compact.)"""
+        chain = [self.question_pane.line, self.question_pane.ask_button, self.question_pane.cancel_button,
+                 self.answer_pane.retry_button, self.suggestions_pane.examples_view,
+                 self.suggestions_pane.history_view, self.tree_pane.view, self.tree_pane.detail,
+                 self.evidence_pane.filter, self.evidence_pane.table, self.sources_pane.table,
+                 self.sources_pane.reimport_button, self.sources_pane.remove_button, self.import_pane.table,
+                 self.import_pane.import_button, self.import_pane.details_button, self.import_pane.cancel_button]
+        for first, second in zip(chain, chain[1:]):
+            QWidget.setTabOrder(first, second)
 
     def _connect_signals(self) -> None:
         """Every connection between the panes, the models and the jobs' owner is made here."""
@@ -188,6 +208,7 @@ class MainWindow(QMainWindow):
         self.people_action.triggered.connect(self.open_people)
         self.quit_action.triggered.connect(self.close)
         self.welcome_action.triggered.connect(self.show_welcome)
+        self.help_action.triggered.connect(self.show_help)
         self.about_action.triggered.connect(self.show_about)
 
     # --- layout memory ------------------------------------------------------------------------
@@ -559,6 +580,14 @@ class MainWindow(QMainWindow):
         from app.versions import version_text
 
         dialogs.about_box(self, version_text()).exec()
+
+    @Slot()
+    def show_help(self) -> HelpDialog:
+        dialog = HelpDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        self.help_dialog = dialog
+        return dialog
 
     def show_welcome(self) -> None:
         dialog = WelcomeDialog(self)

@@ -120,6 +120,7 @@ class SuggestionsPane(QTabWidget):
         self.addTab(self.examples_view, "Examples")
         self.addTab(self.history_view, "History")
         self.examples_view.clicked.connect(self._chosen)  # one click asks an example
+        self.examples_view.activated.connect(self._chosen)  # and so does Enter (a second ask while busy is ignored)
         self.history_view.activated.connect(self._chosen)  # double-click or Enter asks again
         history.rowsInserted.connect(self.history_view.scrollToBottom)
         history.modelReset.connect(self.history_view.scrollToBottom)

@@ -11,3 +11,5 @@ def make_compact(table: QTableView) -> None:
     table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
     table.setWordWrap(False)
     table.setAlternatingRowColors(True)
+    # Tab leaves the table for the next pane; the arrow keys move within it.
+    table.setTabKeyNavigation(False)
