@@ -6,24 +6,20 @@ Each test fails on the defect it names.
 from __future__ import annotations
 
 import ast
-from datetime import date, datetime, timedelta
+from datetime import date
 from pathlib import Path
 from types import MappingProxyType
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from app.answer import AnswerStatus
 from app.engine import Node, execute
-from app.engine.dedupe import dedupe
 from app.engine.expr import EvalContext, compile_condition, compile_function
 from app.engine.operators import REGISTRY, OpContext
 from app.engine.syntax import FuncRef, Lambda
 from app.engine.values import Item
 
 from .conftest import REFERENCE
-
-BERLIN = ZoneInfo("Europe/Berlin")
 
 
 def T(question, step, *children):
@@ -189,27 +185,8 @@ def test_apply_on_an_empty_list_counts_zero(life_store):
     assert (value.value, warnings) == (0, [])
 
 
-# 8. de-duplication merges pairs instead of connected components
-
-
-def test_dedupe_merges_connected_components():
-    t0 = datetime(2024, 3, 1, 18, 0, tzinfo=BERLIN)
-    a = Item({"start": t0, "end": t0 + timedelta(hours=1), "source": "calendar", "summary": "Football"}, ["a"])
-    b = Item({"start": t0 + timedelta(minutes=50), "end": t0 + timedelta(hours=2), "source": "workout"}, ["b"])
-    c = Item({"start": t0 + timedelta(minutes=110), "end": t0 + timedelta(hours=3), "source": "mail"}, ["c"])
-    d = Item({"start": t0 + timedelta(hours=5), "end": t0 + timedelta(hours=6), "source": "mail"}, ["d"])
-
-    def overlaps(x, y):
-        return x.attrs["start"] < y.attrs["end"] and y.attrs["start"] < x.attrs["end"]
-
-    assert not overlaps(a, c)  # a and c only connect through b
-    merged = dedupe([c, d, a, b], overlaps)
-    assert [m.ids for m in merged] == [("a", "b", "c"), ("d",)]
-    assert merged[0].attrs["start"] == t0 and merged[0].attrs["end"] == t0 + timedelta(hours=3)
-    assert merged[0].attrs["summary"] == "Football" and merged[0].attrs["source"] == "calendar"
-    assert dedupe([b, a, c, d], overlaps) == merged  # order of the input does not matter
-    blocked = dedupe([a, b, c, d], overlaps, block=lambda i: i.attrs["source"] == "mail")
-    assert [m.ids for m in blocked] == [("a", "b"), ("c",), ("d",)]
+# 8. de-duplication merges pairs instead of connected components: see tests/retrieve/test_dedupe.py (the product's
+# de-duplicator, app/retrieve/dedupe.py)
 
 
 # 9. "today" taken from the wall clock instead of a reference date

@@ -56,3 +56,19 @@ def test_a_component_holds_one_event_per_source():
     run = stored(event("r", "workout", "Running", {"workout_type": "running"}, at(6, 7), 30))
     songs = [stored(event(f"s{i}", "music_stream", f"Song {i}", {}, at(6, 7, 5 + 10 * i), 4)) for i in range(2)]
     assert sorted(len(i.ids) for i in dedupe_events([run, *songs])) == [1, 2]
+
+
+def test_the_order_of_the_events_does_not_change_the_merge():
+    """Kept from the engine's old de-duplicator's test: any order of the same events gives the same items."""
+    from itertools import permutations
+
+    workout = stored(event("w", "workout", "Soccer", {"workout_type": "soccer"}, at(2, 18), 60))
+    calendar = stored(event("c", "calendar", "Football", {"summary": "Football", "location": "Park"}, at(2, 18, 50), 70))
+    mail = stored(event("m", "mail", "Score", {"subject": "Score", "location": "Stadium"}, at(2, 19, 50), None))
+    later = stored(event("d", "mail", "Dinner", {"subject": "Dinner"}, at(2, 23), None))
+    results = {repr([(i.ids, sorted(i.attrs.items(), key=str)) for i in dedupe_events(list(order))])
+               for order in permutations([workout, calendar, mail, later])}
+    assert len(results) == 1
+    merged, alone = dedupe_events([later, mail, workout, calendar])
+    assert set(merged.ids) == {workout.id, calendar.id, mail.id} and alone.ids == (later.id,)
+    assert merged.get("location") == "Park"   # the event that starts first keeps a key both have
