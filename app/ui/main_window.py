@@ -35,7 +35,9 @@ from .import_model import ImportFilesModel
 from .import_pane import ImportPane
 from .indexing import Indexer
 from .jobs import AnswerJob, CallJob, ImportJob, Job, JobRunner
-from .presenting import NumberStyle, plural, progress_words, reimport_paths, set_number_style, source_label
+from .presenting import (
+    NumberStyle, plural, progress_words, reimport_paths, set_number_style, source_label, value_attribute,
+)
 from .question_pane import QuestionPane, SuggestionsPane
 from .settings import AppSettings
 from .people_dialog import PeopleDialog
@@ -82,6 +84,7 @@ class MainWindow(QMainWindow):
         self.last_summary: ImportSummary | None = None
         self.last_answer: Any = None
         self.event_dialog: EventDialog | None = None
+        self.evidence_ids: list[str] = []  # the events of the selected step, all of them
 
         self.sources_model = SourcesModel(self)
         self.import_model = ImportFilesModel(self)
@@ -127,13 +130,14 @@ class MainWindow(QMainWindow):
                                    sizes=[600, 300])
         top_layout.addWidget(self.question_pane)
         top_layout.addWidget(ask_split, 1)
+        # The evidence's titles and details need the room more than the tree's few short rows.
         self.lower_split = self._splitter("lower", Qt.Orientation.Horizontal, self.tree_pane, self.evidence_pane,
-                                          sizes=[480, 520])
+                                          sizes=[400, 600])
         self.right_split = self._splitter("right", Qt.Orientation.Vertical, top, self.lower_split, sizes=[260, 440])
         self.left_split = self._splitter("left", Qt.Orientation.Vertical, self.sources_pane, self.import_pane,
                                          sizes=[380, 320])
         self.main_split = self._splitter("main", Qt.Orientation.Horizontal, self.left_split, self.right_split,
-                                         sizes=[430, 850])
+                                         sizes=[410, 870])
         self.splitters = [self.main_split, self.left_split, self.right_split, ask_split, self.lower_split,
                           self.tree_pane.splitter]
         self.setCentralWidget(self.main_split)
@@ -200,6 +204,7 @@ class MainWindow(QMainWindow):
         self.suggestions_pane.chosen.connect(self.question_pane.ask_text)
         self.tree_pane.node_selected.connect(self.show_node_events)
         self.evidence_pane.event_opened.connect(self.open_event)
+        self.evidence_pane.show_all_requested.connect(self.show_all_events)
         self.import_files_action.triggered.connect(self.choose_files)
         self.import_folder_action.triggered.connect(self.choose_folder)
         self.demo_action.triggered.connect(self.start_demo)
@@ -524,14 +529,19 @@ class MainWindow(QMainWindow):
             return
         self.show_events(report.event_ids)
 
-    def show_events(self, ids: Any) -> None:
+    def show_events(self, ids: Any, limit: int | None = None) -> None:
+        """The events `ids` in the evidence table: the first EVIDENCE_LIMIT of them unless a `limit` is given."""
         ids = list(ids)
+        self.evidence_ids = ids
         if self.store is None or not ids:
             self.evidence_pane.show_events([])
             return
-        events = self.store.get(ids[:EVIDENCE_LIMIT])
-        note = f"(first {EVIDENCE_LIMIT:,} of {len(ids):,})" if len(ids) > EVIDENCE_LIMIT else ""
-        self.evidence_pane.show_events(events, note)
+        events = self.store.get(ids[:limit or EVIDENCE_LIMIT])
+        self.evidence_pane.show_events(events, len(ids), value_attribute(self.last_answer))
+
+    @Slot()
+    def show_all_events(self) -> None:
+        self.show_events(self.evidence_ids, limit=len(self.evidence_ids))
 
     @Slot(object)
     def open_event(self, event: Any) -> EventDialog:

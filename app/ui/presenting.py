@@ -399,6 +399,73 @@ def key_fields(event: Any) -> str:
     return " · ".join(str(p) for p in parts if p)
 
 
+def format_duration(seconds: float) -> str:
+    """'45 s', '3 min 5 s', '42 min', '1 h 5 min': a duration as a person says it."""
+    seconds = round(seconds)
+    hours, rest = divmod(abs(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        text = f"{format_number(hours)} h {minutes} min" if minutes else f"{format_number(hours)} h"
+    elif minutes:
+        text = f"{minutes} min {secs} s" if secs and minutes < 10 else f"{minutes} min"
+    else:
+        text = f"{secs} s"
+    return ("-" if seconds < 0 else "") + text
+
+
+# The number each kind of event gives, for the evidence table's Value column: (field, how it is written).
+_VALUE_FIELDS = {
+    "music_stream": ("ms_played",),
+    "podcast_stream": ("ms_played",),
+    "audiobook_stream": ("ms_played",),
+    "movie_stream": ("duration_s",),
+    "tvseries_stream": ("duration_s",),
+    "online_purchase": ("total",),
+    "workout": ("distance_km", "duration_s"),
+}
+
+
+def _field_value_text(event: Any, name: str, number: float) -> str:
+    if name == "ms_played" or name.endswith("_ms"):
+        return format_duration(number / 1000)
+    if name in ("duration_s", "seconds") or name.endswith("_s"):
+        return format_duration(number)
+    if name.endswith("_km"):
+        return f"{format_number(number, 1, fixed=True)} km"
+    currency = event.data.get("currency")
+    if name in ("total", "price", "amount") and currency:
+        return f"{format_number(number, fixed=True)} {currency}"
+    return format_value(number)
+
+
+def event_value(event: Any, attr: str | None = None) -> tuple[str, float | None]:
+    """The value an event gave, as (text, number for sorting): the answer's own attribute when the event has it
+    (the 'total' a SUM added up), else its kind's usual measure (a song's time played, an order's total, a
+    run's distance, a meeting's length); ('', None) when it has none.
+
+    >>> event_value(order)                # {"total": 34.5, "currency": "EUR"}
+    ('34.50 EUR', 34.5)
+    """
+    names = ((attr,) if attr else ()) + _VALUE_FIELDS.get(event.source, ())
+    for name in names:
+        number = event.data.get(name)
+        if _is_number(number):
+            return _field_value_text(event, name, number), float(number)
+    if event.source == "calendar" and event.end and event.start and not event.data.get("all_day"):
+        seconds = (event.end - event.start).total_seconds()
+        return format_duration(seconds), seconds
+    return "", None
+
+
+def value_attribute(answer: Any) -> str | None:
+    """The attribute an answer's root added up, averaged or compared ('total' of a SUM), from its preview."""
+    root = getattr(answer, "tree", None)
+    if root is None or not root.preview or not isinstance(root.preview[0], Mapping):
+        return None
+    name = root.preview[0].get("attr_name")
+    return name if isinstance(name, str) and name else None
+
+
 def format_time(dt: datetime | None) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
 

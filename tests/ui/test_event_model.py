@@ -32,12 +32,15 @@ def test_event_table_model_columns(qtmodeltester, tmp_path):
     model = EventTableModel()
     model.set_events(events)
     qtmodeltester.check(model, force_py=True)
-    rows = [[model.index(r, c).data() for c in range(4)] for r in range(3)]
+    rows = [[model.index(r, c).data() for c in range(5)] for r in range(3)]
+    # The Value column: what each event gave (an order's total, a run's distance, a song's time played).
     assert rows == [
-        ["Purchases", "2024-01-05 09:30", "Kettle", "34.50 EUR"],
-        ["Workouts", "2024-02-10 07:00", "Running", "running · 30 min · 5.2 km"],
-        ["Music", "2024-03-01 20:00", "Air - La femme d'argent", "Air · 7.0 min"],
+        ["Purchases", "2024-01-05 09:30", "Kettle", "34.50 EUR", "34.50 EUR"],
+        ["Workouts", "2024-02-10 07:00", "Running", "5.2 km", "running · 30 min · 5.2 km"],
+        ["Music", "2024-03-01 20:00", "Air - La femme d'argent", "7 min", "Air · 7.0 min"],
     ]
+    assert model.index(1, 2).data(Qt.ItemDataRole.ToolTipRole).splitlines()[:2] == ["Running",
+                                                                                   "running · 30 min · 5.2 km"]
     assert model.index(2, 0).data(EVENT_ROLE) is events[2]
     assert model.index(0, 1).data(SORT_ROLE) == datetime(2024, 1, 5, 9, 30, tzinfo=BERLIN).timestamp()
 
@@ -55,3 +58,16 @@ def test_event_proxy_sorts_by_time_and_filters_any_column(qtmodeltester, tmp_pat
     assert [proxy.index(r, 2).data() for r in range(proxy.rowCount())] == ["Kettle"]
     proxy.setFilterFixedString("WORKOUTS")  # the Source column
     assert [proxy.index(r, 2).data() for r in range(proxy.rowCount())] == ["Running"]
+
+
+def test_value_column_sorts_by_number_and_follows_the_answers_attribute(tmp_path):
+    events = stored_events(tmp_path)
+    model = EventTableModel()
+    model.set_events(events)
+    proxy = EventFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(3, Qt.SortOrder.DescendingOrder)  # 420,000 ms, 34.5 EUR, 5.2 km: numbers, not text
+    assert [proxy.index(r, 3).data() for r in range(3)] == ["7 min", "34.50 EUR", "5.2 km"]
+    # A question about time spent running: the answer summed duration_s, so that is the run's value.
+    model.set_events(events, value_attr="duration_s")
+    assert [model.index(r, 3).data() for r in range(3)] == ["34.50 EUR", "30 min", "7 min"]

@@ -138,7 +138,7 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
     assert detail[2:] == ["artist: Daft Punk · count: 4 · size: 4", "artist: Air · count: 3 · size: 3",
                           "artist: Phoenix · count: 3 · size: 3"]
     assert window.event_model.rowCount() == 10
-    assert window.evidence_pane.count.text() == "10 events"
+    assert window.evidence_pane.count.text() == "10 events, all Music"
     # History keeps the question; the reference date is today's for a store that pins none.
     assert window.history_model.stringList() == ["How often did I listen to each artist?"]
     assert window.answerer.questions == [("How often did I listen to each artist?", date.today())]
@@ -173,11 +173,63 @@ def test_selecting_a_node_shows_its_events_and_filter_narrows_them(qtbot, window
     window.evidence_pane.filter.setText("air")
     proxy = window.evidence_pane.proxy
     assert proxy.rowCount() == 3
-    assert {proxy.index(r, 3).data().split(" · ")[0] for r in range(3)} == {"Air"}
-    assert window.evidence_pane.count.text() == "3 of 9 events"
+    assert {proxy.index(r, 4).data().split(" · ")[0] for r in range(3)} == {"Air"}
+    assert window.evidence_pane.count.text() == "3 of 9 events, all Music"
     # Sorting by time, newest first.
     window.evidence_pane.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
     assert [proxy.index(r, 2).data() for r in range(3)] == ["Air - Track 7", "Air - Track 4", "Air - Track 1"]
+
+
+def test_evidence_past_the_limit_says_so_and_can_show_all(qtbot, window_factory, tmp_path, monkeypatch):
+    from app.ui import main_window
+
+    monkeypatch.setattr(main_window, "EVIDENCE_LIMIT", 4)  # 5,000 in the app: the same path with fewer rows
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 9)])
+    ask(qtbot, window, "How often did I listen to each artist?")
+    pane = window.evidence_pane
+    assert window.event_model.rowCount() == 4
+    assert pane.count.text() == "4 events (of 9), all Music"
+    assert pane.limit_note.isVisible() and pane.limit_note.text().startswith("Only the first 4 of 9 events are listed")
+    assert pane.show_all_button.isVisible() and pane.show_all_button.text() == "Show all 9"
+    qtbot.mouseClick(pane.show_all_button, Qt.MouseButton.LeftButton)
+    assert window.event_model.rowCount() == 9 and pane.count.text() == "9 events, all Music"
+    assert not pane.limit_note.isVisible() and not pane.show_all_button.isVisible()
+
+
+def test_the_value_column_shows_what_each_event_added_to_a_sum(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    window.answerer.tree = {"question": "", "step": 'SUM(l=QUD("songs I listened to"), attr_name="ms_played")',
+                            "children": [{"question": "songs I listened to",
+                                          "step": 'RETRIEVE(query="songs I listened to")', "children": []}]}
+    ask(qtbot, window, "How long did I listen?")
+    proxy = window.evidence_pane.proxy
+    # 180,000 + i ms each (fakes.spotify_rows): three minutes, as a person reads them, in the Value column.
+    assert proxy.headerData(3, Qt.Orientation.Horizontal) == "Value"
+    assert [proxy.index(r, 3).data() for r in range(3)] == ["3 min", "3 min", "3 min"]
+
+
+def test_evidence_titles_and_details_are_read_whole_at_1280_pixels(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    window.resize(1280, 800)
+    podcasts = tmp_path / "export" / "StreamingHistory_podcast_0.json"
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 6)])
+    ask(qtbot, window, "How often did I listen to each artist?")
+    table, model = window.evidence_pane.table, window.event_model
+    header, metrics = table.horizontalHeader(), table.fontMetrics()
+    # All songs: no Source column repeating "Music" on every row; the count line says it once.
+    assert table.isColumnHidden(0) and window.evidence_pane.count.text() == "6 events, all Music"
+    for column in (2, 4):  # Title, Details
+        widest = max(metrics.horizontalAdvance(model.index(r, column).data()) for r in range(model.rowCount()))
+        assert header.sectionSize(column) >= widest, (column, header.sectionSize(column), widest)
+    # Two sources: the Source column is back.
+    podcasts.write_text(json.dumps([{"endTime": "2024-03-01 10:00", "podcastName": "Radiolab",
+                                     "episodeName": "Colors", "msPlayed": 1200000}]))
+    import_by_drop(qtbot, window, [podcasts])
+    window.answerer.tree = {"question": "", "step": 'RETRIEVE(query="songs and podcasts I listened to")', "children": []}
+    ask(qtbot, window, "What did I listen to?")
+    assert not table.isColumnHidden(0) and window.evidence_pane.count.text() == "7 events"
 
 
 def test_double_click_opens_the_whole_event_and_its_folder(qtbot, window_factory, tmp_path, monkeypatch):
