@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rule-off", action="append", default=[], metavar="NAME",
                    help="switch off one rule of the decomposition (repeatable), to measure what it earns; "
                         "names: app.qud.decompose.RULES")
+    p.add_argument("--ablate", type=Path, metavar="REPORT",
+                   help="a JSON report of this set, split and mode (--out of an earlier run): answer again, each rule "
+                        "switched off in turn, only the questions where that rule acted, and print the table of what "
+                        "each rule earns (app.bench.ablation)")
+    p.add_argument("--ablate-max", type=int, default=60, metavar="N",
+                   help="with --ablate: rules that acted on more questions than this are listed, not rerun")
     p.add_argument("--out", type=Path, help="write the JSON report here (the Markdown table goes next to it)")
     p.add_argument("--cache", type=Path, help="where persona stores are kept (default ~/.cache/lifelens-bench)")
     p.set_defaults(func=cmd_bench)
@@ -66,6 +72,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from app.qud.pipeline import default_llm
 
         llm = default_llm(args.qud_model)
+    if args.ablate is not None:
+        return _ablate(args, llm, say)
     if args.question_set == "wild":
         from app.bench.wild import run_wild, wild_markdown
 
@@ -76,6 +84,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
     report = run_bench(args.split, mode=args.mode, limit=args.limit, personas=args.persona, llm=llm,
                        cache=args.cache, operators=args.operators, say=say)
     _write(args.out, report.to_json(), markdown(report))
+    return 0
+
+
+def _ablate(args: argparse.Namespace, llm, say) -> int:
+    import os
+
+    from app.bench.ablation import ablation, ablation_markdown
+    from app.qud.decompose import RULES
+
+    try:
+        questions = json.loads(args.ablate.read_text(encoding="utf-8"))["questions"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"lifelens bench: --ablate {args.ablate}: not a bench report ({exc})", file=sys.stderr)
+        return 2
+    if args.mode != "qud" or args.rule_off:
+        print("lifelens bench: --ablate reruns the qud mode with every rule on but one", file=sys.stderr)
+        return 2
+
+    def rerun(rule: str, ids: set[str]) -> dict[str, tuple[float, float]]:
+        os.environ["LIFELENS_QUD_RULES_OFF"] = rule
+        try:
+            if args.question_set == "wild":
+                from app.bench.wild import run_wild
+
+                report = run_wild(mode="qud", operators=args.operators, llm=llm, datasets=args.persona, ids=ids,
+                                  cache=args.cache, say=say)
+            else:
+                from app.bench.runner import run_bench
+
+                report = run_bench(args.split, mode="qud", personas=args.persona, llm=llm, cache=args.cache,
+                                   operators=args.operators, ids=ids, say=say)
+        finally:
+            os.environ.pop("LIFELENS_QUD_RULES_OFF", None)
+        return {r.id: (r.hit, r.relaxed) for r in report.results}
+
+    rows = ablation(questions, rerun, RULES, max_questions=args.ablate_max, say=say)
+    table = ablation_markdown(rows, len(questions), sum(q["hit"] for q in questions))
+    payload = {"report": str(args.ablate), "rows": [row.__dict__ for row in rows]}
+    _write(args.out, payload, table)
     return 0
 
 

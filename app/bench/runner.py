@@ -60,6 +60,7 @@ class QuestionResult:
     gold_equivalent: bool | None = None   # the tree gives the gold tree's answer on this store (qud, one-shot)
     retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (app.bench.stages)
     status: str | None = None             # app.answer.AnswerStatus: answered, none_found, failed, ...
+    rules: list[str] = field(default_factory=list)  # the QUD rules that acted (app.qud.decompose.Trace.acted)
 
 
 @dataclass
@@ -156,10 +157,11 @@ def recall_precision(predicted: set[str], gold: set[str]) -> tuple[float | None,
 
 
 def answer_question(record: dict, store: Any, mode: str, llm: Any, *, retriever: Any = None, extractor: Any = None,
-                    sandbox: Any = None) -> tuple[Answer, float | None]:
+                    sandbox: Any = None, trace: Any = None) -> tuple[Answer, float | None]:
     """One question through the chosen path; returns the answer and the QUD seconds (if any). `retriever` and
     `extractor` are the operator models of the engine modes (None: the engine's lexical baselines); `sandbox`
-    is the codegen mode's SqlSandbox."""
+    is the codegen mode's SqlSandbox; `trace` (a Trace, qud mode) receives the model calls and the rules that
+    acted."""
     reference = date.fromisoformat(record["reference_date"])
     models = {"retriever": retriever, "extractor": extractor}
     if mode == "gold":
@@ -193,7 +195,7 @@ def answer_question(record: dict, store: Any, mode: str, llm: Any, *, retriever:
         qud_seconds = time.perf_counter() - started
         answer = execute(tree, store, reference, **models)
         return replace(answer, timings={**answer.timings, "qud": qud_seconds}), qud_seconds
-    answer = ask(record["question"], store, reference, llm=llm, **models)
+    answer = ask(record["question"], store, reference, llm=llm, trace=trace, **models)
     return answer, answer.timings.get("qud")
 
 
@@ -206,10 +208,12 @@ def run_bench(
     llm: Any = None,
     cache: Path | None = None,
     operators: str | None = None,
+    ids: set[str] | None = None,
     say: Callable[[str], None] = lambda text: None,
 ) -> BenchReport:
     """`operators`: the RETRIEVE/EXTRACT models of the engine modes, "small" | "default" | "lexical" (default:
-    `app.retrieve.operator_size()`); made once per persona store and closed after it."""
+    `app.retrieve.operator_size()`); made once per persona store and closed after it. `ids`: only these
+    questions (of the first `limit`)."""
     from app.persona.questions import questions_for
     from app.persona.splits import PERSONAS, templates_in
     from app.persona.generate import timeline_for
@@ -230,13 +234,17 @@ def run_bench(
     for persona_id in personas or PERSONAS[split]:
         if budget is not None and budget <= 0:
             break
-        say(f"{persona_id}: preparing the event store")
-        store = persona_store(persona_id, cache=cache, say=say)
         records = questions_for(persona_id, templates)
-        mapper = StoreIdMapper(store, timeline_for(persona_id))
         if budget is not None:
             records = records[:budget]
             budget -= len(records)
+        if ids is not None:
+            records = [r for r in records if r["id"] in ids]
+        if not records:
+            continue
+        say(f"{persona_id}: preparing the event store")
+        store = persona_store(persona_id, cache=cache, say=say)
+        mapper = StoreIdMapper(store, timeline_for(persona_id))
 
         def gold_of(record: dict) -> tuple[set[str], set[str]]:
             retrieve = record.get("retrieve") or {"": record["evidence"]}
@@ -285,6 +293,7 @@ def bench_records(
     """Answer and score `records` on one store, adding to `report`. `gold_of(record)` gives the store ids of
     the answer's evidence and of the relevant events of the gold RETRIEVE queries (the RETRIEVE stage gold)."""
     from app.bench.stages import RecordingExtractor, RecordingRetriever, retrieve_stage_figures
+    from app.qud.decompose import Trace
 
     mode = report.mode
     recorder = RecordingRetriever(retriever) if retriever is not None else None
@@ -292,9 +301,10 @@ def bench_records(
     for record in records:
         _, retrieve_gold = gold_of(record)
         started = time.perf_counter()
+        trace = Trace()
         try:
             answer, qud_seconds = answer_question(record, store, mode, llm, retriever=recorder,
-                                                  extractor=extract_recorder, sandbox=sandbox)
+                                                  extractor=extract_recorder, sandbox=sandbox, trace=trace)
             error = answer.error
         except Exception as exc:  # a crash is a miss with its reason, never the end of the run
             answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
@@ -323,6 +333,7 @@ def bench_records(
             error=error, retrieve_recall=recall, retrieve_precision=precision,
             qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
             retrieve_stages=stages, status=answer.status.value if answer is not None else "failed",
+            rules=sorted(trace.acted),
         )
         if mode in ("qud", "one-shot"):
             result.gold_equivalent = answer is not None and gives_gold_answer(  # unrecorded: not a stage figure

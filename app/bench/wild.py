@@ -70,6 +70,7 @@ class WildResult:
     qud_seconds: float | None
     error: str | None
     tree: dict | None = None  # the executed tree without previews and ids: question, step, size, error, children
+    rules: list[str] = field(default_factory=list)  # the QUD rules that acted (app.qud.decompose.Trace.acted)
 
 
 def tree_outline(report) -> dict | None:
@@ -195,9 +196,10 @@ def _build_other(dataset: str, home: Path, generator: Path, stamp: str, say: Cal
 
 def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None, limit: int | None = None,
              datasets: list[str] | None = None, every: int = 1, cache: Path | None = None, folder: Path = WILD_DIR,
-             say: Callable[[str], None] = lambda text: None) -> WildReport:
-    """Answer the wild questions (all, or `datasets`, every `every`-th of them, at most `limit`) and score them as
-    the bench does."""
+             ids: set[str] | None = None, say: Callable[[str], None] = lambda text: None) -> WildReport:
+    """Answer the wild questions (all, or `datasets`, every `every`-th of them, at most `limit`, only `ids`) and
+    score them as the bench does."""
+    from app.qud.decompose import Trace
     from app.retrieve import operator_size
 
     if mode not in WILD_MODES:
@@ -208,6 +210,7 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
         llm = default_llm()
     records = [r for r in load_questions(folder) if datasets is None or r["dataset"] in datasets][::every]
     records = records[:limit] if limit is not None else records
+    records = [r for r in records if ids is None or r["id"] in ids]
     size = operator_size(operators) if mode in ("qud", "one-shot") else None
     report = WildReport(mode=mode, operators=size)
     by_dataset: dict[str, list[dict]] = defaultdict(list)
@@ -230,9 +233,10 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
         try:
             for record in group:
                 started = time.perf_counter()
+                trace = Trace()
                 try:
                     answer, qud_seconds = answer_question(record, store, mode, llm, retriever=retriever,
-                                                          extractor=extractor, sandbox=sandbox)
+                                                          extractor=extractor, sandbox=sandbox, trace=trace)
                     status, error = answer.status.value, answer.error
                 except Exception as exc:  # a crash is a miss with its reason, never the end of the run
                     answer, qud_seconds, status, error = None, None, AnswerStatus.FAILED.value, f"{type(exc).__name__}: {exc}"
@@ -245,6 +249,7 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
                     hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
                     seconds=round(seconds, 3), qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
                     error=error, tree=tree_outline(answer.tree if answer is not None else None),
+                    rules=sorted(trace.acted),
                 )
                 report.results.append(result)
                 say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['id']} {record['question']}  -> "

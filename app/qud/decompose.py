@@ -111,6 +111,9 @@ class StepRecord:
 class Trace:
     steps: list[StepRecord] = field(default_factory=list)
     seconds: float = 0.0
+    # the RULES that changed what happened (a guard refused a step, a frame or repair was used): switching off a
+    # rule that did not act leaves the decomposition as it was, so an ablation reruns only where it acted
+    acted: set[str] = field(default_factory=set)
 
     @property
     def calls(self) -> int:
@@ -169,9 +172,11 @@ class _Decomposer:
                 raise _Budget()
             call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators,
                                         dropped, banned)
+            self._note_guards(problems)
             if problems:
                 repaired = self._extract_then_retrieve(call, problems, question, above, needs)
                 if repaired is not None:
+                    self.trace.acted.add("extract_repair")
                     return repaired
                 reasons.append("; ".join(p.text for p in problems))
                 kinds = {p.kind for p in problems}
@@ -182,7 +187,10 @@ class _Decomposer:
                 if ProblemKind.REVERSED_MAIL in kinds:
                     banned = tuple(f"I {verb} " for verb in SENDING)
                 continue
-            call = self._widen_extract(call, question, above, needs)
+            wider = self._widen_extract(call, question, above, needs)
+            if wider is not call:
+                self.trace.acted.add("widen_extract")
+            call = wider
             step = format_call(call)
             children: list[Node] = []
             try:
@@ -195,6 +203,11 @@ class _Decomposer:
                 continue
             return Node(question, call, tuple(children))
         raise _Failed(question, reasons)
+
+    def _note_guards(self, problems) -> list:
+        """Record the guards among `problems` as rules that acted; returns `problems`."""
+        self.trace.acted.update(p.kind.value for p in problems if p.kind.value in GUARDS)
+        return problems
 
     def _step(self, question, above, needs: Needs, above_needs, attempt: int, temperature: float, failed=(),
               dropped=(), banned=()):
@@ -209,6 +222,8 @@ class _Decomposer:
         # Literals and the words of sub-questions come from the person's question (plus planning words),
         # except on the last attempt.
         ground = self.config.on("ground_values") and not last_attempt
+        if ground:
+            self.trace.acted.add("ground_values")
         values = grounded_values(self.root) if ground else None
         phrases = grounded_phrases(self.root) if ground else None
         left_without, left_starts = self.join_for.get(normalize_question(question), ((), ()))
@@ -268,10 +283,11 @@ class _Decomposer:
         path = [q for q, _ in above]
         checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root,
                       guards_off=self.config.rules_off)
-        if step_problems(extract, question, needs, path=path, depth=len(above), **checks):
+        if self._note_guards(step_problems(extract, question, needs, path=path, depth=len(above), **checks)):
             return None
         (child_need,) = child_needs(extract, needs)
-        if step_problems(call, query, child_need, path=[*path, question], depth=len(above) + 1, **checks):
+        if self._note_guards(step_problems(call, query, child_need, path=[*path, question], depth=len(above) + 1,
+                                           **checks)):
             return None
         if self.progress is not None:
             self.progress(question, len(above), f"{format_call(extract)}  (EXTRACT added by the validator)", [])
@@ -299,7 +315,8 @@ class _Decomposer:
         wider = expand_call(Call("EXTRACT", args + (("attr_names", names + added),)))
         checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root,
                       guards_off=self.config.rules_off)
-        if step_problems(wider, question, needs, path=[q for q, _ in above], depth=len(above), **checks):
+        if self._note_guards(step_problems(wider, question, needs, path=[q for q, _ in above], depth=len(above),
+                                           **checks)):
             return call
         if self.progress is not None:
             self.progress(question, len(above), f"{format_call(wider)}  (attributes needed above added)", [])
@@ -314,6 +331,8 @@ class _Decomposer:
             last_attempt = attempt == len(self.config.temperatures) - 1
             cue = step_operators(question, root=depth == 0) if self.config.on("cues") and not last_attempt else None
             if cue and allowed & set(cue):
+                if allowed - set(cue):
+                    self.trace.acted.add("cues")
                 allowed &= set(cue)
             if allowed - set(failed):
                 allowed -= set(failed)
@@ -363,10 +382,15 @@ def decompose(
         config = replace(config, style=style)
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
+    acted = trace.acted if trace is not None else set()
     if config.on("absolute_periods"):
-        question = absolute_periods(question, reference_date)
+        dated = absolute_periods(question, reference_date)
+        if dated != question:
+            acted.add("absolute_periods")
+        question = dated
     per = per_period(question, reference_date) if config.on("per_period_frame") else None
     if per is not None:
+        acted.add("per_period_frame")
         try:
             return as_per_period(_decompose(per.total_question, llm, selector, config, progress, cancel, trace, avoid,
                                             join_for), question, per)
@@ -374,6 +398,7 @@ def decompose(
             pass  # the model's own reading of the question, below
     count = count_question(question) if config.on("yes_no_frame") else None
     if count is not None:
+        acted.add("yes_no_frame")
         try:
             framed = as_yes_no(_decompose(count, llm, selector, config, progress, cancel, trace, avoid, join_for),
                                question)

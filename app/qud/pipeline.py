@@ -106,6 +106,7 @@ def ask(
             finally:
                 trace.steps.extend(attempt_trace.steps)
                 trace.seconds += attempt_trace.seconds
+                trace.acted |= attempt_trace.acted
         except DecompositionError as exc:
             timings["qud"] += time.perf_counter() - qud_started
             timings["total"] = time.perf_counter() - started
@@ -135,6 +136,7 @@ def ask(
             events, name, sources = lacking
             say(f"“{events}” carries no {name}; understanding the question again with other events joined …")
             join_for[failed.question] = (source_words(events, sources), carrier_phrases(name))
+            trace.acted.add("join_missing")
             continue
         say(f"{failed.operator} failed on “{failed.question}”; understanding the question again without it …")
         avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}

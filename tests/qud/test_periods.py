@@ -69,3 +69,18 @@ def test_the_rule_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
         ask("How many times did I hike last month?", store, TODAY, llm=llm)
     assert 'QUD("How many times did I hike last month?")' in llm.calls[0][0]
     assert "hike in April 2024" not in llm.calls[0][0]
+
+
+def test_the_trace_says_which_rules_acted(store_path):  # noqa: F811
+    from app.qud.decompose import Trace
+
+    steps = [' APPLY(l=QUD("my hikes in April 2024"), fct=len)',
+             ' FILTER(l=QUD("my hikes"), filter=lambda attr: attr["start_datetime"].year == 2024 and '
+             'attr["start_datetime"].month == 4)',
+             ' RETRIEVE(query="I went hiking")']
+    dated, plain = Trace(), Trace()
+    with EventStore.open(store_path, read_only=True) as store:
+        ask("How many times did I hike last month?", store, TODAY, llm=FakeLLM(list(steps)), trace=dated)
+        ask("How many times did I hike in April 2024?", store, TODAY, llm=FakeLLM(list(steps)), trace=plain)
+    assert {"absolute_periods", "ground_values"} <= dated.acted
+    assert "absolute_periods" not in plain.acted and "yes_no_frame" not in plain.acted
