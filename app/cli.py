@@ -183,10 +183,16 @@ def build_parser() -> argparse.ArgumentParser:
     # Further commands register here (engine, QUD, bench, app).
     for register in _extra_commands():
         register(sub)
+    _add_lab_commands(sub)
     return parser
 
 
-FEATURE_COMMANDS = ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest", "app.persona.cli")
+FEATURE_COMMANDS = ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest")
+# The lab's commands (the persona generator): named here with their help, their module imported only when one
+# runs, so that listing the commands loads nothing of the lab, and a build without the lab still starts.
+LAB_COMMANDS: dict[str, tuple[str, str]] = {
+    "persona": ("app.persona.cli", "synthetic personas: exports and benchmark questions"),
+}
 
 
 def _extra_commands():
@@ -196,16 +202,52 @@ def _extra_commands():
     return [importlib.import_module(name).register for name in FEATURE_COMMANDS]
 
 
+def _add_lab_commands(sub: argparse._SubParsersAction) -> None:
+    """A stand-in per lab command that keeps its words for the lab's own parser (`_run_lab_command`)."""
+    for name, (module, help_text) in LAB_COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, add_help=False)
+        p.add_argument("lab_args", nargs=argparse.REMAINDER)
+        p.set_defaults(lab_module=module)
+
+
+def _run_lab_command(name: str, module: str, argv: list[str]) -> int:
+    """Import the lab command's module, parse its words with its own sub-commands and run it."""
+    import importlib
+
+    try:
+        register = importlib.import_module(module).register
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not module.startswith(exc.name):
+            raise  # the lab is there but something it imports is not: a bug to see, not to hide
+        print(f"lifelens {name}: not part of this installation (the lab's {module} is not installed)", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog="lifelens")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args([name, *argv])
+    return int(args.func(args) or 0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # A lab command's words are its own parser's ("persona --help" too); any other command takes only its own.
+    args, rest = parser.parse_known_args(argv)
+    lab_module = getattr(args, "lab_module", None)
+    if lab_module is None and rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if lab_module is not None:
+        return _guarded(lambda: _run_lab_command(args.command, lab_module, [*args.lab_args, *rest]))
     if not getattr(args, "func", None):
         # No sub-command: the app's main job, the window (with the demo persona on first run).
         from app.ui.cli import open_app
 
         return open_app(args)
+    return _guarded(lambda: int(args.func(args) or 0))
+
+
+def _guarded(run) -> int:
+    """Run a command; known errors and Ctrl-C end it with a message and an exit status, not a traceback."""
     try:
-        return int(args.func(args) or 0)
+        return run()
     except StoreError as exc:
         print(f"lifelens: {exc}", file=sys.stderr)
         return 2
