@@ -42,7 +42,9 @@ from models.cross_encoder import CrossEncoder
 from models.splade import SpladeEncoder
 
 
-CHECK_EVERY = 256  # events the event cross-encoder reads between two cancel/time checks
+# Cancel/time checks: a cancel takes effect within a second also with the default cross-encoder on 2 busy cores.
+CHECK_EVERY = 64    # events (or patterns) a cross-encoder reads between two checks (~0.1 s small, ~0.5 s default)
+POOL_CHUNK = 4096   # pool events read from the store between two checks (~0.2 s)
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,8 @@ class ModelRetriever:
         trace.seconds["index_sync"] = time.perf_counter() - clock
         # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
         book = people_book(store) if self.thresholds.name_filter else {}
-        events = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace)
+        events = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
+                           check=check)
         kept = self.select(query, events, trace, check=check)
         if self.thresholds.name_filter:
             kept = self.naming(query, kept, events, store, book, trace)
@@ -161,7 +164,8 @@ class ModelRetriever:
 
     # --- stages --------------------------------------------------------------------------------
 
-    def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace) -> list[Any]:
+    def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace, *,
+             check: Callable[[], None] | None = None) -> list[Any]:
         """Step 1: every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool` hits of
         the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
         adding only what the ones before left out. On the dev split's RETRIEVE queries SPLADE and BM25 together
@@ -174,18 +178,24 @@ class ModelRetriever:
         config.json turns it on (the small cross-encoder's does)."""
         clock = time.perf_counter()
         t = self.thresholds
+        look = check or (lambda: None)
         [vector] = self.encoder.encode([query])
         ids = [event_id for event_id, score in index.scores(vector) if score > t.pool_min_score]
         if t.feedback_docs and ids:
+            look()
             seen = set(ids)
             ids.extend(i for i in self._feedback_hits(vector, ids, store, index)[: t.feedback_pool] if i not in seen)
         if t.bm25_pool:
+            look()
             seen = set(ids)
             ids.extend(event_id for event_id, _ in store.search(query, limit=t.bm25_pool) if event_id not in seen)
         if t.max_pool is not None:
             ids = ids[: t.max_pool]
         trace.pool = ids
-        events = store.get(trace.pool)
+        events = []
+        for start in range(0, len(ids), POOL_CHUNK):  # most of the pool's time: tens of thousands of events
+            look()
+            events += store.get(ids[start: start + POOL_CHUNK])
         trace.seconds["pool"] = time.perf_counter() - clock
         return events
 
@@ -211,7 +221,7 @@ class ModelRetriever:
         patterns = mine_patterns(events, min_count=t.min_count, max_per_source=t.max_patterns)
         by_id = {e.id: e for e in events}
         source_patterns = [p for p in patterns if p.is_source]
-        verdicts = self._judge(query, source_patterns, trace)
+        verdicts = self._judge(query, source_patterns, trace, check=check)
         self._source_rows = [(p, v, row) for p, v, row in zip(source_patterns, verdicts, self._last_probs)]
         open_sources = {p.source for p, v in zip(source_patterns, verdicts) if v == "partly"}
         kept: set[str] = set()
@@ -219,7 +229,7 @@ class ModelRetriever:
             if verdict == "relevant":
                 kept.update(pattern.event_ids)
         value_patterns = [p for p in patterns if not p.is_source and p.source in open_sources]
-        value_verdicts = self._judge(query, value_patterns, trace, irrelevant=t.value_irrelevant)
+        value_verdicts = self._judge(query, value_patterns, trace, irrelevant=t.value_irrelevant, check=check)
         decided: dict[str, str] = {}
         leaning: dict[str, float] = {}   # event id -> best P(relevant) - P(irrelevant) of its key/value patterns
         for pattern, verdict, row in zip(value_patterns, value_verdicts, self._last_probs):
@@ -310,11 +320,17 @@ class ModelRetriever:
             return self._people[key]
 
     def _judge(self, query: str, patterns: Sequence[Pattern], trace: RetrieveTrace, *,
-               irrelevant: float | None = None) -> list[str]:
+               irrelevant: float | None = None, check: Callable[[], None] | None = None) -> list[str]:
         if not patterns:
             self._last_probs = np.zeros((0, 3), dtype=np.float32)
             return []
-        probs = self.cross_encoder.pattern_probs(query, [p.text() for p in patterns])
+        texts = [p.text() for p in patterns]
+        parts = []
+        for start in range(0, len(texts), CHECK_EVERY):
+            if check is not None:
+                check()
+            parts.append(self.cross_encoder.pattern_probs(query, texts[start: start + CHECK_EVERY]))
+        probs = np.concatenate(parts)
         self._last_probs = probs
         verdicts = [self.verdict(row, irrelevant=irrelevant) for row in probs]
         trace.patterns.extend((p, v, float(np.max(row))) for p, v, row in zip(patterns, verdicts, probs))

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 ENCODE_BATCH = 256
+SCAN_CHECK_EVERY = 4096  # events read from the store between two looks at `cancel` while syncing
 
 
 def index_path(store_path: Path) -> Path:
@@ -126,7 +127,9 @@ class SparseIndex:
         indexed = {r[0] for r in self._conn.execute("SELECT event_id FROM vectors")}
         present: set[str] = set()
         todo: list[Any] = []
-        for event in store.events():
+        for n, event in enumerate(store.events(), 1):  # reading 40,000 events takes seconds: look in between
+            if cancel is not None and n % SCAN_CHECK_EVERY == 0 and cancel():
+                return 0
             present.add(event.id)
             if event.id not in indexed:
                 todo.append(event)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 import pytest
 
 from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
 from app.store import EventStore
-from tests.retrieve.helpers import import_events, small_life
+from tests.retrieve.helpers import at, event, import_events, small_life
 
 
 class FakeCrossEncoder:
@@ -328,3 +330,44 @@ def test_a_query_naming_a_relation_keeps_the_events_of_that_person_in_the_people
         drop_mails = FakeCrossEncoder(relevant_sources={"calendar"}, partly_sources={"mail"}, keep_word="no such word")
         assert kept("I got a message from my mum", cross_encoder=drop_mails) == ["Sunday call"]
         assert kept("I got a message from my mum about lunch", cross_encoder=drop_mails) == []
+
+
+# --- cancel ----------------------------------------------------------------------------------------------
+
+
+class SlowCrossEncoder(FakeCrossEncoder):
+    """3 ms a text, as the default cross-encoder takes on 2 busy cores."""
+
+    def pattern_probs(self, query, texts):
+        time.sleep(0.003 * len(texts))
+        return super().pattern_probs(query, texts)
+
+    def event_probs(self, query, texts):
+        time.sleep(0.003 * len(texts))
+        return super().event_probs(query, texts)
+
+
+def test_a_cancel_stops_retrieve_between_batches_within_a_second(tmp_path):
+    from app.answer import AnswerStatus
+    from app.engine import execute
+    from app.engine.tree import Node
+
+    # 1,280 plays of four songs, every one left to the event cross-encoder: 3.8 s
+    plays = [event(f"play{i}", "music_stream", f"Band {i % 4} - Song", {"artist": f"Band {i % 4}"},
+                   at(1 + i % 28, 8) + timedelta(minutes=i), 3) for i in range(1280)]
+    slow = SlowCrossEncoder(partly_sources={"music_stream"}, keep_word="band")
+    with EventStore.open(tmp_path / "events.sqlite") as store:
+        import_events(store, plays)
+        retriever = ModelRetriever(cross_encoder=slow, thresholds=RetrieveThresholds(
+            pool_min_score=0.0, feedback_docs=0, bm25_pool=0, min_count=10_000))  # no key/value patterns
+        retriever.index_for(store)
+        tree = Node.from_step("songs I played", 'RETRIEVE(query="songs I played by a band")')
+        cancel = threading.Event()
+        threading.Timer(0.7, cancel.set).start()
+        started = time.monotonic()
+        answer = execute(tree, store, date(2024, 4, 1), retriever=retriever, cancel=cancel)
+        seconds = time.monotonic() - started
+        retriever.close()
+    assert answer.status is AnswerStatus.CANCELLED
+    assert 0 < len(slow.event_calls) < 1280  # stopped half-way through the events
+    assert seconds < 0.7 + 1.0

@@ -59,3 +59,15 @@ def test_a_different_model_clears_the_index(store):
     assert len(again) == 0
     assert again.sync(store) == 12
     again.close()
+
+
+def test_a_cancel_stops_the_sync_while_it_reads_the_store(store, monkeypatch):
+    from app.retrieve import sparse_index
+
+    monkeypatch.setattr(sparse_index, "SCAN_CHECK_EVERY", 4)  # look after every 4 events read
+    looks: list[int] = []
+    index = SparseIndex.for_store(store)
+    assert index.sync(store, cancel=lambda: looks.append(1) or len(looks) >= 2) == 0
+    assert looks == [1, 1] and len(index) == 0  # stopped at the second look, before encoding anything
+    assert index.sync(store) == 12  # not marked as synced: the next sync does it all
+    index.close()
