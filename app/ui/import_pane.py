@@ -17,6 +17,8 @@ from .import_model import PERCENT_ROLE, PROGRESS_COLUMN, ImportFilesModel, file_
 from .presenting import format_number, plural
 from .tables import make_compact
 
+QWIDGETSIZE_MAX = 16_777_215  # Qt's "no maximum"
+
 
 class ProgressDelegate(QStyledItemDelegate):
     """Draws the progress column as a progress bar with the byte counts as its text."""
@@ -80,6 +82,7 @@ def problem_line(error: RecordError) -> str:
 class ImportPane(QWidget):
     cancel_requested = Signal()
     import_files_requested = Signal()
+    unfolded = Signal()  # the file table is shown again after the pane was folded
 
     def __init__(self, model: ImportFilesModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -131,6 +134,24 @@ class ImportPane(QWidget):
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.import_button.clicked.connect(self.import_files_requested)
         self.details_button.clicked.connect(self.show_errors)
+        self.model.modelReset.connect(self._fold)
+        self.model.rowsInserted.connect(self._fold)
+        self._fold()
+
+    @Slot()
+    def _fold(self) -> None:
+        """With no files to show, the pane folds to its heading, one line and the Import button, and the
+        Sources pane above takes the room (an empty table took 40 % of the column for good)."""
+        empty = self.model.rowCount() == 0
+        folded = self.table.isHidden()
+        self.table.setVisible(not empty)
+        if empty:
+            self.layout().activate()
+            self.setMaximumHeight(self.sizeHint().height())
+        else:
+            self.setMaximumHeight(QWIDGETSIZE_MAX)
+            if folded:
+                self.unfolded.emit()  # the splitter that holds the pane gives it room again
 
     def started(self, paths_text: str) -> None:
         self.model.clear()

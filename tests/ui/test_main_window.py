@@ -85,6 +85,18 @@ def test_dropping_the_same_file_again_adds_nothing_and_an_unknown_file_is_a_prob
     assert source_rows(window) == {"music_stream": "12"}
 
 
+def test_the_empty_import_pane_folds_away_and_opens_for_an_import(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    window.resize(1280, 800)
+    pane, column = window.import_pane, window.left_split
+    qtbot.waitUntil(lambda: column.height() > 0, timeout=TIMEOUT_MS)
+    assert not pane.table.isVisible()
+    assert pane.height() < 0.2 * column.height()  # it took 40 % of the column with nothing in it
+    assert pane.import_button.isVisible() and pane.summary.isVisible()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    assert pane.table.isVisible() and pane.table.height() > 3 * pane.table.verticalHeader().defaultSectionSize()
+
+
 def test_only_a_bad_file_is_one_problem_in_one_file_and_the_file_column_keeps_its_room(qtbot, window_factory,
                                                                                       tmp_path):
     window = window_factory()
