@@ -87,3 +87,22 @@ def test_lifelens_ask_json_with_the_real_model(default_gguf, hikes_db, capsys, n
     assert out["operator_tree"]["question"] == "How many times did I go hiking?"
     assert all(set(row) == {"id", "source", "start", "title"} for row in out["evidence"])
     assert code == (0 if out["error"] is None else 1)
+
+
+def test_a_cancel_stops_the_real_model_within_a_second(default_llm, hikes_db):
+    import threading
+    import time
+
+    from app.answer import AnswerStatus
+
+    cancel = threading.Event()
+    with EventStore.open(hikes_db, read_only=True) as store:
+        threading.Timer(0.05, cancel.set).start()  # the first model call is under way
+        started = time.monotonic()
+        answer = ask("How many times did I go hiking?", store, TODAY, llm=default_llm, cancel=cancel)
+        seconds = time.monotonic() - started
+    assert answer.status is AnswerStatus.CANCELLED
+    assert seconds < 0.05 + 1.0
+    # the model is sound afterwards: the same question decomposes as it does uncancelled
+    with EventStore.open(hikes_db, read_only=True) as store:
+        assert ask("How many times did I go hiking?", store, TODAY, llm=default_llm).tree is not None
