@@ -71,6 +71,7 @@ class MainWindow(QMainWindow):
         self.indexer = indexer
         self.index_job: Job | None = None
         self.index_again = False
+        self.waiting_question: str | None = None  # asked while the index was being brought up to date
         self.demo_path = demo_path
         self.demo_builder = demo_builder
         self.own_store_path = Path(store_path)
@@ -176,7 +177,10 @@ class MainWindow(QMainWindow):
         self.busy_bar.setRange(0, 0)
         self.busy_bar.setMaximumWidth(160)
         self.busy_bar.setVisible(False)
+        self.index_label = QLabel("")
+        self.index_label.setVisible(False)
         self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.index_label)
         self.statusBar().addPermanentWidget(self.busy_bar)
 
     def _set_tab_order(self) -> None:
@@ -445,25 +449,48 @@ class MainWindow(QMainWindow):
             return None
         indexer, path = self.indexer, self.store_path
         job = CallJob("Indexing", lambda say, cancel: indexer(path, say, cancel))
-        job.message.connect(self.status_label.setText)
+        job.message.connect(self._on_index_progress)
         job.failed.connect(self.status_label.setText)
         job.finished.connect(self._on_index_finished)
         self.index_job = job
+        self.index_label.setText("Indexing for search …")
+        self.index_label.setVisible(True)
         return self.runner.start(job)
+
+    @Slot(str)
+    def _on_index_progress(self, text: str) -> None:
+        """Indexing has its own place in the status bar, so that a question's progress does not hide it."""
+        if self.index_job is not None and text:
+            self.index_label.setText(text)
+        if self.waiting_question is not None and text:
+            self.answer_pane.show_stage(self._waiting_words())
+
+    def _waiting_words(self) -> str:
+        """'Waiting for the search index (1,200 of 3,000 new events); the question starts right after'."""
+        progress = self.index_label.text().removeprefix("Indexing for search").strip(" :…")
+        return f"Waiting for the search index{f' ({progress})' if progress else ''}; the question starts right after"
 
     @Slot()
     def _on_index_finished(self) -> None:
         self.index_job = None
         if self.index_again:
             self.index_again = False
-            self.update_index()
+            if self.update_index() is not None:
+                return
+        self.index_label.setVisible(False)
+        if self.waiting_question is not None:
+            question, self.waiting_question = self.waiting_question, None
+            self._start_answer(question)
 
     # --- answering ------------------------------------------------------------------------------
 
     @Slot(str)
     def ask(self, question: str) -> AnswerJob | None:
+        """Answer `question` on a worker thread; while the search index is being brought up to date, the question
+        waits for it (a RETRIEVE would otherwise index the store a second time, racing the indexer)."""
         question = question.strip()
-        if not question or self.answer_job is not None or not self._ensure_store():
+        if not question or self.answer_job is not None or self.waiting_question is not None \
+                or not self._ensure_store():
             return None
         assert self.answerer is not None
         self.question_pane.remember(question)
@@ -471,13 +498,20 @@ class MainWindow(QMainWindow):
         self.tree_pane.show_tree(None)
         self.evidence_pane.show_events([])
         self.question_pane.set_busy(True)
+        self._set_working(True)
+        if self.index_job is not None:
+            self.waiting_question = question
+            self.answer_pane.show_stage(self._waiting_words())
+            return None
+        return self._start_answer(question)
+
+    def _start_answer(self, question: str) -> AnswerJob:
         job = AnswerJob(self.answerer, question, reference_date_for(self.store))
         job.message.connect(self._on_answer_progress)
         job.succeeded.connect(self._on_answer)
         job.failed.connect(self._on_answer_failed)
         job.finished.connect(self._on_answer_finished)
         self.answer_job = job
-        self._set_working(True)
         self.runner.start(job)
         return job
 
@@ -489,6 +523,12 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def cancel_answer(self) -> None:
+        if self.waiting_question is not None:  # it never started: nothing to stop but the wait
+            self.waiting_question = None
+            self.answer_pane.show_cancelled()
+            self._on_answer_finished()
+            self.answered.emit(None)
+            return
         if self.answer_job is not None:
             self.answer_job.cancel()
             self.status_label.setText("Cancelling …")
@@ -496,8 +536,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def cancel_running(self) -> None:
-        """Esc: the running question, else the running import."""
-        if self.answer_job is not None:
+        """Esc: the running (or waiting) question, else the running import."""
+        if self.answer_job is not None or self.waiting_question is not None:
             self.cancel_answer()
         elif self.import_job is not None:
             self.cancel_import()
@@ -561,6 +601,9 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _clear_answer(self) -> None:
+        if self.waiting_question is not None:  # another store: the question waited for the old one's index
+            self.waiting_question = None
+            self._on_answer_finished()
         self.last_answer = None
         self.answer_pane.clear()
         self.tree_pane.show_tree(None)
@@ -591,7 +634,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_models_finished(self) -> None:
-        self.busy_bar.setVisible(self.answer_job is not None)
+        self.busy_bar.setVisible(self.answer_job is not None or self.waiting_question is not None)
         self.update_index()
 
     @Slot()

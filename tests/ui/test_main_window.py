@@ -660,6 +660,61 @@ def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, se
     assert window.index_job is None and indexer.calls == [4, 1]
 
 
+class HeldIndexer(RecordingIndexer):
+    """Indexes only when the test lets it: a question asked meanwhile must wait for it."""
+
+    def __init__(self):
+        super().__init__()
+        import threading
+
+        self.release = threading.Event()
+
+    def __call__(self, store_path, say, cancel):
+        say("Indexing for search: 1,200 of 3,000 new events")
+        self.release.wait(TIMEOUT_MS / 1000)
+        return super().__call__(store_path, say, cancel)
+
+
+def test_a_question_asked_while_indexing_waits_for_the_index_with_a_word(qtbot, window_factory, settings, tmp_path):
+    settings.operator_size = "small"
+    indexer = HeldIndexer()
+    window = window_factory(indexer=indexer)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    qtbot.waitUntil(lambda: window.index_label.text() == "Indexing for search: 1,200 of 3,000 new events",
+                    timeout=TIMEOUT_MS)
+    assert window.index_label.isVisible()
+    window.question_pane.line.setText("How often did I listen to each artist?")
+    assert window.ask("How often did I listen to each artist?") is None  # not started: it waits
+    assert window.answerer.questions == [] and window.answer_job is None
+    assert window.answer_pane.evidence.text() == (
+        "Waiting for the search index (1,200 of 3,000 new events); the question starts right after (Esc cancels)")
+    assert window.question_pane.cancel_button.isVisible() and not window.question_pane.ask_button.isEnabled()
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
+        indexer.release.set()
+    assert blocker.args[0].evidence_ids and indexer.calls == [3]
+    assert [q for q, _ in window.answerer.questions] == ["How often did I listen to each artist?"]
+    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    assert not window.index_label.isVisible()
+
+
+def test_esc_while_a_question_waits_for_the_index_drops_it(qtbot, window_factory, settings, tmp_path):
+    settings.operator_size = "small"
+    indexer = HeldIndexer()
+    window = window_factory(indexer=indexer)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    qtbot.waitUntil(lambda: window.index_job is not None, timeout=TIMEOUT_MS)
+    window.question_pane.line.setText("Anything?")
+    qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
+    assert window.waiting_question == "Anything?"
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
+    assert window.answer_pane.headline.text() == "Cancelled: “Anything?” was not answered."
+    assert window.question_pane.ask_button.isEnabled() and window.waiting_question is None
+    indexer.release.set()
+    qtbot.waitUntil(lambda: window.index_job is None, timeout=TIMEOUT_MS)
+    assert window.answerer.questions == [] and window.answer_job is None  # it did not start after all
+
+
 def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_chosen(qtbot, window_factory, settings,
                                                                                    tmp_path):
     from app.ui.settings_dialog import SettingsValues
