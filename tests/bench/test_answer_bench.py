@@ -15,7 +15,7 @@ from app.store import EventStore
 from app.ui import answering
 from bench import answer_bench
 from importers.base import Event, content_key
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 BERLIN = ZoneInfo("Europe/Berlin")
 HIKE_STEPS = [  # "How far was my longest hike?"

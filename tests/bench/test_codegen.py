@@ -12,7 +12,7 @@ import pytest
 from app.bench.codegen import (EXAMPLES, KEYS, SOURCES, SQL_GRAMMAR, SqlRefused, SqlSandbox, codegen_answer,
                                codegen_prompt, single_statement, statement_from, value_of)
 from app.bench.runner import BenchReport, bench_records
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 TODAY = date(2024, 4, 1)
 

@@ -15,7 +15,8 @@ from models.default_qud import (
     ensure_default_model,
     qud_model_path,
 )
-from models.llm import FakeLLM, GenerationCancelled, GGUFModel, GrammarError, LLMError, shared_model
+from models.llm import GenerationCancelled, GGUFModel, GrammarError, LLMError, shared_model
+from tests.fakes import FakeLLM
 
 YES_NO = 'root ::= " " ("yes" | "no") "\\n"\n'
 

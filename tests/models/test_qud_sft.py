@@ -15,7 +15,8 @@ from app.qud.decompose import decompose
 from app.qud.grammar import step_grammar
 from app.qud.prompt import TUNED_INSTRUCTION, step_prompt
 from models.default_qud import ADAPTER_STYLE, BASE_CHOICE, DEFAULT_ADAPTER, qud_adapter_path
-from models.llm import FakeLLM, GGUFModel
+from models.llm import GGUFModel
+from tests.fakes import FakeLLM
 from models.train.qud_data import (
     STYLE, number_words, record_trees, slot_pools, step_pairs, train_records, tree_steps, varied_records,
     vary_record,

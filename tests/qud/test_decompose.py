@@ -10,7 +10,7 @@ import pytest
 from app.engine.signatures import SIGNATURES
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 TODAY = date(2024, 5, 1)
 _INPUT = re.compile(r'Input: QUD\("([^"]*)"\)(?:\nNeeds: [^\n]*)?\nOutput:$')

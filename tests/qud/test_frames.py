@@ -12,7 +12,7 @@ from app.engine.tree import Node
 from app.qud.frames import as_yes_no, count_question, per_period
 from app.qud.pipeline import ask
 from app.store import EventStore
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
 

@@ -9,7 +9,7 @@ import pytest
 from app.qud.periods import absolute_periods
 from app.qud.pipeline import ask
 from app.store import EventStore
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
 

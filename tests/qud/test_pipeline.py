@@ -17,7 +17,7 @@ from app.qud import pipeline
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 BERLIN = ZoneInfo("Europe/Berlin")
 TODAY = date(2024, 5, 1)

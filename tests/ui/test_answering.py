@@ -11,7 +11,7 @@ from app.store import EventStore
 from app.ui import answering
 from app.ui.answering import PipelineAnswerer, reference_date_for
 from app.ui.launch import default_answerer_factory
-from models.llm import FakeLLM
+from tests.fakes import FakeLLM
 
 from .fakes import write_spotify
 
