@@ -40,6 +40,7 @@ class ProblemKind(str, Enum):
     GROUP_DROPS = "group_drops"            # a GROUP_BY that drops attributes needed above
     ONE_VALUE = "one_value"                # an aggregate where attributes are needed above
     UNKNOWN_ATTRIBUTE = "unknown_attribute"
+    NOT_DERIVABLE = "not_derivable"        # a finished tree uses an attribute nothing below produces
     NEW_TOPIC = "new_topic"                # guard: a sub-question brings in a topic the question does not name
     REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
@@ -513,18 +514,19 @@ class _Available:
     members: frozenset[str] = frozenset()
 
 
-def tree_problems(tree: Node, *, max_depth: int = 8) -> list[str]:
+def tree_problems(tree: Node, *, max_depth: int = 8) -> list[Problem]:
     """Everything wrong with a finished tree: the engine's own checks, derivation, depth, repeats."""
-    problems = list(tree.problems())
+    problems = [Problem(ProblemKind.CALL, text) for text in tree.problems()]
     if problems:
         return problems
 
     def visit(node: Node, path: tuple[str, ...], where: str) -> _Available:
         if len(path) >= max_depth:
-            problems.append(f"{where}: deeper than {max_depth} levels")
+            problems.append(Problem(ProblemKind.DEPTH, f"{where}: deeper than {max_depth} levels"))
         seen = {normalize_question(q) for q in path}
         if normalize_question(node.question) in seen:
-            problems.append(f"{where}: sub-question {node.question!r} repeats a question above it")
+            problems.append(Problem(ProblemKind.REPEAT,
+                                    f"{where}: sub-question {node.question!r} repeats a question above it"))
         below = [visit(c, path + (node.question,), f"{where}.children[{i}]") for i, c in enumerate(node.children)]
         produced, used = produced_and_used(node.call)
         op = node.operator
@@ -537,10 +539,11 @@ def tree_problems(tree: Node, *, max_depth: int = 8) -> list[str]:
             else:
                 pool = first.rows
             if name not in pool and name not in FIXED_COLUMNS:
-                problems.append(
+                problems.append(Problem(
+                    ProblemKind.NOT_DERIVABLE,
                     f"{where} ({op}): attribute {name!r} is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST "
-                    f"below produces it"
-                )
+                    f"below produces it",
+                ))
         if op == "RETRIEVE":
             return _Available(FIXED_COLUMNS)
         if op == "GROUP_BY":

@@ -74,9 +74,10 @@ SUM_OVER_RETRIEVE = {
 
 def test_an_attribute_nobody_produces_is_not_derivable():
     problems = tree_problems(tree(SUM_OVER_RETRIEVE))
-    assert problems == [
-        "root (SUM): attribute 'total' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
-    ]
+    assert [(p.kind, p.text) for p in problems] == [(
+        ProblemKind.NOT_DERIVABLE,
+        "root (SUM): attribute 'total' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it",
+    )]
 
 
 def test_extract_below_makes_it_derivable_and_fixed_columns_need_nothing():
@@ -112,7 +113,7 @@ def test_group_by_keeps_only_its_keys():
             }],
         }],
     })
-    assert tree_problems(bad) == [
+    assert [str(p) for p in tree_problems(bad)] == [
         "root (ARGMAX): attribute 'ms_played' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
     ]
     assert step_problems(parse_call('GROUP_BY(l=QUD("songs with artist"), attr_names=["artist"])'),
@@ -130,7 +131,7 @@ def test_join_sides_are_checked_separately():
              "children": [leaf("runs", "I went running")]},
         ],
     })
-    assert tree_problems(bad) == [
+    assert [str(p) for p in tree_problems(bad)] == [
         "root (JOIN): attribute 'distance_km' is not derivable: no EXTRACT, MAP, GROUP_BY or UNNEST below produces it"
     ]
 
@@ -176,11 +177,14 @@ def test_tree_depth_and_repeated_question_on_a_path():
     for level in range(7, -1, -1):
         deep = {"question": f"q{level}", "step": f'FILTER(l=QUD("q{level + 1}"), filter=lambda attr: attr["year"] > 0)',
                 "children": [deep]}
-    assert tree_problems(tree(deep), max_depth=8) == ["root.children[0].children[0].children[0].children[0]"
-                                                      ".children[0].children[0].children[0].children[0]: deeper than 8 levels"]
+    assert [(p.kind, p.text) for p in tree_problems(tree(deep), max_depth=8)] == [(
+        ProblemKind.DEPTH,
+        "root.children[0].children[0].children[0].children[0].children[0].children[0].children[0].children[0]: "
+        "deeper than 8 levels")]
     repeated = {"question": "my runs", "step": 'FILTER(l=QUD("My runs!"), filter=lambda attr: attr["year"] > 0)',
                 "children": [leaf("My runs!", "I went running")]}
-    assert tree_problems(tree(repeated)) == ["root.children[0]: sub-question 'My runs!' repeats a question above it"]
+    assert [(p.kind, p.text) for p in tree_problems(tree(repeated))] == [
+        (ProblemKind.REPEAT, "root.children[0]: sub-question 'My runs!' repeats a question above it")]
 
 
 def test_new_topics_are_those_the_question_does_not_mention():
