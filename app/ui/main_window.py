@@ -138,7 +138,7 @@ class MainWindow(QMainWindow):
         self.left_split = self._splitter("left", Qt.Orientation.Vertical, self.sources_pane, self.import_pane,
                                          sizes=[380, 320])
         self.main_split = self._splitter("main", Qt.Orientation.Horizontal, self.left_split, self.right_split,
-                                         sizes=[410, 870])
+                                         sizes=[440, 840])
         self.splitters = [self.main_split, self.left_split, self.right_split, ask_split, self.lower_split,
                           self.tree_pane.splitter]
         self.setCentralWidget(self.main_split)

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from app.store import SourceSummary
 
-from .presenting import source_label
+from .presenting import format_number, plural, source_label
 from .row_table import RowTableModel
 
 SOURCE_ROLE = Qt.ItemDataRole.UserRole  # the raw source name ("music_stream") on every cell
@@ -17,7 +17,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class SourcesModel(RowTableModel):
-    HEADERS = ("Source", "Events", "Dates", "Last import")
+    HEADERS = ("Source", "Events", "Dates", "Imported")  # short headers: the column is narrow
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -35,7 +35,7 @@ class SourcesModel(RowTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return (
                 source_label(row.source),
-                f"{row.count:,}",
+                format_number(row.count),
                 f"{row.first:%Y-%m-%d} – {row.last:%Y-%m-%d}",
                 f"{row.last_import.astimezone():%Y-%m-%d}" if row.last_import else "–",
             )[col]
@@ -46,7 +46,7 @@ class SourcesModel(RowTableModel):
             return row.source
         if role == Qt.ItemDataRole.ToolTipRole:
             imported = f"; last import {row.last_import.astimezone():%Y-%m-%d %H:%M}" if row.last_import else ""
-            return f"{row.source}: {row.count:,} events from {row.first:%Y-%m-%d} to {row.last:%Y-%m-%d}{imported}"
+            return f"{source_label(row.source)}: {plural(row.count, 'event')} from {row.first:%Y-%m-%d} to {row.last:%Y-%m-%d}{imported}"
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

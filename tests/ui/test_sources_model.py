@@ -22,7 +22,7 @@ def test_sources_model_rows_and_roles(qtmodeltester):
     assert [model.index(1, c).data() for c in range(4)] == ["Workouts", "7", "2024-01-01 – 2024-02-01", "–"]
     assert model.index(1, 3).data(SOURCE_ROLE) == "workout"
     assert model.index(0, 1).data(SORT_ROLE) == 1204
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == ["Source", "Events", "Dates", "Last import"]
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == ["Source", "Events", "Dates", "Imported"]
 
 
 def test_sources_model_empty_and_reset(qtmodeltester):
