@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -34,6 +34,7 @@ import numpy as np
 
 from app.engine.values import Item
 from app.people import first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book
+from app.retrieve.cache import RetrieveCache
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
@@ -43,6 +44,7 @@ from models.splade import SpladeEncoder
 
 
 # Cancel/time checks: a cancel takes effect within a second also with the default cross-encoder on 2 busy cores.
+_NEW_CACHE: Any = object()  # ModelRetriever's default: a cache of its own
 CHECK_EVERY = 64    # events (or patterns) a cross-encoder reads between two checks (~0.1 s small, ~0.5 s default)
 POOL_CHUNK = 4096   # pool events read from the store between two checks (~0.2 s)
 
@@ -82,11 +84,13 @@ class RetrieveTrace:
     groups: list[tuple[str, ...]] = field(default_factory=list)  # de-duplicated: ids per merged item
     event_ce_calls: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
+    cached: bool = False      # the result was kept from an earlier RETRIEVE of the same query (app.retrieve.cache)
 
 
 class ModelRetriever:
     """The model pipeline behind `Retriever`. `size`: "small" (SPLADE-tiny-based cross-encoder) or "default"
-    (MiniLM-based). The SPLADE index of a store is a side file, synced before each query (cheap when unchanged)."""
+    (MiniLM-based). The SPLADE index of a store is a side file, synced before each query (cheap when unchanged).
+    Results are kept per (query, store version) in `cache` (app.retrieve.cache; None: every query is read anew)."""
 
     def __init__(
         self,
@@ -96,8 +100,10 @@ class ModelRetriever:
         encoder: SpladeEncoder | None = None,
         thresholds: RetrieveThresholds | None = None,
         dedupe: bool = True,
+        cache: RetrieveCache | None = _NEW_CACHE,
     ):
         self.size = size
+        self.cache = RetrieveCache() if cache is _NEW_CACHE else cache
         self.cross_encoder = cross_encoder or CrossEncoder.for_size(size)
         self.encoder = encoder or SpladeEncoder()
         self._thresholds = thresholds
@@ -138,6 +144,20 @@ class ModelRetriever:
     def retrieve(self, query: str, store: Any, reference_date: date, *,
                  check: Callable[[], None] | None = None) -> list[Item]:
         """check: called between chunks of model work (index sync, event cross-encoder); it raises to stop."""
+        clock = time.perf_counter()
+        key = self.cache.key(store, query) if self.cache is not None else None
+        kept = self.cache.get(key) if key is not None else None
+        if kept is not None:
+            items, trace, problems = kept
+            self.last_problems = list(problems)
+            self.last_trace = replace(trace, seconds={"cache": time.perf_counter() - clock}, cached=True)
+            return list(items)
+        items = self._retrieve(query, store, check)
+        if key is not None:
+            self.cache.put(key, (tuple(items), self.last_trace, tuple(self.last_problems)), size=len(items) + 1)
+        return items
+
+    def _retrieve(self, query: str, store: Any, check: Callable[[], None] | None) -> list[Item]:
         self.last_problems = []
         trace = RetrieveTrace(query=query)
         self.last_trace = trace

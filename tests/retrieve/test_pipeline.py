@@ -120,8 +120,8 @@ def test_the_event_cross_encoder_reads_in_chunks_and_stops_when_asked(store, mon
             raise Stop
 
     fake.event_calls.clear()
-    with pytest.raises(Stop):
-        retriever.retrieve("songs", store, date(2024, 4, 1), check=stop_after_two)
+    with pytest.raises(Stop):  # another query: "songs" is kept from the first call (app.retrieve.cache)
+        retriever.retrieve("my songs", store, date(2024, 4, 1), check=stop_after_two)
     assert len(fake.event_calls) == 2
     retriever.close()
 
@@ -371,3 +371,69 @@ def test_a_cancel_stops_retrieve_between_batches_within_a_second(tmp_path):
     assert answer.status is AnswerStatus.CANCELLED
     assert 0 < len(slow.event_calls) < 1280  # stopped half-way through the events
     assert seconds < 0.7 + 1.0
+
+
+# --- results kept per (query, store version) -------------------------------------------------------------
+
+
+def test_a_query_asked_again_is_answered_from_the_cache_until_the_store_changes(store):
+    fake = FakeCrossEncoder(partly_sources={"music_stream"}, keep_word="daft")
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=1000, pool_min_score=0.0))
+    first = retriever.retrieve("songs", store, date(2024, 4, 1))
+    first_trace, reads = retriever.last_trace, len(fake.event_calls)
+    assert reads > 0 and not first_trace.cached
+
+    again = retriever.retrieve("songs", store, date(2024, 4, 2))  # another question, the same sub-question
+    assert [i.ids for i in again] == [i.ids for i in first]
+    assert len(fake.event_calls) == reads  # nothing read again
+    assert retriever.last_trace.cached and retriever.last_trace.after_events == first_trace.after_events
+    assert (retriever.cache.hits, retriever.cache.misses) == (1, 1)
+
+    retriever.retrieve("my songs", store, date(2024, 4, 1))  # another query is read
+    assert len(fake.event_calls) == 2 * reads
+
+    # an import changes the store: the kept results are forgotten and the query is read again, new song included
+    import_events(store, [event("song99", "music_stream", "Daft Punk - Veridis Quo", {"artist": "Daft Punk"},
+                                at(9, 8))], label="more.json")
+    after = retriever.retrieve("songs", store, date(2024, 4, 1))
+    assert len(fake.event_calls) > 2 * reads and not retriever.last_trace.cached
+    assert len(after) == len(first) + 1
+    assert len(retriever.cache) == 1  # the two results of the old version are gone
+    retriever.close()
+
+
+def test_the_cache_is_bounded_by_the_items_it_holds():
+    from app.retrieve.cache import RetrieveCache
+
+    class Store:
+        path = "/nowhere/events.sqlite"
+
+        def sources(self):
+            return []
+
+        def meta(self, key):
+            return None
+
+    cache = RetrieveCache(max_items=10, max_entries=3)
+    keys = [cache.key(Store(), f"q{i}") for i in range(5)]
+    cache.put(keys[0], "a", size=4)
+    cache.put(keys[1], "b", size=4)
+    assert cache.get(keys[0]) == "a"  # now the most recently used
+    cache.put(keys[2], "c", size=4)    # 12 > 10: the least recently used (b) goes
+    assert cache.get(keys[1]) is None and cache.get(keys[0]) == "a" and cache.items == 8
+    cache.put(keys[3], "d", size=1)
+    cache.put(keys[4], "e", size=1)    # 4 entries > 3: c, the least recently used, goes
+    assert len(cache) == 3 and cache.get(keys[2]) is None and cache.items == 6
+    cache.put(keys[1], "huge", size=11)  # larger than the whole cache: not kept
+    assert cache.get(keys[1]) is None and cache.items == 6
+
+
+def test_no_cache_reads_every_time(store):
+    fake = FakeCrossEncoder(partly_sources={"music_stream"}, keep_word="daft")
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=RetrieveThresholds(min_count=1000, pool_min_score=0.0),
+                               cache=None)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    reads = len(fake.event_calls)
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    assert len(fake.event_calls) == 2 * reads
+    retriever.close()
