@@ -23,7 +23,8 @@ from app.sources import SOURCES
 
 # Keys whose values are measurements or free text (each source spec's measure keys), and those left out of
 # the texts: never a pattern.
-NOT_PATTERN_KEYS = SKIP_KEYS | frozenset({"text"}) | frozenset().union(*(spec.measure_keys for spec in SOURCES.values()))
+NOT_PATTERN_KEYS = (SKIP_KEYS | frozenset({"text"})
+                    | frozenset().union(*(spec.measure_keys for spec in SOURCES.values())))
 MAX_VALUE_CHARS = 60
 
 
