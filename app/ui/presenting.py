@@ -329,6 +329,20 @@ def _quoted(questions: list[str]) -> str:
 
 
 
+# Each operator as a person would say what the step did: the tree reads as questions, the code is a quiet label.
+OPERATOR_WORDS = {
+    "RETRIEVE": "find", "EXTRACT": "read out", "FILTER": "keep some", "MAP": "work out for each",
+    "APPLY": "work out", "UNNEST": "split up", "GROUP_BY": "group", "JOIN": "match up",
+    "SUM": "add up", "AVG": "average", "MIN": "smallest", "MAX": "largest",
+    "ARGMIN": "pick the least", "ARGMAX": "pick the most",
+}
+
+
+def operator_words(operator: str) -> str:
+    """'GROUP_BY' -> 'group'; an operator without words keeps its name in lower case."""
+    return OPERATOR_WORDS.get(operator, operator.replace("_", " ").lower())
+
+
 def node_size_text(report: Any) -> str:
     if report.error:
         return "error"

@@ -1,22 +1,29 @@
-"""Tree model of the executed operator tree: operator, sub-question, result size, time per node."""
+"""Tree model of the executed operator tree: sub-question, the step in words, result size, time per node."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 
-from .presenting import format_seconds, node_size_text
+from .presenting import format_seconds, node_size_text, operator_words
 from .report_tree import ReportItem, build_items
 
 Index = QModelIndex | QPersistentModelIndex
 REPORT_ROLE = Qt.ItemDataRole.UserRole  # the NodeReport behind a row
+OPERATOR_ROLE = Qt.ItemDataRole.UserRole + 1  # its operator's name ("GROUP_BY")
 ERROR_COLOUR = QColor(176, 0, 32)
 
 
+QUESTION_COLUMN, STEP_COLUMN = 0, 1
+
+
 class OperatorTreeModel(QAbstractItemModel):
-    HEADERS = ("Operator", "Sub-question", "Result", "Time")
+    """Sub-question first, then the step in words as a quiet label ('group'), the result size and the time;
+    the operator code is in the tooltip and the detail view."""
+
+    HEADERS = ("Question", "Step", "Result", "Time")
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -71,11 +78,17 @@ class OperatorTreeModel(QAbstractItemModel):
         report = index.internalPointer().report
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (report.operator, report.question, node_size_text(report), format_seconds(report.seconds))[col]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{report.step}\n\nError: {report.error}" if report.error else report.step
+            return (report.question, operator_words(report.operator), node_size_text(report),
+                    format_seconds(report.seconds))[col]
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole sub-question, however narrow the column
+            text = f"{report.question}\n\n{report.step}"
+            return f"{text}\n\nError: {report.error}" if report.error else text
         if role == Qt.ItemDataRole.ForegroundRole and report.error:
             return QBrush(ERROR_COLOUR)
+        if role == Qt.ItemDataRole.ForegroundRole and col != QUESTION_COLUMN:
+            return QBrush(QGuiApplication.palette().color(QPalette.ColorRole.PlaceholderText))  # quiet, any theme
+        if role == OPERATOR_ROLE:
+            return report.operator
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 3):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == REPORT_ROLE:

@@ -1,4 +1,5 @@
-"""The operator tree: operator, sub-question, result size and time per node; the selected node's result below."""
+"""How it was answered: the sub-questions as a tree, each with its step in words, result size and time; the
+selected node's step and result below."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ class TreePane(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setIndentation(12)  # trees are deep (8 levels is common); keep room for the sub-questions
         header = self.view.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        # The sub-questions take the room; the step, result and time are short.
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -66,7 +67,7 @@ class TreePane(QWidget):
         if report is None:
             self.detail.clear()
         else:
-            lines = [report.step]
+            lines = [report.question, report.step]  # the sub-question in words first: the column may cut it
             if report.error:
                 lines.append(f"Error: {report.error}")
             lines += ["", preview_text(report.preview, report.size)]

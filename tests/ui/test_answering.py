@@ -76,5 +76,5 @@ def test_the_window_answers_through_the_pipeline(qtbot, private_dirs, settings, 
                       "Breaking the question down: “songs I listened to” …",
                       "Running the operator tree …"]
     assert window.answer_pane.chart.series() == [("Daft Punk", 3.0), ("Air", 2.0), ("Phoenix", 2.0)]
-    assert window.tree_model.index(0, 0).data() == "GROUP_BY"
+    assert window.tree_model.index(0, 1).data() == "group"
     window.close()

@@ -134,20 +134,20 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
     assert re.fullmatch(r"Based on 10 events\. Answered in (<1|\d+) ms\.", window.answer_pane.evidence.text())
     assert window.answer_pane.chart_area.isVisible()
     assert window.answer_pane.chart.series() == [("Daft Punk", 4.0), ("Air", 3.0), ("Phoenix", 3.0)]
-    # The tree: MAP over GROUP_BY over RETRIEVE, with operator, sub-question, size and a time.
+    # The tree: MAP over GROUP_BY over RETRIEVE, as sub-questions with their steps in words, sizes and times.
     model = window.tree_model
     root = model.index(0, 0)
     group = model.index(0, 0, root)
     leaf = model.index(0, 0, group)
     rows = [[index.siblingAtColumn(c).data() for c in range(3)] for index in (root, group, leaf)]
-    assert rows == [["MAP", "How often did I listen to each artist?", "3"],
-                    ["GROUP_BY", "songs I listened to, grouped by artist", "3"],
-                    ["RETRIEVE", "songs I listened to", "10"]]
+    assert rows == [["How often did I listen to each artist?", "work out for each", "3"],
+                    ["songs I listened to, grouped by artist", "group", "3"],
+                    ["songs I listened to", "find", "10"]]
     assert all(re.fullmatch(r"(<1|\d+) ms", index.siblingAtColumn(3).data()) for index in (root, group, leaf))
     # The root is selected: its result in the detail view, its events in the evidence table.
     detail = window.tree_pane.detail.toPlainText().splitlines()
-    assert detail[0].startswith("MAP(")
-    assert detail[2:] == ["artist: Daft Punk · count: 4 · size: 4", "artist: Air · count: 3 · size: 3",
+    assert detail[0] == "How often did I listen to each artist?" and detail[1].startswith("MAP(")
+    assert detail[3:] == ["artist: Daft Punk · count: 4 · size: 4", "artist: Air · count: 3 · size: 3",
                           "artist: Phoenix · count: 3 · size: 3"]
     assert window.event_model.rowCount() == 10
     assert window.evidence_pane.count.text() == "10 events, all Music"
@@ -180,7 +180,8 @@ def test_selecting_a_node_shows_its_events_and_filter_narrows_them(qtbot, window
     root = window.tree_model.index(0, 0)
     leaf_index = window.tree_model.index(0, 0, window.tree_model.index(0, 0, root))
     window.tree_pane.view.setCurrentIndex(leaf_index)
-    assert window.tree_pane.detail.toPlainText().splitlines()[0] == 'RETRIEVE(query="songs I listened to")'
+    assert window.tree_pane.detail.toPlainText().splitlines()[:2] == ["songs I listened to",
+                                                                      'RETRIEVE(query="songs I listened to")']
     assert window.event_model.rowCount() == 9
     window.evidence_pane.filter.setText("air")
     proxy = window.evidence_pane.proxy
