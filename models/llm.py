@@ -48,6 +48,72 @@ EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
 THREADS_ENV = "LIFELENS_QUD_THREADS"  # model threads; fewer than the cores when other work shares them
 
 
+class CoreLoad:
+    """How many cores other processes keep busy: the machine's busy time in /proc/stat less this process's own
+    CPU time, averaged since the last reading (Linux; `available` is False elsewhere, and where /proc/stat counts
+    other cores than this process may use, as in a container limited to some of the host's cores).
+
+        load = CoreLoad()
+        ...                      # work
+        load.others()            # e.g. 1.7: other work kept 1.7 cores busy meanwhile (None: too soon to say)
+    """
+
+    MIN_WINDOW = 0.2  # seconds between two readings for an average worth acting on
+
+    def __init__(self, stat_path: str = "/proc/stat", *, clock: Callable[[], float] = time.monotonic,
+                 own_cpu: Callable[[], float] | None = None):
+        self.stat_path = stat_path
+        self.clock = clock
+        self.own_cpu = own_cpu or (lambda: sum(os.times()[:2]))  # user + system seconds of this process
+        self.cores = _usable_cores()
+        self.available = self._counted_cores() == self.cores
+        self._last = self._read() if self.available else None
+
+    def _counted_cores(self) -> int | None:
+        try:
+            with open(self.stat_path, encoding="ascii") as f:
+                return sum(1 for line in f if line.startswith("cpu") and line[3:4].isdigit())
+        except OSError:
+            return None
+
+    def _read(self) -> tuple[float, float, float]:
+        """(monotonic seconds, busy core-seconds of the machine, CPU seconds of this process)."""
+        with open(self.stat_path, encoding="ascii") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+        busy = sum(values[:8]) - values[3] - values[4]  # all but idle and iowait (guest time is in user already)
+        return self.clock(), busy / _CLOCK_TICKS, self.own_cpu()
+
+    def others(self) -> float | None:
+        """Cores other processes kept busy since the last reading that returned a figure; None when unknown."""
+        if self._last is None:
+            return None
+        now = self._read()
+        elapsed = now[0] - self._last[0]
+        if elapsed < self.MIN_WINDOW:
+            return None
+        busy, own = now[1] - self._last[1], now[2] - self._last[2]
+        self._last = now
+        return min(float(self.cores), max(0.0, (busy - own) / elapsed))
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def threads_for(cores: int, others: float) -> int:
+    """Model threads for `cores` when other work keeps `others` of them busy: the cores left, counting one that
+    is less than 0.7 free as taken. llama.cpp's threads wait for each other at every step, spinning: a thread on a
+    core another process also runs on holds all of them back (on 2 cores with a training job running, one thread
+    generated at 46 ms a token and two at 330 ms; a 512-token prompt took 3.6 s and 8.9 s)."""
+    return max(1, min(cores, int(cores - others + 0.3)))
+
+
 def _threads_from_env() -> int | None:
     """$LIFELENS_QUD_THREADS as a thread count: on busy cores llama.cpp's threads wait on each other, and one
     thread is then several times faster than two."""
@@ -70,6 +136,7 @@ class Completion:
     finish_reason: str = "stop"  # stop | length | grammar (no allowed token left)
     decode_calls: int = 0        # llama_decode calls while generating (fewer than tokens when drafts hit)
     prefill_seconds: float = 0.0  # of `seconds`: tokenizing and evaluating the prompt (the rest is generation)
+    threads: int = 0              # llama.cpp threads it ran with (they follow the load unless fixed)
 
 
 @dataclass
@@ -290,7 +357,12 @@ class GGUFModel:
         self._adapter = None
         self.n_ctx = n_ctx
         self.n_batch = n_batch
-        self.n_threads = n_threads or _threads_from_env() or max(1, os.cpu_count() or 1)
+        # An explicit count (the argument, $LIFELENS_QUD_THREADS) is kept; by default the count follows the load:
+        # before each completion, the cores other work left free (CoreLoad, threads_for).
+        fixed = n_threads or _threads_from_env()
+        self.n_threads = fixed or _usable_cores()
+        self._load = CoreLoad() if fixed is None else None
+        self.threads_now = self.n_threads
         if use_extra_buffers is None:
             use_extra_buffers = os.environ.get(EXTRA_BUFFERS_ENV, "") == "1"
         self.use_extra_buffers = use_extra_buffers
@@ -353,6 +425,7 @@ class GGUFModel:
             self._n_vocab = lib.llama_vocab_n_tokens(self._vocab)
             self._batch = lib.llama_batch_init(self.n_batch, 0, 1)
             self._cached = []
+            self.threads_now = self.n_threads
             self.load_seconds = time.perf_counter() - started
 
     def _apply_lora(self, lib, model, ctx):
@@ -644,11 +717,24 @@ class GGUFModel:
             self.usage.add(out)
             return out
 
+    def _follow_load(self) -> None:
+        """Set the thread count for the next evaluations to the cores other work leaves free (when not fixed)."""
+        if self._load is None or not self._load.available:
+            return
+        others = self._load.others()
+        if others is None:
+            return
+        threads = threads_for(self.n_threads, others)
+        if threads != self.threads_now:
+            self._lib.llama_set_n_threads(self._ctx, threads, threads)
+            self.threads_now = threads
+
     def _complete(self, prompt, grammar, max_tokens, temperature, seed, stop, forbid, speculate) -> Completion:
         import numpy as np
 
         started = time.perf_counter()
         lib = self._lib
+        self._follow_load()
         sampler = self.grammar(grammar) if grammar else None
         if sampler is not None:
             lib.llama_sampler_reset(sampler)
@@ -749,6 +835,7 @@ class GGUFModel:
             finish_reason=finish,
             decode_calls=decode_calls,
             prefill_seconds=prefilled - started,
+            threads=self.threads_now,
         )
 
 

@@ -282,3 +282,59 @@ def test_a_cancel_aborts_a_long_prompt_inside_llama_cpp_and_the_cache_stays_soun
     # and the next call with the same long prompt evaluates it whole, from a sound cache
     out = default_llm.complete(prompt, max_tokens=1)
     assert out.evaluated_tokens >= out.prompt_tokens - 1
+
+
+# --- the thread count follows the load ------------------------------------------------------------------
+
+
+def test_threads_are_the_cores_other_work_leaves_free():
+    from models.llm import threads_for
+
+    assert threads_for(2, 0.0) == 2
+    assert threads_for(2, 0.2) == 2   # a little background work: both cores
+    assert threads_for(2, 0.5) == 1   # half a core taken: a thread there would hold the other back
+    assert threads_for(2, 3.5) == 1   # never fewer than one
+    assert threads_for(8, 3.0) == 5
+
+
+def test_core_load_is_the_machines_busy_time_less_this_processs_own(tmp_path, monkeypatch):
+    from models import llm
+    from models.llm import CoreLoad
+
+    monkeypatch.setattr(llm, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(llm, "_CLOCK_TICKS", 100)
+    stat = tmp_path / "stat"
+
+    def write(busy_ticks: int) -> None:  # cpu user nice system idle iowait irq softirq steal
+        stat.write_text(f"cpu  {busy_ticks} 0 0 5000 0 0 0 0 0 0\ncpu0 0 0 0 0\ncpu1 0 0 0 0\nintr 1\n")
+
+    now, own = [100.0], [10.0]
+    write(1000)
+    load = CoreLoad(str(stat), clock=lambda: now[0], own_cpu=lambda: own[0])
+    assert load.available
+    now[0] += 0.1
+    assert load.others() is None          # too soon to average
+    now[0] += 1.9                         # 2 s later: the machine was busy 3 core-seconds, this process 1
+    write(1300)
+    own[0] += 1.0
+    assert load.others() == pytest.approx(1.0)
+    now[0] += 2.0                         # then only this process worked
+    write(1500)
+    own[0] += 2.0
+    assert load.others() == pytest.approx(0.0)
+
+    stat.write_text("cpu  1 0 0 1 0 0 0 0\ncpu0 0 0 0 0\n")  # counts one core where the process may use two
+    assert not CoreLoad(str(stat)).available
+
+
+def test_the_model_follows_the_load_unless_the_count_is_fixed(default_gguf, monkeypatch):
+    monkeypatch.delenv("LIFELENS_QUD_THREADS", raising=False)
+    model = GGUFModel(default_gguf, n_ctx=512)
+    assert model._load is not None
+    out = model.complete("Hello", max_tokens=2)
+    assert 1 <= out.threads <= model.n_threads
+    model.close()
+    monkeypatch.setenv("LIFELENS_QUD_THREADS", "1")
+    fixed = GGUFModel(default_gguf, n_ctx=512)
+    assert fixed._load is None and fixed.complete("Hello", max_tokens=2).threads == 1
+    fixed.close()
