@@ -13,6 +13,8 @@ KEYS = (
     ("Up / Down", "in the question box: earlier questions"),
     ("Tab / Shift+Tab", "go from pane to pane"),
     ("Ctrl+O", "import files"),
+    ("Ctrl+Shift+C", "copy the answer"),
+    ("Ctrl+S", "save the answer, how it was answered and its evidence as Markdown"),
     ("Ctrl+,", "settings"),
     ("F1", "this help"),
 )

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QLocale, QStringListModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QVBoxLayout, QWidget
 
 from app.importing import ImportSummary
@@ -30,6 +30,7 @@ from .event_dialog import EventDialog
 from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
+from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
 from .import_model import ImportFilesModel
 from .import_pane import ImportPane
@@ -160,6 +161,13 @@ class MainWindow(QMainWindow):
         for action in (self.import_files_action, self.import_folder_action, None, self.demo_action,
                        self.own_data_action, None, self.people_action, self.settings_action, None, self.quit_action):
             file_menu.addSeparator() if action is None else file_menu.addAction(action)
+        answer_menu = self.menuBar().addMenu("&Answer")
+        self.copy_answer_action = QAction("&Copy answer", self, shortcut=QKeySequence("Ctrl+Shift+C"))
+        self.export_markdown_action = QAction("&Save answer as Markdown…", self, shortcut=QKeySequence.StandardKey.Save)
+        self.export_csv_action = QAction("Export the step's &events as CSV…", self)
+        for action in (self.copy_answer_action, self.export_markdown_action, self.export_csv_action):
+            action.setEnabled(False)  # until there is an answer
+            answer_menu.addAction(action)
         help_menu = self.menuBar().addMenu("&Help")
         self.help_action = QAction("Lifelens &Help", self, shortcut=QKeySequence.StandardKey.HelpContents)
         help_menu.addAction(self.help_action)
@@ -219,6 +227,10 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         self.welcome_action.triggered.connect(self.show_welcome)
         self.help_action.triggered.connect(self.show_help)
+        self.copy_answer_action.triggered.connect(self.copy_answer)
+        self.export_markdown_action.triggered.connect(self.export_markdown)
+        self.export_csv_action.triggered.connect(self.export_csv)
+        self.answered.connect(self._update_answer_actions)
         self.about_action.triggered.connect(self.show_about)
 
     # --- layout memory ------------------------------------------------------------------------
@@ -494,6 +506,8 @@ class MainWindow(QMainWindow):
             return None
         assert self.answerer is not None
         self.question_pane.remember(question)
+        self.last_answer = None  # Copy and Export act on what the pane shows, and it shows this question now
+        self._update_answer_actions()
         self.answer_pane.show_working(question)
         self.tree_pane.show_tree(None)
         self.evidence_pane.show_events([])
@@ -605,6 +619,7 @@ class MainWindow(QMainWindow):
             self.waiting_question = None
             self._on_answer_finished()
         self.last_answer = None
+        self._update_answer_actions()
         self.answer_pane.clear()
         self.tree_pane.show_tree(None)
         self.evidence_pane.show_events([])
@@ -642,6 +657,64 @@ class MainWindow(QMainWindow):
         from app.versions import version_text
 
         dialogs.about_box(self, version_text()).exec()
+
+    # --- keeping and sharing -----------------------------------------------------------------------
+
+    @Slot()
+    def _update_answer_actions(self) -> None:
+        for action in (self.copy_answer_action, self.export_markdown_action, self.export_csv_action):
+            action.setEnabled(self.last_answer is not None)
+
+    @Slot()
+    def copy_answer(self) -> str | None:
+        if self.last_answer is None:
+            return None
+        text = f"{self.last_answer.question}\n{answer_text(self.last_answer)}"
+        QGuiApplication.clipboard().setText(text)
+        self.status_label.setText("The answer is on the clipboard.")
+        return text
+
+    def _save_path(self, title: str, suffix: str, kind: str) -> Path | None:
+        stem = "".join(c if c.isalnum() or c in " -_" else " " for c in self.last_answer.question).strip()[:60]
+        suggested = str(Path.home() / f"{' '.join(stem.split()) or 'answer'}{suffix}")
+        path, _ = QFileDialog.getSaveFileName(self, title, suggested, f"{kind} (*{suffix})")
+        if not path:
+            return None
+        return Path(path) if Path(path).suffix else Path(path + suffix)
+
+    @Slot()
+    def export_markdown(self) -> Path | None:
+        """The answer, how it was answered and its evidence (the first EVIDENCE_LIMIT events) as Markdown."""
+        if self.last_answer is None or self.store is None:
+            return None
+        path = self._save_path("Export answer as Markdown", ".md", "Markdown")
+        if path is None:
+            return None
+        ids = list(self.last_answer.evidence_ids)
+        text = answer_markdown(self.last_answer, self.store.get(ids[:EVIDENCE_LIMIT]), len(ids))
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            dialogs.show_error(self, "Export answer", f"{path} could not be written: {exc.strerror or exc}")
+            return None
+        self.status_label.setText(f"Saved the answer to {path}.")
+        return path
+
+    @Slot()
+    def export_csv(self) -> Path | None:
+        """Every event of the step selected under "How it was answered" (not only the listed ones) as CSV."""
+        if self.last_answer is None or self.store is None:
+            return None
+        path = self._save_path("Export events as CSV", ".csv", "CSV")
+        if path is None:
+            return None
+        try:
+            count = write_events_csv(path, self.store.get(self.evidence_ids), value_attribute(self.last_answer))
+        except OSError as exc:
+            dialogs.show_error(self, "Export events", f"{path} could not be written: {exc.strerror or exc}")
+            return None
+        self.status_label.setText(f"Saved {plural(count, 'event')} to {path}.")
+        return path
 
     @Slot()
     def show_help(self) -> HelpDialog:
