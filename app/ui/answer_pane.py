@@ -107,12 +107,16 @@ class AnswerPane(QWidget):
         if self.answer is None:
             self.evidence.setText("Cancelling …")
 
-    def show_answer(self, answer: Any) -> None:
+    def show_answer(self, answer: Any, kept_from: str | None = None) -> None:
+        """`kept_from`: when the answer was worked out, for an answer opened from the history."""
         self.answer = answer
         self.question = answer.question
         self.headline.setText(answer_headline(answer))
         self.evidence.setText(evidence_line(answer))
         next_step = way_on(answer)
+        if kept_from:
+            next_step = (f"This answer was worked out on {kept_from}; press Ask again to work it out anew "
+                         "(your data may have changed since).")
         self._set_extras(runner_ups(answer), answer_warnings(answer), next_step, retry=bool(next_step))
         series = chart_series(answer)
         self.chart.set_series(series)

@@ -24,6 +24,7 @@ from app.store import EventStore, FileResult, StoreBug, StoreError
 
 from . import dialogs
 from .answer_pane import AnswerPane
+from .answer_history import AnswerHistory
 from .answering import REFERENCE_DATE_META, Answerer, reference_date_for
 from .data_removal import UnsafeDeletion, delete_user_data
 from .event_dialog import EventDialog
@@ -87,6 +88,7 @@ class MainWindow(QMainWindow):
         self.last_answer: Any = None
         self.event_dialog: EventDialog | None = None
         self.evidence_ids: list[str] = []  # the events of the selected step, all of them
+        self.answer_history = AnswerHistory(data_dir() / "answers.json")
 
         self.sources_model = SourcesModel(self)
         self.import_model = ImportFilesModel(self)
@@ -215,6 +217,7 @@ class MainWindow(QMainWindow):
         self.answer_pane.retry_requested.connect(self.ask)
         self.cancel_shortcut.activated.connect(self.cancel_running)
         self.suggestions_pane.chosen.connect(self.question_pane.ask_text)
+        self.suggestions_pane.history_chosen.connect(self.open_from_history)
         self.tree_pane.node_selected.connect(self.show_node_events)
         self.evidence_pane.event_opened.connect(self.open_event)
         self.evidence_pane.show_all_requested.connect(self.show_all_events)
@@ -530,6 +533,23 @@ class MainWindow(QMainWindow):
         return job
 
     @Slot(str)
+    def open_from_history(self, question: str) -> bool:
+        """A past question: its kept answer when this store has one (nothing is worked out again), else ask it.
+        True when a kept answer was shown."""
+        kept = self.answer_history.get(self.store_path, question)
+        if kept is None or self.answer_job is not None or self.waiting_question is not None:
+            self.question_pane.ask_text(question)
+            return False
+        self.question_pane.line.setText(question)
+        self.last_answer = kept.answer
+        self.answer_pane.show_answer(kept.answer, kept_from=QLocale().toString(kept.asked_at, "d MMMM yyyy, HH:mm"))
+        self.tree_pane.show_tree(kept.answer.tree)  # selects the root, which shows its events
+        if kept.answer.tree is None:
+            self.show_events(kept.answer.evidence_ids)
+        self._update_answer_actions()
+        return True
+
+    @Slot(str)
     def _on_answer_progress(self, text: str) -> None:
         words = progress_words(text)
         self.status_label.setText(words)
@@ -559,6 +579,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_answer(self, answer: Any) -> None:
         self.last_answer = answer
+        self.answer_history.add(self.store_path, answer)
         self.answer_pane.show_answer(answer)
         self.tree_pane.show_tree(answer.tree)  # selects the root, which shows its events
         if answer.tree is None:
@@ -841,6 +862,7 @@ class MainWindow(QMainWindow):
             dialogs.show_error(self, "Delete all my data", str(exc))
             return None
         self.settings.forget_personal()
+        self.answer_history.clear()
         self.history_model.setStringList([])
         self.import_model.clear()
         self.store_path = self.own_store_path = db_path()

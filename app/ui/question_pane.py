@@ -99,7 +99,8 @@ class QuestionPane(QWidget):
 class SuggestionsPane(QTabWidget):
     """Example questions for the data at hand, and the questions asked before."""
 
-    chosen = Signal(str)
+    chosen = Signal(str)  # an example: ask it
+    history_chosen = Signal(str)  # a past question: open its kept answer, or ask it again
 
     def __init__(self, examples: QStringListModel, history: QStringListModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -121,10 +122,14 @@ class SuggestionsPane(QTabWidget):
         self.addTab(self.history_view, "History")
         self.examples_view.clicked.connect(self._chosen)  # one click asks an example
         self.examples_view.activated.connect(self._chosen)  # and so does Enter (a second ask while busy is ignored)
-        self.history_view.activated.connect(self._chosen)  # double-click or Enter asks again
+        self.history_view.activated.connect(self._history_chosen)  # double-click or Enter opens it
         history.rowsInserted.connect(self.history_view.scrollToBottom)
         history.modelReset.connect(self.history_view.scrollToBottom)
 
     @Slot(QModelIndex)
     def _chosen(self, index: QModelIndex) -> None:
         self.chosen.emit(index.data())
+
+    @Slot(QModelIndex)
+    def _history_chosen(self, index: QModelIndex) -> None:
+        self.history_chosen.emit(index.data())
