@@ -636,7 +636,11 @@ class GGUFModel:
         `exclude` (tried here before, a dead end): greedy, or sampled at `temperature`."""
         import numpy as np
 
-        top = np.argpartition(-logits, TOP_K)[:TOP_K]
+        if temperature <= 0:
+            best = self._greedy_best(logits, sampler, out, forbid, exclude)
+            if best is not None:
+                return best
+        top = np.argpartition(logits, -TOP_K)[-TOP_K:]
         top = top[np.argsort(-logits[top])]
         if sampler is not None:
             allowed = self._allowed(sampler, top.tolist())
@@ -658,6 +662,20 @@ class GGUFModel:
         probs = np.exp(scores - scores.max())
         probs /= probs.sum()
         return int(rng.choice(ids, p=probs))
+
+    def _greedy_best(self, logits, sampler, out: bytes, forbid, exclude) -> int | None:
+        """The single most likely token when it may be taken (the grammar allows it, it completes no forbidden text
+        and is no dead end), else None. Greedy decoding takes it in most steps; looking at it alone saves ranking
+        the top 40 of 262k logits and running the grammar over each (~8 ms a token, a seventh of the QUD's time on
+        2 busy cores), and picks what the full ranking would pick."""
+        best = int(logits.argmax())
+        if best in exclude:
+            return None
+        if forbid and any(f in out[-max(len(f) for f in forbid):] + self.piece(best) for f in forbid):
+            return None
+        if sampler is not None and not self._allowed(sampler, [best])[0]:
+            return None
+        return best
 
     def _allowed_full(self, sampler, logits):
         """All tokens the grammar allows, best first (slow path: the whole vocabulary)."""

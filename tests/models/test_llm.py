@@ -338,3 +338,23 @@ def test_the_model_follows_the_load_unless_the_count_is_fixed(default_gguf, monk
     fixed = GGUFModel(default_gguf, n_ctx=512)
     assert fixed._load is None and fixed.complete("Hello", max_tokens=2).threads == 1
     fixed.close()
+
+
+def test_the_greedy_shortcut_chooses_what_the_full_ranking_chooses(default_llm, monkeypatch):
+    from models.llm import GGUFModel
+
+    prompt = (
+        'Input: QUD("my runs")\nOutput: RETRIEVE(query="I went running")\n'
+        'Input: QUD("my walks")\nOutput: RETRIEVE(query="I went for a walk")\n'
+        'Input: QUD("my swims")\nOutput:'
+    )
+    grammar = 'root ::= " RETRIEVE(query=\\"" [a-zA-Z ]+ "\\")\\n"\n'
+    cases = [dict(max_tokens=12), dict(grammar=YES_NO, max_tokens=10, stop=["\n"]),
+             dict(grammar=grammar, max_tokens=30, stop=["\n"]),
+             dict(grammar=grammar, max_tokens=30, stop=["\n"], forbid=['query="I swam"'])]
+    prompts = ["The capital of France is", "Is the sky green? Answer:", prompt, prompt]
+    shortcut = [default_llm.complete(p, **kw).text for p, kw in zip(prompts, cases)]
+    monkeypatch.setattr(GGUFModel, "_greedy_best", lambda self, *args: None)  # always rank the top 40
+    ranked = [default_llm.complete(p, **kw).text for p, kw in zip(prompts, cases)]
+    assert shortcut == ranked
+    assert 'query="I swam"' not in shortcut[3]
