@@ -1,6 +1,7 @@
 """The UI's one door to question answering: an injected `Answerer` callable.
 
     answerer(question, reference_date, progress, cancel) -> Answer
+    answerer.run_tree(tree_json, reference_date, progress, cancel) -> Answer    # optional: an edited tree
 
 `progress(text)` reports a step for the status bar; `cancel` is an `app.importing.CancelToken`
 (its `.cancelled` turns true when the person presses Cancel). Tests pass a fake; `launch` binds
@@ -76,18 +77,32 @@ class PipelineAnswerer:
         """`trace`: an app.qud.decompose.Trace that receives every model call (the bench counts them)."""
         from app.qud.pipeline import ask
 
+        self.load(progress, cancel)
+        with EventStore.open(self.store_path, read_only=True) as store:
+            retriever, extractor = self._operators_for(store)
+            return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
+                       retriever=retriever, extractor=extractor, trace=trace)
+
+    def run_tree(self, tree: dict, reference_date: date, progress: Callable[[str], None], cancel: CancelToken) -> Any:
+        """Run a tree the person edited (app.ui.tree_edit) with the same operators; the question model is not
+        asked, so nothing needs loading."""
+        from app.engine import Node, execute
+
+        with EventStore.open(self.store_path, read_only=True) as store:
+            retriever, extractor = self._operators_for(store)
+            progress("Running the edited tree …")
+            return execute(Node.from_json(tree), store, reference_date, retriever=retriever, extractor=extractor,
+                           cancel=cancel)
+
+    def _operators_for(self, store: EventStore) -> tuple[Any, Any]:
         from app.operators import operator_models
         from app.people import people_book
 
-        self.load(progress, cancel)
-        with EventStore.open(self.store_path, read_only=True) as store:
-            book = people_book(store)
-            if self._operators is None or book != self._book:  # first question, or the people book changed
-                self._close_operators()
-                self._operators, self._book = operator_models(store, self.operator_size), book
-            retriever, extractor = self._operators
-            return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
-                       retriever=retriever, extractor=extractor, trace=trace)
+        book = people_book(store)
+        if self._operators is None or book != self._book:  # first question, or the people book changed
+            self._close_operators()
+            self._operators, self._book = operator_models(store, self.operator_size), book
+        return self._operators
 
     def close(self) -> None:
         # The model is shared by every answerer of the process (models.llm.shared_model); launch closes

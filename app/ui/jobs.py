@@ -107,17 +107,20 @@ class ImportJob(Job):
 
 
 class AnswerJob(Job):
-    """One question through the injected Answerer."""
+    """One question through the injected Answerer; with `tree`, that (edited) tree through its run_tree."""
 
     title = "Answering"
 
-    def __init__(self, answerer: Callable[..., Any], question: str, reference_date: date):
+    def __init__(self, answerer: Callable[..., Any], question: str, reference_date: date, tree: dict | None = None):
         super().__init__()
         self.answerer = answerer
         self.question = question
         self.reference_date = reference_date
+        self.tree = tree
 
     def work(self):
+        if self.tree is not None:
+            return self.answerer.run_tree(self.tree, self.reference_date, self.say, self.cancel_token)
         return self.answerer(self.question, self.reference_date, self.say, self.cancel_token)
 
 

@@ -31,6 +31,8 @@ from .event_dialog import EventDialog
 from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
+from .step_dialog import StepDialog
+from .tree_edit import EditError, edited_tree, tree_problems
 from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
 from .import_model import ImportFilesModel
@@ -219,6 +221,7 @@ class MainWindow(QMainWindow):
         self.suggestions_pane.chosen.connect(self.question_pane.ask_text)
         self.suggestions_pane.history_chosen.connect(self.open_from_history)
         self.tree_pane.node_selected.connect(self.show_node_events)
+        self.tree_pane.edit_requested.connect(self.edit_step)
         self.evidence_pane.event_opened.connect(self.open_event)
         self.evidence_pane.show_all_requested.connect(self.show_all_events)
         self.import_files_action.triggered.connect(self.choose_files)
@@ -522,8 +525,8 @@ class MainWindow(QMainWindow):
             return None
         return self._start_answer(question)
 
-    def _start_answer(self, question: str) -> AnswerJob:
-        job = AnswerJob(self.answerer, question, reference_date_for(self.store))
+    def _start_answer(self, question: str, tree: dict | None = None) -> AnswerJob:
+        job = AnswerJob(self.answerer, question, reference_date_for(self.store), tree)
         job.message.connect(self._on_answer_progress)
         job.succeeded.connect(self._on_answer)
         job.failed.connect(self._on_answer_failed)
@@ -531,6 +534,46 @@ class MainWindow(QMainWindow):
         self.answer_job = job
         self.runner.start(job)
         return job
+
+    # --- editing the tree and running it again ---------------------------------------------------------
+
+    def _update_editable(self) -> None:
+        """A step can be edited while an answer with a tree is shown, nothing runs, and the answerer runs trees."""
+        self.tree_pane.set_editable(self.last_answer is not None and self.last_answer.tree is not None
+                                    and self.answer_job is None and self.waiting_question is None
+                                    and hasattr(self.answerer, "run_tree"))
+
+    @Slot(object)
+    def edit_step(self, report: Any) -> StepDialog | None:
+        """Edit `report`'s step of the shown answer's tree in a dialog; on Run again, run the edited tree."""
+        answer = self.last_answer
+        if answer is None or answer.tree is None or not hasattr(self.answerer, "run_tree"):
+            return None
+
+        def check(question: str, step: str) -> list[str]:
+            try:
+                return tree_problems(edited_tree(answer.tree, report, question, step))
+            except EditError as exc:
+                return [str(exc)]
+
+        dialog = StepDialog(report, check, self)
+        self.step_dialog = self._open_dialog(
+            dialog, lambda: self.run_edited_tree(edited_tree(answer.tree, report, *dialog.edit())))
+        return dialog
+
+    def run_edited_tree(self, tree: dict) -> AnswerJob | None:
+        """Run an edited tree through the answerer (no question model: only the engine), as a question runs."""
+        if self.answer_job is not None or self.waiting_question is not None or not self._ensure_store():
+            return None
+        question = tree["question"]
+        self.last_answer = None
+        self._update_answer_actions()
+        self.answer_pane.show_working(question)
+        self.tree_pane.show_tree(None)
+        self.evidence_pane.show_events([])
+        self.question_pane.set_busy(True)
+        self._set_working(True)
+        return self._start_answer(question, tree)
 
     @Slot(str)
     def open_from_history(self, question: str) -> bool:
@@ -602,6 +645,7 @@ class MainWindow(QMainWindow):
         self.answer_job = None
         self.question_pane.set_busy(False)
         self._set_working(False)
+        self._update_editable()
 
     def _set_working(self, working: bool) -> None:
         self.busy_bar.setVisible(working)
@@ -685,6 +729,7 @@ class MainWindow(QMainWindow):
     def _update_answer_actions(self) -> None:
         for action in (self.copy_answer_action, self.export_markdown_action, self.export_csv_action):
             action.setEnabled(self.last_answer is not None)
+        self._update_editable()
 
     @Slot()
     def copy_answer(self) -> str | None:

@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal, Slot
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QPlainTextEdit, QSplitter, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontDatabase, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QPushButton, QSplitter, QTreeView,
+    QVBoxLayout, QWidget,
+)
 
 from .presenting import preview_text
 from .tree_model import OperatorTreeModel
@@ -15,6 +18,7 @@ from .tree_model import OperatorTreeModel
 
 class TreePane(QWidget):
     node_selected = Signal(object)  # the NodeReport, or None when nothing is selected
+    edit_requested = Signal(object)  # the NodeReport to edit
 
     def __init__(self, model: OperatorTreeModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -44,11 +48,32 @@ class TreePane(QWidget):
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.edit_button = QPushButton("Edit this step…")
+        self.edit_button.setToolTip("Change the selected step's sub-question, what it looks for, how it filters or "
+                                    "groups, and run the tree again (F2)")
+        self.edit_button.setEnabled(False)
+        heading_row = QHBoxLayout()
+        heading_row.addWidget(self.heading, 1)
+        heading_row.addWidget(self.edit_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.heading)
+        layout.addLayout(heading_row)
         layout.addWidget(self.splitter, 1)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.edit_button.clicked.connect(self._edit_clicked)
+        self.edit_shortcut = QShortcut(QKeySequence(Qt.Key.Key_F2), self.view, context=Qt.ShortcutContext.WidgetShortcut)
+        self.edit_shortcut.activated.connect(self._edit_clicked)
+        self.editable = False  # the answerer can run an edited tree, and nothing is running
+
+    def set_editable(self, editable: bool) -> None:
+        self.editable = editable
+        self.edit_button.setEnabled(editable and self.selected_report() is not None)
+
+    @Slot()
+    def _edit_clicked(self) -> None:
+        report = self.selected_report()
+        if self.editable and report is not None:
+            self.edit_requested.emit(report)
 
     def show_tree(self, report: Any | None) -> None:
         self.model.set_report(report)
@@ -72,4 +97,5 @@ class TreePane(QWidget):
                 lines.append(f"Error: {report.error}")
             lines += ["", preview_text(report.preview, report.size)]
             self.detail.setPlainText("\n".join(lines))
+        self.edit_button.setEnabled(self.editable and report is not None)
         self.node_selected.emit(report)

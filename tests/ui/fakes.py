@@ -47,13 +47,15 @@ PER_ARTIST_TREE = {
 class TreeAnswerer:
     """A fake Answerer with a real engine: runs a hand-made tree (the QUD's part is faked) with app.engine.
 
-    Records every (question, reference_date) it was asked; the root's question is the one asked.
+    Records every (question, reference_date) it was asked; the root's question is the one asked. `run_tree`
+    runs an edited tree as the real answerer does.
     """
 
     def __init__(self, store_path: Path, tree: dict = PER_ARTIST_TREE):
         self.store_path = store_path
         self.tree = tree
         self.questions: list[tuple[str, date]] = []
+        self.trees_run: list[dict] = []  # edited trees run (run_tree)
 
     def __call__(self, question, reference_date, progress, cancel):
         from app.engine import Node, execute
@@ -63,3 +65,12 @@ class TreeAnswerer:
         tree = Node.from_json(dict(self.tree, question=question))
         with EventStore.open(self.store_path, read_only=True) as store:
             return execute(tree, store, reference_date, cancel=cancel)
+
+    def run_tree(self, tree, reference_date, progress, cancel):
+        """As PipelineAnswerer.run_tree: the edited tree through the engine, no question model."""
+        from app.engine import Node, execute
+
+        self.trees_run.append(tree)
+        progress("Running the edited tree …")
+        with EventStore.open(self.store_path, read_only=True) as store:
+            return execute(Node.from_json(tree), store, reference_date, cancel=cancel)
