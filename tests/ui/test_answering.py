@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from PySide6.QtCore import Qt
 
 from app.importing import CancelToken
@@ -78,3 +79,26 @@ def test_the_window_answers_through_the_pipeline(qtbot, private_dirs, settings, 
     assert window.answer_pane.chart.series() == [("Daft Punk", 3.0), ("Air", 2.0), ("Phoenix", 2.0)]
     assert window.tree_model.index(0, 1).data() == "group"
     window.close()
+
+
+def test_pipeline_answerer_runs_an_edited_tree_without_the_question_model(tmp_path, monkeypatch):
+    from app.importing import import_paths
+    from app.ui.tree_edit import edited_tree
+
+    monkeypatch.setattr(answering, "_load_qud_model", lambda choice: pytest.fail("no model for an edited tree"))
+    store_path = tmp_path / "e.sqlite"
+    with EventStore.open(store_path) as store:
+        import_paths(store, [write_spotify(tmp_path / "export", 6)])
+    answerer = PipelineAnswerer(store_path, operator_size="lexical")
+    tree = {"question": "How many songs?", "step": 'APPLY(l=QUD("songs I listened to"), fct=len)',
+            "children": [{"question": "songs I listened to", "step": 'RETRIEVE(query="songs I listened to")',
+                          "children": []}]}
+    messages = []
+    answer = answerer.run_tree(tree, date(2024, 2, 1), messages.append, CancelToken())
+    assert (answer.value, len(answer.evidence_ids)) == (6, 6) and messages == ["Running the edited tree …"]
+    # The same tree with its search narrowed to one artist, as the step dialog makes it.
+    narrowed = edited_tree(answer.tree, answer.tree.children[0], "songs by Air", answer.tree.children[0].step)
+    again = answerer.run_tree(narrowed, date(2024, 2, 1), messages.append, CancelToken())
+    assert again.value == 2 and again.tree.children[0].step == 'RETRIEVE(query="songs by Air")'
+    assert not answerer.loaded
+    answerer.close()
