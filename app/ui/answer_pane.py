@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from .bar_chart import BarChart
+from .colours import warning_colour
 from .presenting import answer_headline, answer_warnings, chart_series, evidence_line, runner_ups, way_on
 
-WARNING_STYLE = "color: #8a5a00;"  # amber, readable on light and dark backgrounds
 
 
 class AnswerPane(QWidget):
@@ -36,7 +36,6 @@ class AnswerPane(QWidget):
         self.runner_ups.setWordWrap(True)
         self.warnings = QLabel("")
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet(WARNING_STYLE)
         self.warnings.setTextFormat(Qt.TextFormat.PlainText)
         self.way_on = QLabel("")
         self.way_on.setWordWrap(True)
@@ -72,6 +71,8 @@ class AnswerPane(QWidget):
         self.runner_ups.setText(runner_ups)
         self.runner_ups.setVisible(bool(runner_ups))
         warnings = warnings or []
+        # Amber, in the shade the theme reads (set when shown: the theme may have changed since).
+        self.warnings.setStyleSheet(f"color: {warning_colour(self.palette()).name()};")
         self.warnings.setText("\n".join(f"Note: {w}" for w in warnings))
         self.warnings.setVisible(bool(warnings))
         self.way_on.setText(way_on)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLineEdit, QPushButton, QRadioButton, QVBoxLayout, QWidget,
 )
 
+from .colours import error_colour
 from .settings import DEFAULT_QUD_MODEL, OPERATOR_SIZES
 
 OPERATOR_LABELS = {
@@ -94,7 +95,7 @@ class SettingsDialog(QDialog):
         danger_layout.addWidget(self.delete_button)
 
         self.problem = QLabel("")
-        self.problem.setStyleSheet("color: #b00020")
+        self.problem.setStyleSheet(f"color: {error_colour(self.palette()).name()}")
         self.problem.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QVBoxLayout, QWidget,
 )
 
+from .colours import error_colour
 from .presenting import operator_words
 
 # What to change in a step of each kind, in a person's words.
@@ -42,7 +43,7 @@ class StepDialog(QDialog):
         self.problems = QLabel("")
         self.problems.setWordWrap(True)
         self.problems.setTextFormat(Qt.TextFormat.PlainText)
-        self.problems.setStyleSheet("color: #b00020;")
+        self.problems.setStyleSheet(f"color: {error_colour(self.palette()).name()};")
         self.problems.setVisible(False)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.run_button = buttons.addButton("Run again", QDialogButtonBox.ButtonRole.AcceptRole)

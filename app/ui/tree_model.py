@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QGuiApplication, QPalette
 
+from .colours import error_colour
 from .presenting import format_seconds, node_size_text, operator_words
 from .report_tree import ReportItem, build_items
 
 Index = QModelIndex | QPersistentModelIndex
 REPORT_ROLE = Qt.ItemDataRole.UserRole  # the NodeReport behind a row
 OPERATOR_ROLE = Qt.ItemDataRole.UserRole + 1  # its operator's name ("GROUP_BY")
-ERROR_COLOUR = QColor(176, 0, 32)
 
 
 QUESTION_COLUMN, STEP_COLUMN = 0, 1
@@ -84,7 +84,7 @@ class OperatorTreeModel(QAbstractItemModel):
             text = f"{report.question}\n\n{report.step}"
             return f"{text}\n\nError: {report.error}" if report.error else text
         if role == Qt.ItemDataRole.ForegroundRole and report.error:
-            return QBrush(ERROR_COLOUR)
+            return QBrush(error_colour(QGuiApplication.palette()))
         if role == Qt.ItemDataRole.ForegroundRole and col != QUESTION_COLUMN:
             return QBrush(QGuiApplication.palette().color(QPalette.ColorRole.PlaceholderText))  # quiet, any theme
         if role == OPERATOR_ROLE:
