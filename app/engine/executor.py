@@ -27,6 +27,7 @@ from app.engine.expr import EvalContext, ExprError, compile_condition, compile_c
 from app.engine.extract import Extractor, KeyAliasExtractor
 from app.engine.operators import REGISTRY, Cancelled, MissingAttribute, OpContext, OperatorError, TimeLimitReached
 from app.engine.phrasing import answer_sentence, answer_value, nothing_found_sentence
+from app.engine.units import in_asked_unit
 from app.engine.retrieve import KeywordRetriever, Retriever
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Lambda, Qud, validate_call
@@ -282,6 +283,7 @@ def execute(
                           report, (), timings, error, AnswerStatus.TIMED_OUT)
         return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error,
                       AnswerStatus.FAILED)
+    result = in_asked_unit(tree.question, result)  # "how many hours": the seconds of the data as hours
     ids = result_ids(result)
     value = answer_value(tree.call, result)
     if value == []:
