@@ -60,7 +60,9 @@ def as_yes_no(count_tree: Node, question: str) -> Node | None:
 # "on average", "average", "avg", "mean"; and a unit: "per week", "a day", "each month", "monthly"
 _AVERAGE = re.compile(r"(?:,\s*)?\b(?:on\s+(?:an\s+)?average|average|avg|mean)\b,?\s*", re.I)
 _PER_UNIT = re.compile(r"\s*\b(?P<per>per|a|an|each|every)\s+(?P<unit>day|week|month|year)\b", re.I)
-_UNIT_ADJECTIVE = re.compile(r"\b(?P<adjective>daily|weekly|monthly|yearly|annual)\s+", re.I)
+# "average monthly spend" is a rate; "weekly team syncs" and "The Daily" are not: the adjective counts only after
+# the word average
+_UNIT_ADJECTIVE = re.compile(r"\b(?:average|avg|mean)\s+(?P<adjective>daily|weekly|monthly|yearly|annual)\s+", re.I)
 _ADJECTIVE_UNITS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year"}
 _DATED_MONTH = re.compile(r"\b(?:in|during)\s+(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?(?P<year>(?:19|20)\d\d)\b",
                           re.I)
@@ -111,7 +113,7 @@ def per_period(question: str, today: date) -> PerPeriod | None:
              "month": whole_months if whole_months is not None else days / (365.25 / 12)}[unit]
     total = question
     for pattern in (_PER_UNIT, _UNIT_ADJECTIVE, _AVERAGE):
-        total = pattern.sub(" " if pattern is _AVERAGE else "", total, count=1)
+        total = pattern.sub(" ", total, count=1)
     total = " ".join(total.split()).strip(" ,")
     if not total:
         return None

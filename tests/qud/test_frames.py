@@ -87,6 +87,8 @@ def test_an_average_per_period_asks_for_the_total_and_the_length_of_the_period(q
     "on average how much did I spend per month in the first five months of 2024?",
     "do I play more songs on weekdays or at the weekend, per day?",
     "How many runs per week did I do in 2025?",                  # a period that has not begun
+    "How many episodes of The Daily did I play in 2023?",        # a title, not a rate
+    "how many weekly team syncs were on my work calendar in 2023",   # a kind of meeting, not a rate
 ])
 def test_other_averages_are_left_to_the_model(question):
     assert per_period(question, date(2024, 4, 6)) is None
