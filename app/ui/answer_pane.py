@@ -7,14 +7,17 @@ down: “runs per weekday” …"), so that working, cancelled, timed out and fa
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from .bar_chart import BarChart
 from .colours import warning_colour
-from .presenting import answer_headline, answer_warnings, chart_series, evidence_line, runner_ups, way_on
+from .presenting import (
+    answer_headline, answer_warnings, chart_series, evidence_line, format_duration, runner_ups, way_on,
+)
 
 
 
@@ -63,6 +66,13 @@ class AnswerPane(QWidget):
         layout.addStretch(0)
         self.answer: Any = None
         self.question = ""
+        # While a question runs, the line under it ticks every second: a long wait never looks like a hang.
+        self.working_since: float | None = None
+        self._stage = ""
+        self._cancelling = False
+        self.tick = QTimer(self)
+        self.tick.setInterval(1000)
+        self.tick.timeout.connect(self._show_working_line)
         self.retry_button.clicked.connect(lambda: self.retry_requested.emit(self.question))
         self._set_extras()
 
@@ -83,7 +93,20 @@ class AnswerPane(QWidget):
         self.chart.set_series(None)
         self.chart_area.setVisible(False)
 
+    def _stop_working(self) -> None:
+        self.tick.stop()
+        self.working_since = None
+
+    @Slot()
+    def _show_working_line(self) -> None:
+        if self.working_since is None:
+            return
+        elapsed = int(time.monotonic() - self.working_since)
+        took = f" · {format_duration(elapsed)}" if elapsed >= 1 else ""
+        self.evidence.setText(f"{self._stage}{took}" + ("" if self._cancelling else " (Esc cancels)"))
+
     def clear(self) -> None:
+        self._stop_working()
         self.answer = None
         self.question = ""
         self.headline.setText("Ask a question to see the answer here.")
@@ -95,21 +118,28 @@ class AnswerPane(QWidget):
         self.answer = None
         self.question = question
         self.headline.setText(f"Working on “{question}” …")
-        self.evidence.setText("Starting … (Esc cancels)")
+        self._stage = "Starting …"
+        self._cancelling = False
+        self.working_since = time.monotonic()
+        self.tick.start()
+        self._show_working_line()
         self._set_extras()
         self._hide_chart()
 
     def show_stage(self, text: str) -> None:
-        """The stage the running question is in, under the "Working on" headline."""
-        if self.answer is None and text:
-            self.evidence.setText(f"{text} (Esc cancels)")
+        """The stage the running question is in, under the "Working on" headline, with the time so far."""
+        if self.working_since is not None and text:
+            self._stage = text
+            self._show_working_line()
 
     def show_cancelling(self) -> None:
-        if self.answer is None:
-            self.evidence.setText("Cancelling …")
+        if self.working_since is not None:
+            self._stage, self._cancelling = "Cancelling …", True
+            self._show_working_line()
 
     def show_answer(self, answer: Any, kept_from: str | None = None) -> None:
         """`kept_from`: when the answer was worked out, for an answer opened from the history."""
+        self._stop_working()
         self.answer = answer
         self.question = answer.question
         self.headline.setText(answer_headline(answer))
@@ -125,6 +155,7 @@ class AnswerPane(QWidget):
 
     def show_failure(self, text: str) -> None:
         """The answerer itself failed (a bug or a missing model), so there is no Answer to show."""
+        self._stop_working()
         self.answer = None
         self.headline.setText("The question could not be answered.")
         self.evidence.setText(text)
@@ -134,6 +165,7 @@ class AnswerPane(QWidget):
 
     def show_cancelled(self) -> None:
         """The person cancelled and the answerer stopped by raising rather than by answering "cancelled"."""
+        self._stop_working()
         self.answer = None
         self.headline.setText(f"Cancelled: “{self.question}” was not answered.")
         self.evidence.setText("")
