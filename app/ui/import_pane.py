@@ -117,10 +117,14 @@ class ImportPane(QWidget):
         self.cancel_button = QPushButton("Cancel import")
         self.cancel_button.setVisible(False)
         self.import_button = QPushButton("Import files…")
+        self.clear_button = QPushButton("Clear list")
+        self.clear_button.setToolTip("Fold the list of imported files away (what was imported stays)")
+        self.clear_button.setVisible(False)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.clear_button)
         buttons.addWidget(self.details_button)
         buttons.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
@@ -133,6 +137,7 @@ class ImportPane(QWidget):
 
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.import_button.clicked.connect(self.import_files_requested)
+        self.clear_button.clicked.connect(self.model.clear)  # the pane folds (_fold) with its list empty
         self.details_button.clicked.connect(self.show_errors)
         self.model.modelReset.connect(self._fold)
         self.model.rowsInserted.connect(self._fold)
@@ -145,6 +150,7 @@ class ImportPane(QWidget):
         empty = self.model.rowCount() == 0
         folded = self.table.isHidden()
         self.table.setVisible(not empty)
+        self.clear_button.setVisible(not empty and not self.cancel_button.isVisible())
         if empty:
             self.layout().activate()
             self.setMaximumHeight(self.sizeHint().height())
@@ -162,6 +168,7 @@ class ImportPane(QWidget):
         self.details_button.setVisible(False)
         self.cancel_button.setVisible(True)
         self.cancel_button.setEnabled(True)
+        self.clear_button.setVisible(False)  # not while files are read
 
     def cancelling(self) -> None:
         self.cancel_button.setEnabled(False)
@@ -169,6 +176,7 @@ class ImportPane(QWidget):
 
     def finished(self, summary: ImportSummary | None, failure: str | None = None) -> None:
         self.cancel_button.setVisible(False)
+        self.clear_button.setVisible(self.model.rowCount() > 0)
         self.table.setColumnHidden(PROGRESS_COLUMN, True)
         if summary is not None and summary.cancelled:
             self.model.cancel_remaining()

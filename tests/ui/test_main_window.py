@@ -95,6 +95,12 @@ def test_the_empty_import_pane_folds_away_and_opens_for_an_import(qtbot, window_
     assert pane.import_button.isVisible() and pane.summary.isVisible()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
     assert pane.table.isVisible() and pane.table.height() > 3 * pane.table.verticalHeader().defaultSectionSize()
+    # Once the person has read it, Clear list folds it again; the summary line stays.
+    assert pane.clear_button.isVisible()
+    qtbot.mouseClick(pane.clear_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: pane.height() < 0.2 * column.height(), timeout=TIMEOUT_MS)
+    assert not pane.table.isVisible() and not pane.clear_button.isVisible()
+    assert pane.summary.text() == "Read 1 file: 3 events added, 0 already there, no problems."
 
 
 def test_only_a_bad_file_is_one_problem_in_one_file_and_the_file_column_keeps_its_room(qtbot, window_factory,
