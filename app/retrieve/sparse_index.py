@@ -18,8 +18,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -57,6 +58,9 @@ class SparseIndex:
         self.encoder = encoder or SpladeEncoder()
         self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._conn.execute("PRAGMA journal_mode=WAL")
+        # A side file that can be rebuilt: a crash may lose the last batches (the next sync encodes them again),
+        # never the file; no fsync per commit.
+        self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.executescript(SCHEMA)
         self._lock = threading.RLock()
         self._matrix: _TermMatrix | None = None
@@ -75,6 +79,18 @@ class SparseIndex:
             self._conn.close()
             self._matrix = None
             self.encoder.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction for a batch of writes. The connection is in autocommit mode, where each row of an
+        executemany is a transaction of its own with its own sync: 41,000 rows took 90 s of a 122 s demo build."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
 
     def _meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
@@ -107,7 +123,7 @@ class SparseIndex:
                     self._recent.clear()
                 self._recent.update(zip(unique, (_pack(v) for v in self.encoder.encode(unique))))
             rows = [(e.id, e.source, *self._recent[t]) for e, t in zip(chunk, texts)]
-            with self._lock:
+            with self._lock, self._transaction():
                 self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
                 self._matrix = None
             written += len(rows)
@@ -134,7 +150,7 @@ class SparseIndex:
             if event.id not in indexed:
                 todo.append(event)
         gone = indexed - present
-        with self._lock:
+        with self._lock, self._transaction():
             self._conn.executemany("DELETE FROM vectors WHERE event_id=?", [(i,) for i in gone])
             self._matrix = None
         done = 0
