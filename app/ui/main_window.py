@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         self.last_answer: Any = None
         self.event_dialog: EventDialog | None = None
         self.evidence_ids: list[str] = []  # the events of the selected step, all of them
-        self.answer_history = AnswerHistory(data_dir() / "answers.json")
+        self.answer_history = AnswerHistory(data_dir() / "answers")
 
         self.sources_model = SourcesModel(self)
         self.import_model = ImportFilesModel(self)

@@ -22,7 +22,7 @@ def answer(question="How often did I run?", value=2, status=AnswerStatus.ANSWERE
 
 
 def test_kept_answers_come_back_per_store_and_survive_a_restart(tmp_path):
-    path = tmp_path / "answers.json"
+    path = tmp_path / "answers"
     mine, demo = Path("/d/events.sqlite"), Path("/d/demo/events.sqlite")
     history = AnswerHistory(path)
     asked = datetime(2026, 11, 26, 10, 30)
@@ -36,23 +36,29 @@ def test_kept_answers_come_back_per_store_and_survive_a_restart(tmp_path):
 
 
 def test_only_answers_that_ran_are_kept_and_only_the_last_ones(tmp_path):
-    history = AnswerHistory(tmp_path / "answers.json")
+    folder = tmp_path / "answers"
+    history = AnswerHistory(folder)
     store = Path("/d/events.sqlite")
     assert not history.add(store, answer(status=AnswerStatus.CANCELLED))
     assert history.get(store, "How often did I run?") is None
     for n in range(KEPT_PER_STORE + 5):
         history.add(store, answer(question=f"q{n}?"))
-    assert history.get(store, "q4?") is None and history.get(store, "q5?") is not None
+    assert history.get(store, "q0?") is None and history.get(store, "q34?") is not None
+    assert len(list(folder.glob("*.json"))) == KEPT_PER_STORE  # one small file per kept answer
+    history.add(Path("/d/demo.sqlite"), answer())  # another store's answers do not push these out
+    assert len(list(folder.glob("*.json"))) == KEPT_PER_STORE + 1
     history.clear()
-    assert not (tmp_path / "answers.json").exists() and history.get(store, "q40?") is None
+    assert list(folder.glob("*.json")) == [] and history.get(store, "q34?") is None
 
 
-def test_a_damaged_file_costs_the_kept_answers_not_the_window(tmp_path):
-    path = tmp_path / "answers.json"
-    path.write_text("{not json")
-    history = AnswerHistory(path)
-    assert history.get(Path("/d/e.sqlite"), "x") is None
-    assert history.add(Path("/d/e.sqlite"), answer())
+def test_a_damaged_file_costs_that_answer_not_the_window(tmp_path):
+    history = AnswerHistory(tmp_path / "answers")
+    store = Path("/d/e.sqlite")
+    history.add(store, answer())
+    (kept,) = (tmp_path / "answers").glob("*.json")
+    kept.write_text("{not json")
+    assert history.get(store, "How often did I run?") is None
+    assert history.add(store, answer()) and history.get(store, "How often did I run?") is not None
 
 
 def test_a_question_from_the_history_opens_its_kept_answer_without_working_it_out(qtbot, window_factory, tmp_path):
