@@ -462,7 +462,9 @@ class MainWindow(QMainWindow):
             return None
         if self.settings.operator_size == "lexical":
             return None
-        if self.index_job is not None:
+        if self.index_job is not None or self.answer_job is not None:
+            # Once more after the running index; or after the running question, whose RETRIEVE brings the index up
+            # to date itself (two indexers at once would each do the whole work).
             self.index_again = True
             return None
         indexer, path = self.indexer, self.store_path
@@ -646,6 +648,9 @@ class MainWindow(QMainWindow):
         self.question_pane.set_busy(False)
         self._set_working(False)
         self._update_editable()
+        if self.index_again and self.index_job is None:
+            self.index_again = False
+            self.update_index()
 
     def _set_working(self, working: bool) -> None:
         self.busy_bar.setVisible(working)

@@ -722,6 +722,24 @@ def test_esc_while_a_question_waits_for_the_index_drops_it(qtbot, window_factory
     assert window.answerer.questions == [] and window.answer_job is None  # it did not start after all
 
 
+def test_indexing_asked_for_while_a_question_runs_waits_for_it(qtbot, window_factory, settings, tmp_path):
+    """The models finished loading (or an import ended) while a question runs: its RETRIEVE indexes the store
+    itself, so the background indexer starts after it instead of doing the same work beside it."""
+    settings.operator_size = "small"
+    indexer = RecordingIndexer()
+    window = window_factory(indexer=indexer)
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
+    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
+    window.answerer = slow = StopsWhenCancelled()
+    window.question_pane.line.setText("Slow?")
+    qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: slow.started == 1, timeout=TIMEOUT_MS)
+    assert window.update_index() is None and window.index_job is None  # not beside the question
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
+        qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: indexer.calls == [3, 3] and window.index_job is None, timeout=TIMEOUT_MS)
+
+
 def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_chosen(qtbot, window_factory, settings,
                                                                                    tmp_path):
     from app.ui.settings_dialog import SettingsValues
