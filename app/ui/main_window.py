@@ -514,6 +514,15 @@ class MainWindow(QMainWindow):
             return None
         assert self.answerer is not None
         self.question_pane.remember(question)
+        self._begin_working(question)
+        if self.index_job is not None:
+            self.waiting_question = question
+            self.answer_pane.show_stage(self._waiting_words())
+            return None
+        return self._start_answer(question)
+
+    def _begin_working(self, question: str) -> None:
+        """The window while `question` is worked out: the pane says so, the old tree and evidence go."""
         self.last_answer = None  # Copy and Export act on what the pane shows, and it shows this question now
         self._update_answer_actions()
         self.answer_pane.show_working(question)
@@ -521,11 +530,6 @@ class MainWindow(QMainWindow):
         self.evidence_pane.show_events([])
         self.question_pane.set_busy(True)
         self._set_working(True)
-        if self.index_job is not None:
-            self.waiting_question = question
-            self.answer_pane.show_stage(self._waiting_words())
-            return None
-        return self._start_answer(question)
 
     def _start_answer(self, question: str, tree: dict | None = None) -> AnswerJob:
         job = AnswerJob(self.answerer, question, reference_date_for(self.store), tree)
@@ -567,15 +571,8 @@ class MainWindow(QMainWindow):
         """Run an edited tree through the answerer (no question model: only the engine), as a question runs."""
         if self.answer_job is not None or self.waiting_question is not None or not self._ensure_store():
             return None
-        question = tree["question"]
-        self.last_answer = None
-        self._update_answer_actions()
-        self.answer_pane.show_working(question)
-        self.tree_pane.show_tree(None)
-        self.evidence_pane.show_events([])
-        self.question_pane.set_busy(True)
-        self._set_working(True)
-        return self._start_answer(question, tree)
+        self._begin_working(tree["question"])
+        return self._start_answer(tree["question"], tree)
 
     @Slot(str)
     def open_from_history(self, question: str) -> bool:
