@@ -32,7 +32,7 @@ class EventTableModel(RowTableModel):
         """`value_attr`: the attribute the answer computed with ('total' of a SUM), shown where an event has it."""
         self.beginResetModel()
         self._rows = list(events)
-        self._details = {e.id: key_fields(e) for e in self._rows}
+        self._details = {e.id: key_fields(e, value_attr) for e in self._rows}
         self._values = {e.id: event_value(e, value_attr) for e in self._rows}
         self.endResetModel()
 

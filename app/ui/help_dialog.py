@@ -12,6 +12,7 @@ KEYS = (
     ("Esc", "stop the question being answered (or the import being read)"),
     ("Up / Down", "in the question box: earlier questions"),
     ("Tab / Shift+Tab", "go from pane to pane"),
+    ("F2", "under “How it was answered”: edit the selected step and run the tree again"),
     ("Ctrl+O", "import files"),
     ("Ctrl+Shift+C", "copy the answer"),
     ("Ctrl+S", "save the answer, how it was answered and its evidence as Markdown"),
@@ -32,8 +33,13 @@ next; a question by month, weekday or artist draws a chart.</p>
 <p><b>How it was answered</b> shows the smaller questions the answer was built from, each with the number of
 events it found; select one to see its events under <b>Evidence</b>. Open an event to read it whole and to find
 the file it came from.</p>
+<p>When an answer went wrong at one step (it looked for the wrong thing, grouped by the wrong field), select
+that step and press <b>Edit this step…</b>: change what it looks for, how it filters or groups, and the tree runs
+again with your change.</p>
 <p>When a question gets no answer, the window says why: you stopped it, it ran past its time limit, or a step
 failed. Rephrasing it, or asking about a shorter period, often helps.</p>
+<p>The <b>History</b> tab keeps your questions with their answers: a past question opens its answer at once.
+The <b>Answer</b> menu copies an answer or saves it, with how it was answered and its events.</p>
 """
 
 

@@ -382,35 +382,43 @@ def _minutes(ms: Any) -> str:
     return f"{format_number(ms / 60000, 1, fixed=True)} min" if _is_number(ms) else ""
 
 
-def key_fields(event: Any) -> str:
-    """One line of the fields that matter for this kind of event, for the evidence table."""
+def key_fields(event: Any, value_attr: str | None = None) -> str:
+    """One line of the fields that matter for this kind of event, for the evidence table; the measure the Value
+    column shows (event_value with the same `value_attr`: a song's time played, an order's total) is not
+    repeated here."""
     d = event.data
     s = event.source
+    # (field, text): the field names which part is the Value column's.
     if s == "music_stream":
-        parts = [d.get("artist"), d.get("album"), _minutes(d.get("ms_played"))]
+        parts = [("artist", d.get("artist")), ("album", d.get("album")), ("ms_played", _minutes(d.get("ms_played")))]
     elif s == "podcast_stream":
-        parts = [d.get("show"), _minutes(d.get("ms_played"))]
+        parts = [("show", d.get("show")), ("ms_played", _minutes(d.get("ms_played")))]
     elif s == "audiobook_stream":
-        parts = [d.get("audiobook"), d.get("chapter")]
+        parts = [("audiobook", d.get("audiobook")), ("chapter", d.get("chapter"))]
     elif s in ("movie_stream", "tvseries_stream"):
         dur = d.get("duration_s")
-        parts = [d.get("series"), d.get("profile"), d.get("device"), f"{format_number(round(dur / 60))} min" if _is_number(dur) else None]
+        parts = [("series", d.get("series")), ("profile", d.get("profile")), ("device", d.get("device")),
+                 ("duration_s", f"{format_number(round(dur / 60))} min" if _is_number(dur) else None)]
     elif s == "online_purchase":
         total = d.get("total")
-        parts = [f"{format_number(total, fixed=True)} {d.get('currency', '')}".strip() if _is_number(total) else None,
-                 f"× {d.get('quantity')}" if d.get("quantity") not in (None, 1) else None, d.get("category")]
+        parts = [("total", f"{format_number(total, fixed=True)} {d.get('currency', '')}".strip() if _is_number(total) else None),
+                 ("quantity", f"× {d.get('quantity')}" if d.get("quantity") not in (None, 1) else None),
+                 ("category", d.get("category"))]
     elif s == "workout":
         dur, dist = d.get("duration_s"), d.get("distance_km")
-        parts = [d.get("workout_type"), f"{format_number(round(dur / 60))} min" if _is_number(dur) else None,
-                 f"{format_number(dist, 1, fixed=True)} km" if _is_number(dist) else None]
+        parts = [("workout_type", d.get("workout_type")),
+                 ("duration_s", f"{format_number(round(dur / 60))} min" if _is_number(dur) else None),
+                 ("distance_km", f"{format_number(dist, 1, fixed=True)} km" if _is_number(dist) else None)]
     elif s == "mail":
         to = list(d.get("to") or [])
-        parts = [d.get("from_name") or d.get("from"), ("to " + ", ".join(to[:2])) if to else None]
+        parts = [("from", d.get("from_name") or d.get("from")), ("to", ("to " + ", ".join(to[:2])) if to else None)]
     elif s == "calendar":
-        parts = [d.get("location"), "all day" if d.get("all_day") else None, d.get("calendar")]
+        parts = [("location", d.get("location")), ("all_day", "all day" if d.get("all_day") else None),
+                 ("calendar", d.get("calendar"))]
     else:
-        parts = [f"{k}: {v}" for k, v in list(d.items())[:3]]
-    return " · ".join(str(p) for p in parts if p)
+        parts = [(k, f"{k}: {v}") for k, v in list(d.items())[:3]]
+    in_value_column = _value_field(event, value_attr)
+    return " · ".join(str(text) for name, text in parts if text and name != in_value_column)
 
 
 def format_duration(seconds: float) -> str:
@@ -452,6 +460,15 @@ def _field_value_text(event: Any, name: str, number: float) -> str:
     return format_value(number)
 
 
+def _value_field(event: Any, attr: str | None = None) -> str | None:
+    """The field event_value reads for `event`: the answer's attribute where the event has it, else the first
+    measure of its kind that it has."""
+    for name in ((attr,) if attr else ()) + _VALUE_FIELDS.get(event.source, ()):
+        if _is_number(event.data.get(name)):
+            return name
+    return None
+
+
 def event_value(event: Any, attr: str | None = None) -> tuple[str, float | None]:
     """The value an event gave, as (text, number for sorting): the answer's own attribute when the event has it
     (the 'total' a SUM added up), else its kind's usual measure (a song's time played, an order's total, a
@@ -460,11 +477,10 @@ def event_value(event: Any, attr: str | None = None) -> tuple[str, float | None]
     >>> event_value(order)                # {"total": 34.5, "currency": "EUR"}
     ('34.50 EUR', 34.5)
     """
-    names = ((attr,) if attr else ()) + _VALUE_FIELDS.get(event.source, ())
-    for name in names:
-        number = event.data.get(name)
-        if _is_number(number):
-            return _field_value_text(event, name, number), float(number)
+    name = _value_field(event, attr)
+    if name is not None:
+        number = event.data[name]
+        return _field_value_text(event, name, number), float(number)
     if event.source == "calendar" and event.end and event.start and not event.data.get("all_day"):
         seconds = (event.end - event.start).total_seconds()
         return format_duration(seconds), seconds

@@ -73,7 +73,7 @@ def write_events_csv(path: Path, events: Iterable[Any], value_attr: str | None =
         for event in events:
             value, number = event_value(event, value_attr)
             writer.writerow((event.start.isoformat() if event.start else "", event.source, event.title, value,
-                             "" if number is None else repr(number), key_fields(event), event.file,
+                             "" if number is None else repr(number), key_fields(event, value_attr), event.file,
                              event.position, event.id))
             count += 1
     return count

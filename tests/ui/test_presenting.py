@@ -9,7 +9,8 @@ import pytest
 
 from app.ui import presenting
 from app.ui.presenting import (
-    NumberStyle, answer_headline, answer_warnings, chart_series, event_document, evidence_line, format_bytes,
+    NumberStyle, answer_headline, answer_warnings, chart_series, event_document, event_value, evidence_line,
+    format_bytes,
     format_number, format_seconds, format_value, key_fields, original_location, pairs_of, parse_reference_date,
     preview_text, progress_words, reimport_paths, runner_ups, way_on,
 )
@@ -133,10 +134,14 @@ def test_key_fields_per_source():
         "Ann · to me@x.org, b@x.org"
     assert key_fields(event("calendar", {"location": "Luigi's", "all_day": True, "calendar": "Home"})) == \
         "Luigi's · all day · Home"
-    assert key_fields(event("online_purchase", {"total": 9.99, "currency": "EUR", "quantity": 3})) == "9.99 EUR · × 3"
+    # The measure in the Value column (the total, the time played) is not said twice.
+    assert key_fields(event("online_purchase", {"total": 9.99, "currency": "EUR", "quantity": 3})) == "× 3"
     assert key_fields(event("tvseries_stream", {"series": "Dark", "profile": "Kim", "duration_s": 2700.0})) == \
-        "Dark · Kim · 45 min"
-    assert key_fields(event("podcast_stream", {"show": "Radiolab", "ms_played": 90000})) == "Radiolab · 1.5 min"
+        "Dark · Kim"
+    assert key_fields(event("podcast_stream", {"show": "Radiolab", "ms_played": 90000})) == "Radiolab"
+    run = event("workout", {"workout_type": "running", "duration_s": 1800.0, "distance_km": 5.2})
+    assert key_fields(run) == "running · 30 min"  # the distance is the run's value
+    assert key_fields(run, "duration_s") == "running · 5.2 km"  # a question about time: the time is
     assert key_fields(event("something_new", {"a": 1, "b": 2, "c": 3, "d": 4})) == "a: 1 · b: 2 · c: 3"
 
 
@@ -256,5 +261,7 @@ def test_numbers_follow_the_locale(german_numbers):
         ["1.234.567", "16.512,99", "2,5", "3", "0"]
     assert format_value([1234, 0.5]) == "1.234, 0,5"
     assert (format_seconds(2.0), format_bytes(5 * 1024**2)) == ("2,0 s", "5,0 MB")
-    assert key_fields(event("online_purchase", {"total": 1299.9, "currency": "EUR"})) == "1.299,90 EUR"
+    assert event_value(event("online_purchase", {"total": 1299.9, "currency": "EUR"})) == ("1.299,90 EUR", 1299.9)
+    assert key_fields(event("workout", {"workout_type": "run", "duration_s": 600.0, "distance_km": 2.25})) == \
+        "run · 10 min"
     assert preview_text([{"total": 16512.989999999987}], size=1200) == "total: 16.512,99\n… and 1.199 more"
