@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QSi
 from .bar_chart import BarChart
 from .colours import warning_colour
 from .presenting import (
-    answer_headline, answer_warnings, chart_series, evidence_line, format_duration, runner_ups, way_on,
+    answer_basis, answer_headline, answer_warnings, chart_series, evidence_line, format_duration, runner_ups, way_on,
 )
 
 
@@ -35,6 +35,8 @@ class AnswerPane(QWidget):
         self.headline.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.evidence = QLabel("")
         self.evidence.setWordWrap(True)
+        self.basis = QLabel("")  # what the number was worked out over: 'Counted: “my runs in 2023”.'
+        self.basis.setWordWrap(True)
         self.runner_ups = QLabel("")
         self.runner_ups.setWordWrap(True)
         self.warnings = QLabel("")
@@ -58,6 +60,7 @@ class AnswerPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
+        layout.addWidget(self.basis)
         layout.addWidget(self.runner_ups)
         layout.addWidget(self.evidence)
         layout.addWidget(self.warnings)
@@ -77,7 +80,9 @@ class AnswerPane(QWidget):
         self._set_extras()
 
     def _set_extras(self, runner_ups: str = "", warnings: list[str] | None = None, way_on: str = "",
-                    retry: bool = False) -> None:
+                    retry: bool = False, basis: str = "") -> None:
+        self.basis.setText(basis)
+        self.basis.setVisible(bool(basis))
         self.runner_ups.setText(runner_ups)
         self.runner_ups.setVisible(bool(runner_ups))
         warnings = warnings or []
@@ -148,7 +153,8 @@ class AnswerPane(QWidget):
         if kept_from:
             next_step = (f"This answer was worked out on {kept_from}; press Ask again to work it out anew "
                          "(your data may have changed since).")
-        self._set_extras(runner_ups(answer), answer_warnings(answer), next_step, retry=bool(next_step))
+        self._set_extras(runner_ups(answer), answer_warnings(answer), next_step, retry=bool(next_step),
+                         basis=answer_basis(answer))
         series = chart_series(answer)
         self.chart.set_series(series)
         self.chart_area.setVisible(bool(series))

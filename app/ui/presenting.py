@@ -154,6 +154,28 @@ def answer_warnings(answer: Any) -> list[str]:
     return [w for w in seen if w]
 
 
+# How an aggregate's root step used its one sub-question, for the line that restates what the number is about.
+_BASIS_WORDS = {"SUM": "Added up", "AVG": "Averaged over", "MIN": "Among", "MAX": "Among", "ARGMAX": "Compared",
+                "ARGMIN": "Compared"}
+
+
+def answer_basis(answer: Any) -> str:
+    """What a number or a choice was worked out over, in the tree's own words: the sub-question under the root
+    ('Counted: “my runs in 2023”.'), so that '128 (counted from 128 events)' says what was counted and when.
+    "" when the root is no aggregate of one sub-question, or the tree did not run."""
+    root = answer.tree
+    status = getattr(answer, "status", AnswerStatus.ANSWERED)
+    if root is None or not status.ran or len(root.children) != 1:
+        return ""
+    if root.operator == "APPLY":
+        verb = "Counted" if re.search(r"\bfct\s*=\s*len\b", root.step) else "Worked out from"
+    else:
+        verb = _BASIS_WORDS.get(root.operator)
+        if verb is None:
+            return ""
+    return f"{verb}: “{root.children[0].question}”."
+
+
 RUNNER_UPS_SHOWN = 3
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .presenting import (
-    answer_headline, answer_warnings, event_value, evidence_line, format_seconds, format_time, key_fields,
+    answer_basis, answer_headline, answer_warnings, event_value, evidence_line, format_seconds, format_time, key_fields,
     node_size_text, operator_words, runner_ups, source_label, way_on,
 )
 
@@ -23,7 +23,7 @@ CSV_HEADERS = ("time", "source", "title", "value", "number", "details", "file", 
 
 def answer_text(answer: Any) -> str:
     """What the answer pane says, line by line: headline, runner-ups, evidence line, warnings, what to do next."""
-    lines = [answer_headline(answer), runner_ups(answer), evidence_line(answer)]
+    lines = [answer_headline(answer), answer_basis(answer), runner_ups(answer), evidence_line(answer)]
     lines += [f"Note: {w}" for w in answer_warnings(answer)]
     lines.append(way_on(answer))
     return "\n".join(line for line in lines if line)

@@ -470,6 +470,7 @@ def test_engine_warnings_and_runner_ups_are_shown_with_the_answer(qtbot, window_
                                     'val_attr_name="artist")'}
     ask(qtbot, window, "Which artist did I listen to most?")
     assert window.answer_pane.runner_ups.text() == "Then Air (3) and Phoenix (3)."
+    assert window.answer_pane.basis.text() == "Compared: “How often did I listen to each artist?”."
     assert window.answer_pane.runner_ups.isVisible() and not window.answer_pane.warnings.isVisible()
     assert not window.answer_pane.retry_button.isVisible()
     # Songs and a podcast grouped by artist (a podcast has none): the engine warns, and the window says so.

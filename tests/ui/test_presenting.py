@@ -9,7 +9,7 @@ import pytest
 
 from app.ui import presenting
 from app.ui.presenting import (
-    NumberStyle, answer_headline, answer_warnings, chart_series, event_document, event_value, evidence_line,
+    NumberStyle, answer_basis, answer_headline, answer_warnings, chart_series, event_document, event_value, evidence_line,
     format_bytes,
     format_number, format_seconds, format_value, key_fields, original_location, pairs_of, parse_reference_date,
     preview_text, progress_words, reimport_paths, runner_ups, way_on,
@@ -265,3 +265,20 @@ def test_numbers_follow_the_locale(german_numbers):
     assert key_fields(event("workout", {"workout_type": "run", "duration_s": 600.0, "distance_km": 2.25})) == \
         "run · 10 min"
     assert preview_text([{"total": 16512.989999999987}], size=1200) == "total: 16.512,99\n… and 1.199 more"
+
+
+def test_the_basis_line_restates_what_a_number_was_worked_out_over():
+    runs = NodeReport("RETRIEVE", "my runs in 2023", 'RETRIEVE(query="my runs in 2023")', 128, 0.1, None)
+    count = NodeReport("APPLY", "How often did I run in 2023?", 'APPLY(l=QUD("my runs in 2023"), fct=len)', 1, 0.1,
+                       None, children=(runs,))
+    a = answer(question=count.question, value=128, text="128 (counted from 128 events).", tree=count,
+               evidence_ids=("a",))
+    assert answer_basis(a) == "Counted: “my runs in 2023”."
+    total = NodeReport("SUM", "How much did I spend?", 'SUM(l=QUD("orders in 2023"), attr_name="total")', 1, 0.1,
+                       None, children=(runs,))
+    assert answer_basis(answer(value=3.5, text="x", tree=total, evidence_ids=("a",))) == "Added up: “my runs in 2023”."
+    # Nothing to restate: a plain retrieval, a join of two sub-questions, a tree that did not run.
+    assert answer_basis(answer(value=["x"], text="x", tree=runs, evidence_ids=("a",))) == ""
+    join = NodeReport("JOIN", "q", "JOIN(...)", 3, 0.1, None, children=(runs, runs))
+    assert answer_basis(answer(value=["x"], text="x", tree=join, evidence_ids=("a",))) == ""
+    assert answer_basis(answer(text="x", tree=count, status=AnswerStatus.CANCELLED)) == ""

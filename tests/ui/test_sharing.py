@@ -36,8 +36,9 @@ def test_copy_puts_the_answer_as_the_window_says_it_on_the_clipboard(qtbot, wind
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_C,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     lines = QGuiApplication.clipboard().text().splitlines()
-    assert lines[:3] == ["Which artist did I listen to most?", "Daft Punk (count: 4).", "Then Air (3) and Phoenix (3)."]
-    assert lines[3].startswith("Based on 4 events.")
+    assert lines[:4] == ["Which artist did I listen to most?", "Daft Punk (count: 4).",
+                         "Compared: “How often did I listen to each artist?”.", "Then Air (3) and Phoenix (3)."]
+    assert lines[4].startswith("Based on 4 events.")
     assert window.status_label.text() == "The answer is on the clipboard."
 
 
