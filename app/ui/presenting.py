@@ -173,7 +173,8 @@ def answer_basis(answer: Any) -> str:
         verb = _BASIS_WORDS.get(root.operator)
         if verb is None:
             return ""
-    return f"{verb}: “{root.children[0].question}”."
+    question = root.children[0].question.strip()
+    return f"{verb}: “{question}”" + ("" if question.endswith(("?", "!", ".")) else ".")
 
 
 RUNNER_UPS_SHOWN = 3
@@ -352,11 +353,11 @@ def _quoted(questions: list[str]) -> str:
 
 
 # Each operator as a person would say what the step did: the tree reads as questions, the code is a quiet label.
+# Short: the column beside the sub-questions must leave them the room.
 OPERATOR_WORDS = {
-    "RETRIEVE": "find", "EXTRACT": "read out", "FILTER": "keep some", "MAP": "work out for each",
-    "APPLY": "work out", "UNNEST": "split up", "GROUP_BY": "group", "JOIN": "match up",
-    "SUM": "add up", "AVG": "average", "MIN": "smallest", "MAX": "largest",
-    "ARGMIN": "pick the least", "ARGMAX": "pick the most",
+    "RETRIEVE": "find", "EXTRACT": "read out", "FILTER": "keep", "MAP": "for each", "APPLY": "work out",
+    "UNNEST": "split", "GROUP_BY": "group", "JOIN": "match", "SUM": "add up", "AVG": "average",
+    "MIN": "smallest", "MAX": "largest", "ARGMIN": "the least", "ARGMAX": "the most",
 }
 
 

@@ -146,7 +146,7 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
     group = model.index(0, 0, root)
     leaf = model.index(0, 0, group)
     rows = [[index.siblingAtColumn(c).data() for c in range(3)] for index in (root, group, leaf)]
-    assert rows == [["How often did I listen to each artist?", "work out for each", "3"],
+    assert rows == [["How often did I listen to each artist?", "for each", "3"],
                     ["songs I listened to, grouped by artist", "group", "3"],
                     ["songs I listened to", "find", "10"]]
     assert all(re.fullmatch(r"(<1|\d+) ms", index.siblingAtColumn(3).data()) for index in (root, group, leaf))
@@ -470,7 +470,7 @@ def test_engine_warnings_and_runner_ups_are_shown_with_the_answer(qtbot, window_
                                     'val_attr_name="artist")'}
     ask(qtbot, window, "Which artist did I listen to most?")
     assert window.answer_pane.runner_ups.text() == "Then Air (3) and Phoenix (3)."
-    assert window.answer_pane.basis.text() == "Compared: “How often did I listen to each artist?”."
+    assert window.answer_pane.basis.text() == "Compared: “How often did I listen to each artist?”"
     assert window.answer_pane.runner_ups.isVisible() and not window.answer_pane.warnings.isVisible()
     assert not window.answer_pane.retry_button.isVisible()
     # Songs and a podcast grouped by artist (a podcast has none): the engine warns, and the window says so.
