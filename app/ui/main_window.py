@@ -138,7 +138,7 @@ class MainWindow(QMainWindow):
         top_layout.addWidget(ask_split, 1)
         # The evidence's titles and details need the room more than the tree's few short rows.
         self.lower_split = self._splitter("lower", Qt.Orientation.Horizontal, self.tree_pane, self.evidence_pane,
-                                          sizes=[400, 600])
+                                          sizes=[440, 560])
         self.right_split = self._splitter("right", Qt.Orientation.Vertical, top, self.lower_split, sizes=[260, 440])
         self.left_split = self._splitter("left", Qt.Orientation.Vertical, self.sources_pane, self.import_pane,
                                          sizes=[380, 320])
