@@ -28,10 +28,11 @@ import resource
 import statistics
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from app.answer import Answer, AnswerStatus, NodeReport
 from app.bench.metrics import hit_at_1, relaxed_hit_at_1
@@ -251,30 +252,51 @@ def run_bench(
             wanted = sorted({i for compact in retrieve.values() for i in _expand(compact)})
             return set(mapper.store_ids(_expand(record["evidence"]))), set(mapper.store_ids(wanted))
 
-        retriever = extractor = sandbox = None
+        with store_models(store, mode, size, label=persona_id, say=say) as models:
+            report.index_seconds += models.index_seconds
+            bench_records(report, persona_id, store, records, gold_of, llm=llm, retriever=models.retriever,
+                          extractor=models.extractor, sandbox=models.sandbox, say=say)
+    report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return report
+
+
+@dataclass
+class StoreModels:
+    """What the questions of one store are answered with: the operator models of the engine modes (None: the
+    engine's lexical baselines) or the codegen mode's sandbox, and the seconds the SPLADE index sync took."""
+
+    retriever: Any = None
+    extractor: Any = None
+    sandbox: Any = None
+    index_seconds: float = 0.0
+
+
+@contextmanager
+def store_models(store: Any, mode: str, size: str | None, *, label: str,
+                 say: Callable[[str], None] = lambda text: None) -> Iterator[StoreModels]:
+    """The models for `store` (operator models of `size`, their SPLADE index synced once, outside the question
+    times; or a SqlSandbox for codegen), closed with the store when the block ends."""
+    models = StoreModels()
+    try:
         if size is not None:
             from app.operators import operator_models
 
-            retriever, extractor = operator_models(store, size)
-            if hasattr(retriever, "index_for"):  # SPLADE index sync, once, outside the question times
-                say(f"{persona_id}: syncing the SPLADE index")
+            models.retriever, models.extractor = operator_models(store, size)
+            if hasattr(models.retriever, "index_for"):
+                say(f"{label}: syncing the SPLADE index")
                 clock = time.perf_counter()
-                retriever.index_for(store)
-                report.index_seconds += time.perf_counter() - clock
+                models.retriever.index_for(store)
+                models.index_seconds = time.perf_counter() - clock
         elif mode == "codegen":
             from app.bench.codegen import SqlSandbox
 
-            sandbox = SqlSandbox(store.path)
-        try:
-            bench_records(report, persona_id, store, records, gold_of, llm=llm, retriever=retriever,
-                          extractor=extractor, sandbox=sandbox, say=say)
-        finally:
-            for model in (retriever, extractor, sandbox):
-                if hasattr(model, "close"):
-                    model.close()
-            store.close()
-    report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return report
+            models.sandbox = SqlSandbox(store.path)
+        yield models
+    finally:
+        for model in (models.retriever, models.extractor, models.sandbox):
+            if hasattr(model, "close"):
+                model.close()
+        store.close()
 
 
 def bench_records(

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus
 from app.bench.metrics import hit_at_1, relaxed_hit_at_1
-from app.bench.runner import answer_question, scored_value
+from app.bench.runner import answer_question, scored_value, store_models
 
 WILD_DIR = Path(__file__).resolve().parents[2] / "bench" / "wild"
 QUESTION_FILES = ("questions_personas.jsonl", "questions_other.jsonl")
@@ -218,28 +218,18 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
         by_dataset[record["dataset"]].append(record)
     for dataset, group in by_dataset.items():
         store = wild_store(dataset, cache=cache, folder=folder, say=say)
-        retriever = extractor = sandbox = None
-        if size is not None:
-            from app.operators import operator_models
-
-            retriever, extractor = operator_models(store, size)
-            if hasattr(retriever, "index_for"):
-                say(f"{dataset}: syncing the SPLADE index")
-                retriever.index_for(store)
-        elif mode == "codegen":
-            from app.bench.codegen import SqlSandbox
-
-            sandbox = SqlSandbox(store.path)
-        try:
+        with store_models(store, mode, size, label=dataset, say=say) as models:
             for record in group:
                 started = time.perf_counter()
                 trace = Trace()
                 try:
-                    answer, qud_seconds = answer_question(record, store, mode, llm, retriever=retriever,
-                                                          extractor=extractor, sandbox=sandbox, trace=trace)
+                    answer, qud_seconds = answer_question(
+                        record, store, mode, llm, retriever=models.retriever, extractor=models.extractor,
+                        sandbox=models.sandbox, trace=trace)
                     status, error = answer.status.value, answer.error
                 except Exception as exc:  # a crash is a miss with its reason, never the end of the run
-                    answer, qud_seconds, status, error = None, None, AnswerStatus.FAILED.value, f"{type(exc).__name__}: {exc}"
+                    answer, qud_seconds = None, None
+                    status, error = AnswerStatus.FAILED.value, f"{type(exc).__name__}: {exc}"
                 seconds = time.perf_counter() - started
                 predicted = scored_value(answer)
                 result = WildResult(
@@ -254,11 +244,6 @@ def run_wild(*, mode: str = "qud", operators: str | None = None, llm: Any = None
                 report.results.append(result)
                 say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['id']} {record['question']}  -> "
                     f"{result.predicted!r} (gold {result.gold!r})")
-        finally:
-            for model in (retriever, extractor, sandbox):
-                if hasattr(model, "close"):
-                    model.close()
-            store.close()
     report.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
 
