@@ -14,7 +14,7 @@ One encoder with two heads (models/train/nets.py::CrossEncoderNet), read as `[CL
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -56,10 +56,13 @@ class CrossEncoder:
     def close(self) -> None:
         self.model.close()
 
-    def _logits(self, query: str, texts: Sequence[str], output: str) -> np.ndarray:
+    def _logits(self, query: str, texts: Sequence[str], output: str,
+                check: Callable[[], None] | None = None) -> np.ndarray:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         result: np.ndarray | None = None
         for part in batches(len(order), self.batch_size):
+            if check is not None:
+                check()
             idx = order[part]
             ids, mask, types = self.model.encode_pairs(
                 [query] * len(idx), [texts[i] for i in idx], max_length=self.max_length
@@ -70,12 +73,16 @@ class CrossEncoder:
             result[idx] = logits
         return result if result is not None else np.zeros((0, 0), dtype=np.float32)
 
-    def pattern_probs(self, query: str, pattern_texts: Sequence[str]) -> np.ndarray:
+    def pattern_probs(self, query: str, pattern_texts: Sequence[str], *,
+                      check: Callable[[], None] | None = None) -> np.ndarray:
+        """check: called before each batch; it raises to stop (a cancel, the question's time limit). The batches
+        are what they are without it: the int8 model's outputs depend on what else is in a batch."""
         if not pattern_texts:
             return np.zeros((0, len(PATTERN_LABELS)), dtype=np.float32)
-        return softmax(self._logits(query, pattern_texts, "pattern_logits"))
+        return softmax(self._logits(query, pattern_texts, "pattern_logits", check))
 
-    def event_probs(self, query: str, event_texts: Sequence[str]) -> np.ndarray:
+    def event_probs(self, query: str, event_texts: Sequence[str], *,
+                    check: Callable[[], None] | None = None) -> np.ndarray:
         if not event_texts:
             return np.zeros(0, dtype=np.float32)
-        return softmax(self._logits(query, event_texts, "event_logits"))[:, 1]
+        return softmax(self._logits(query, event_texts, "event_logits", check))[:, 1]

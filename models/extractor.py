@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -91,14 +91,17 @@ class Extractor:
         return [index[n] for n in names if n in index]
 
     def extract(self, key: str, texts: Sequence[str], *, people: Sequence[str] | None = None,
-                single: bool = False) -> list[Any]:
+                single: bool = False, check: Callable[[], None] | None = None) -> list[Any]:
         """One value per text: a string, a list of strings (several spans), or None. `single`: the key takes one
-        value (a city, a doctor), so of several spans the one the model is surest of is the answer."""
+        value (a city, a doctor), so of several spans the one the model is surest of is the answer. `check`:
+        called before each batch; it raises to stop (the batches are the same without it)."""
         segments = [extractor_input(t, people) for t in texts]
         allowed = self.allowed_labels(key)
         values: list[Any] = [None] * len(segments)
         order = sorted(range(len(segments)), key=lambda i: len(segments[i]))
         for part in batches(len(order), self.batch_size):
+            if check is not None:
+                check()
             idx = order[part]
             feeds, spans = self._encode(key, [segments[i] for i in idx])
             mode, tags, label = self.model.run(feeds, ["mode_logits", "tag_logits", "label_logits"])

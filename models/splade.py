@@ -13,7 +13,7 @@ terms.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -45,13 +45,16 @@ class SpladeEncoder:
     def close(self) -> None:
         self.model.close()
 
-    def weights(self, texts: Sequence[str]) -> np.ndarray:
-        """Dense `[len(texts), vocab]` float32 weights, in the order of `texts`."""
+    def weights(self, texts: Sequence[str], *, check: Callable[[], None] | None = None) -> np.ndarray:
+        """Dense `[len(texts), vocab]` float32 weights, in the order of `texts`. `check`: called before each batch;
+        it raises to stop."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # similar lengths pad less
         out: np.ndarray | None = None
         for part in batches(len(order), self.batch_size):
+            if check is not None:
+                check()
             idx = order[part]
             ids, mask, types = self.model.encode_texts([texts[i] for i in idx], max_length=self.max_length)
             (w,) = self.model.run({"input_ids": ids, "attention_mask": mask, "token_type_ids": types}, ["weights"])
@@ -61,9 +64,10 @@ class SpladeEncoder:
         assert out is not None
         return out
 
-    def encode(self, texts: Sequence[str], *, top_k: int | None = None) -> list[SparseVector]:
+    def encode(self, texts: Sequence[str], *, top_k: int | None = None,
+               check: Callable[[], None] | None = None) -> list[SparseVector]:
         """Sparse vectors: at most `top_k` terms each, weights >= `min_weight`."""
-        dense = self.weights(texts)
+        dense = self.weights(texts, check=check)
         return [self._sparsify(row, top_k or self.top_k) for row in dense]
 
     def _sparsify(self, row: np.ndarray, k: int) -> SparseVector:

@@ -40,6 +40,10 @@ ENCODE_BATCH = 256
 SCAN_CHECK_EVERY = 4096  # events read from the store between two looks at `cancel` while syncing
 
 
+class _Stopped(Exception):
+    """The sync's cancel turned true while a batch was being encoded."""
+
+
 def index_path(store_path: Path) -> Path:
     """`.../events.sqlite` -> `.../events.splade.sqlite`."""
     store_path = Path(store_path)
@@ -110,8 +114,9 @@ class SparseIndex:
 
     # --- building ------------------------------------------------------------------------------
 
-    def add(self, events: Sequence[Any]) -> int:
-        """Encode and store `events` (StoredEvents); returns how many were written."""
+    def add(self, events: Sequence[Any], *, check: Callable[[], None] | None = None) -> int:
+        """Encode and store `events` (StoredEvents); returns how many were written. `check`: called between
+        batches of the encoder; it raises to stop."""
         written = 0
         for i in range(0, len(events), ENCODE_BATCH):
             chunk = events[i : i + ENCODE_BATCH]
@@ -121,7 +126,7 @@ class SparseIndex:
             if unique:
                 if len(self._recent) > 50_000:
                     self._recent.clear()
-                self._recent.update(zip(unique, (_pack(v) for v in self.encoder.encode(unique))))
+                self._recent.update(zip(unique, (_pack(v) for v in self.encoder.encode(unique, check=check))))
             rows = [(e.id, e.source, *self._recent[t]) for e, t in zip(chunk, texts)]
             with self._lock, self._transaction():
                 self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
@@ -154,10 +159,18 @@ class SparseIndex:
             self._conn.executemany("DELETE FROM vectors WHERE event_id=?", [(i,) for i in gone])
             self._matrix = None
         done = 0
+
+        def look() -> None:  # between the encoder's batches of 16 (~0.1 s), not only between these of 256
+            if cancel is not None and cancel():
+                raise _Stopped
+
         for i in range(0, len(todo), ENCODE_BATCH):
             if cancel is not None and cancel():
                 return done
-            done += self.add(todo[i : i + ENCODE_BATCH])
+            try:
+                done += self.add(todo[i : i + ENCODE_BATCH], check=look)
+            except _Stopped:
+                return done
             if progress is not None:
                 progress(done, len(todo))
         self._set_meta("fingerprint", fingerprint)

@@ -69,3 +69,23 @@ def test_thresholds_come_with_the_artifact(size):
 
 def test_softmax_rows():
     np.testing.assert_allclose(softmax(np.array([[0.0, 0.0], [1000.0, 0.0]])), [[0.5, 0.5], [1.0, 0.0]])
+
+
+def test_a_check_is_called_before_each_batch_and_changes_nothing():
+    ce = CrossEncoder.for_size("small", threads=1)
+    texts = [f"music stream | Band {i} - Song number {i % 7}" for i in range(70)]  # 3 batches of 32
+    looks: list[int] = []
+    with_check = ce.event_probs("songs I played", texts, check=lambda: looks.append(1))
+    assert looks == [1, 1, 1]
+    assert np.array_equal(with_check, ce.event_probs("songs I played", texts))
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_the_second():
+        if looks.append(1) or len(looks) > 4:
+            raise Stop
+
+    with pytest.raises(Stop):
+        ce.pattern_probs("songs I played", texts, check=stop_at_the_second)
+    ce.close()

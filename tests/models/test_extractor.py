@@ -51,3 +51,15 @@ def test_label_sets_and_answers(size):
     allowed = {extractor.labels[i] for i in extractor.allowed_labels("cuisine")}
     assert all(c is None or c in allowed for c in cuisines)
     extractor.close()
+
+
+def test_a_check_is_called_before_each_batch_and_changes_nothing():
+    from models.extractor import Extractor
+
+    extractor = Extractor.for_size("small", threads=1)
+    texts = [f"Dinner at Trattoria {i} with Anna, pizza and pasta" for i in range(40)]  # 2 batches of 32
+    looks: list[int] = []
+    with_check = extractor.extract("cuisine", texts, check=lambda: looks.append(1))
+    assert looks == [1, 1]
+    assert with_check == extractor.extract("cuisine", texts)
+    extractor.close()
