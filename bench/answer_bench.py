@@ -282,21 +282,21 @@ def _load_average() -> list[float] | None:
 
 # --- the report --------------------------------------------------------------------------------------------
 
-HEADER = (f"{'id':<14} {'calls':>5} {'rej':>3} {'qud':>7} {'retr':>7} {'extr':>7} {'other':>7} {'total':>7} "
+HEADER = (f"{'id':<22} {'calls':>5} {'rej':>3} {'qud':>7} {'retr':>7} {'extr':>7} {'other':>7} {'total':>7} "
           f"{'rss MB':>7} {'hit':>4}  status / question")
 
 
 def format_row(q: QuestionFigures) -> str:
     hit = "-" if q.hit is None else f"{q.hit:.0f}"
-    return (f"{q.id[:14]:<14} {q.qud_calls:>5} {q.qud_rejected:>3} {q.qud:>7.2f} {q.retrieve:>7.2f} {q.extract:>7.2f} "
+    return (f"{q.id[:22]:<22} {q.qud_calls:>5} {q.qud_rejected:>3} {q.qud:>7.2f} {q.retrieve:>7.2f} {q.extract:>7.2f} "
             f"{q.other:>7.2f} {q.total:>7.2f} {q.peak_rss_mb:>7.0f} {hit:>4}  {q.status}: {q.question}")
 
 
 def format_summary(report: BenchRun) -> str:
     s = report.summary()
-    lines = [f"{'':<14} {'calls':>5} {'rej':>3} {'qud':>7} {'retr':>7} {'extr':>7} {'other':>7} {'total':>7}"]
+    lines = [f"{'':<22} {'calls':>5} {'rej':>3} {'qud':>7} {'retr':>7} {'extr':>7} {'other':>7} {'total':>7}"]
     for what in ("sum", "median", "p95"):
-        lines.append(f"{what:<14} {s['qud_calls'][what]:>5g} {s['qud_rejected'][what]:>3g} "
+        lines.append(f"{what:<22} {s['qud_calls'][what]:>5g} {s['qud_rejected'][what]:>3g} "
                      + " ".join(f"{s[name][what]:>7.2f}" for name in STAGES))
     tokens = {name: s[name]["sum"] for name in ("prompt_tokens", "evaluated_tokens", "generated_tokens")}
     calls = s["qud_calls"]["sum"] or 1
