@@ -32,7 +32,8 @@ from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
 from .step_dialog import StepDialog
-from .tree_edit import EditError, edited_tree, tree_problems
+from .follow_up import period_follow_up, tree_for_year
+from .tree_edit import EditError, edited_tree, tree_json, tree_problems
 from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
 from .import_model import ImportFilesModel
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self.index_job: Job | None = None
         self.index_again = False
         self.waiting_question: str | None = None  # asked while the index was being brought up to date
+        self.waiting_tree: dict | None = None  # and the tree it runs, for an edited tree or a follow-up
         self.demo_path = demo_path
         self.demo_builder = demo_builder
         self.own_store_path = Path(store_path)
@@ -499,8 +501,9 @@ class MainWindow(QMainWindow):
                 return
         self.index_label.setVisible(False)
         if self.waiting_question is not None:
-            question, self.waiting_question = self.waiting_question, None
-            self._start_answer(question)
+            question, tree = self.waiting_question, self.waiting_tree
+            self.waiting_question = self.waiting_tree = None
+            self._start_answer(question, tree)
 
     # --- answering ------------------------------------------------------------------------------
 
@@ -514,12 +517,26 @@ class MainWindow(QMainWindow):
             return None
         assert self.answerer is not None
         self.question_pane.remember(question)
+        # "and in 2022?" right after an answer: the same steps for 2022, without the question model.
+        tree = self._period_follow_up(question)
+        return self._work_out(question if tree is None else tree["question"], tree)
+
+    def _period_follow_up(self, question: str) -> dict | None:
+        year = period_follow_up(question)
+        if year is None or self.last_answer is None or self.last_answer.tree is None \
+                or not hasattr(self.answerer, "run_tree"):
+            return None
+        return tree_for_year(tree_json(self.last_answer.tree), year)
+
+    def _work_out(self, question: str, tree: dict | None = None) -> AnswerJob | None:
+        """Answer `question` (through the question model), or run `tree` for it; after the index, if it is
+        being brought up to date."""
         self._begin_working(question)
         if self.index_job is not None:
-            self.waiting_question = question
+            self.waiting_question, self.waiting_tree = question, tree
             self.answer_pane.show_stage(self._waiting_words())
             return None
-        return self._start_answer(question)
+        return self._start_answer(question, tree)
 
     def _begin_working(self, question: str) -> None:
         """The window while `question` is worked out: the pane says so, the old tree and evidence go."""
@@ -571,8 +588,7 @@ class MainWindow(QMainWindow):
         """Run an edited tree through the answerer (no question model: only the engine), as a question runs."""
         if self.answer_job is not None or self.waiting_question is not None or not self._ensure_store():
             return None
-        self._begin_working(tree["question"])
-        return self._start_answer(tree["question"], tree)
+        return self._work_out(tree["question"], tree)
 
     @Slot(str)
     def open_from_history(self, question: str) -> bool:
@@ -600,7 +616,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def cancel_answer(self) -> None:
         if self.waiting_question is not None:  # it never started: nothing to stop but the wait
-            self.waiting_question = None
+            self.waiting_question = self.waiting_tree = None
             self.answer_pane.show_cancelled()
             self._on_answer_finished()
             self.answered.emit(None)
@@ -683,7 +699,7 @@ class MainWindow(QMainWindow):
 
     def _clear_answer(self) -> None:
         if self.waiting_question is not None:  # another store: the question waited for the old one's index
-            self.waiting_question = None
+            self.waiting_question = self.waiting_tree = None
             self._on_answer_finished()
         self.last_answer = None
         self._update_answer_actions()
