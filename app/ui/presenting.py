@@ -132,8 +132,8 @@ def way_on(answer: Any) -> str:
     if status is AnswerStatus.CANCELLED:
         return "Press Ask again to run it once more."
     if status is AnswerStatus.TIMED_OUT:
-        return ("Try a narrower question (a shorter period, one kind of data), or press Ask again: "
-                "a second run is often faster once the search index is warm.")
+        return ("Try a narrower question (a shorter period, one kind of data), or press Ask again: a second run "
+                "can be faster once the search index is built.")
     if status is AnswerStatus.NOT_UNDERSTOOD:
         return "Try rephrasing it, naming the kind of data (songs, runs, mails, orders) and the period."
     if status is AnswerStatus.FAILED:
@@ -194,12 +194,13 @@ def runner_ups(answer: Any) -> str:
     winners = answer.value if isinstance(answer.value, list) else [answer.value]
     chosen = {format_value(w) for w in winners}
     ordered = sorted(series, key=lambda kv: kv[1], reverse=root.operator == "ARGMAX")
-    rest = [(k, v) for k, v in ordered if k not in chosen][:RUNNER_UPS_SHOWN]
+    others = [(k, v) for k, v in ordered if k not in chosen]
+    rest = others[:RUNNER_UPS_SHOWN]
     if not rest:
         return ""
     texts = [f"{k} ({format_value(v)})" for k, v in rest]
     joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
-    more = len(series) - len(chosen) - len(rest)
+    more = len(others) - len(rest)
     return f"Then {joined}" + (f", and {plural(more, 'other')}." if more > 0 else ".")
 
 
