@@ -40,6 +40,15 @@ ENCODE_BATCH = 256
 SCAN_CHECK_EVERY = 4096  # events read from the store between two looks at `cancel` while syncing
 
 
+_sync_locks: dict[Path, threading.Lock] = {}
+_sync_locks_guard = threading.Lock()
+
+
+def _sync_lock(path: Path) -> threading.Lock:
+    with _sync_locks_guard:
+        return _sync_locks.setdefault(Path(path).resolve(), threading.Lock())
+
+
 class _Stopped(Exception):
     """The sync's cancel turned true while a batch was being encoded."""
 
@@ -141,10 +150,27 @@ class SparseIndex:
         progress: Callable[[int, int], None] | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> int:
-        """Bring the index in line with `store`: encode new events, forget removed ones. Returns events encoded."""
+        """Bring the index in line with `store`: encode new events, forget removed ones. Returns events encoded.
+
+        One sync of a file at a time in this process: the window's indexer and a question's first RETRIEVE (each
+        with an index of its own) would otherwise both encode every new event; the second waits and then finds
+        the index up to date."""
         fingerprint = store_fingerprint(store)
         if self._meta("fingerprint") == fingerprint:
             return 0
+        lock = _sync_lock(self.path)
+        while not lock.acquire(timeout=0.1):
+            if cancel is not None and cancel():
+                return 0
+        try:
+            if self._meta("fingerprint") == fingerprint:  # synced meanwhile
+                return 0
+            return self._sync(store, fingerprint, progress, cancel)
+        finally:
+            lock.release()
+
+    def _sync(self, store: Any, fingerprint: str, progress: Callable[[int, int], None] | None,
+              cancel: Callable[[], bool] | None) -> int:
         indexed = {r[0] for r in self._conn.execute("SELECT event_id FROM vectors")}
         present: set[str] = set()
         todo: list[Any] = []

@@ -71,3 +71,19 @@ def test_a_cancel_stops_the_sync_while_it_reads_the_store(store, monkeypatch):
     assert looks == [1, 1] and len(index) == 0  # stopped at the second look, before encoding anything
     assert index.sync(store) == 12  # not marked as synced: the next sync does it all
     index.close()
+
+
+def test_two_indexes_of_one_store_syncing_at_once_encode_each_event_once(store):
+    import threading
+
+    encoded: list[int] = []
+    indexes = [SparseIndex.for_store(store), SparseIndex.for_store(store)]  # the window's and a question's
+    threads = [threading.Thread(target=lambda i=i: encoded.append(i.sync(store))) for i in indexes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(encoded) == [0, 12]
+    assert all(len(i) == 12 for i in indexes)
+    for i in indexes:
+        i.close()
