@@ -270,11 +270,14 @@ def _c_strlen():
     import ctypes.util
 
     llama_cpp = _llama_cpp()
-    for name in (None, ctypes.util.find_library("c"), "msvcrt"):
+    if os.name == "nt":
+        libraries = [lambda: ctypes.cdll.msvcrt]
+    else:
+        libraries = [lambda: ctypes.CDLL(None), lambda: ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")]
+    for library in libraries:
         try:
-            library = ctypes.CDLL(name) if name != "msvcrt" else ctypes.cdll.msvcrt
-            return ctypes.cast(library.strlen, llama_cpp.ggml_abort_callback)
-        except (OSError, AttributeError):
+            return ctypes.cast(library().strlen, llama_cpp.ggml_abort_callback)
+        except Exception:  # no such library or symbol here: try the next, else the Python callback
             continue
     return None
 

@@ -358,3 +358,18 @@ def test_the_greedy_shortcut_chooses_what_the_full_ranking_chooses(default_llm, 
     ranked = [default_llm.complete(p, **kw).text for p, kw in zip(prompts, cases)]
     assert shortcut == ranked
     assert 'query="I swam"' not in shortcut[3]
+
+
+def test_the_abort_flag_reads_as_set_through_its_c_callback():
+    import ctypes
+
+    from models.llm import _AbortFlag
+
+    flag = _AbortFlag()
+    data = ctypes.cast(flag.buffer, ctypes.c_void_p)
+    assert flag._python_callback is None  # the C library's strlen, no Python per graph node
+    assert not flag.callback(data)
+    flag.set()
+    assert flag.raised and flag.callback(data)
+    flag.clear()
+    assert not flag.raised and not flag.callback(data)
