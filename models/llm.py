@@ -49,13 +49,18 @@ THREADS_ENV = "LIFELENS_QUD_THREADS"  # model threads; fewer than the cores when
 
 
 class CoreLoad:
-    """How many cores other processes keep busy: the machine's busy time in /proc/stat less this process's own
-    CPU time, averaged since the last reading (Linux; `available` is False elsewhere, and where /proc/stat counts
-    other cores than this process may use, as in a container limited to some of the host's cores).
+    """How many cores other work takes, from /proc/stat (Linux; `available` is False elsewhere, and where
+    /proc/stat counts other cores than this process may use, as in a container limited to some of the host's).
+
+    Two readings, the larger wins: the machine's busy time less this process's own CPU time, averaged since the
+    last reading (what other processes got), and the threads ready to run now less the one asking, averaged
+    over the last two readings (what other work wants, this process's own other threads included: the window's
+    search-index build runs beside the question model). Asked between two model calls, when the model's own
+    threads are idle.
 
         load = CoreLoad()
         ...                      # work
-        load.others()            # e.g. 1.7: other work kept 1.7 cores busy meanwhile (None: too soon to say)
+        load.others()            # e.g. 1.7: other work takes 1.7 cores (None: too soon to say)
     """
 
     MIN_WINDOW = 0.2  # seconds between two readings for an average worth acting on
@@ -68,6 +73,7 @@ class CoreLoad:
         self.cores = _usable_cores()
         self.available = self._counted_cores() == self.cores
         self._last = self._read() if self.available else None
+        self._waiting = self._last[3] if self._last else 0.0
 
     def _counted_cores(self) -> int | None:
         try:
@@ -76,15 +82,18 @@ class CoreLoad:
         except OSError:
             return None
 
-    def _read(self) -> tuple[float, float, float]:
-        """(monotonic seconds, busy core-seconds of the machine, CPU seconds of this process)."""
+    def _read(self) -> tuple[float, float, float, float]:
+        """(monotonic seconds, busy core-seconds of the machine, CPU seconds of this process, other threads
+        ready to run)."""
         with open(self.stat_path, encoding="ascii") as f:
-            values = [int(v) for v in f.readline().split()[1:]]
+            lines = f.read().splitlines()
+        values = [int(v) for v in lines[0].split()[1:]]
         busy = sum(values[:8]) - values[3] - values[4]  # all but idle and iowait (guest time is in user already)
-        return self.clock(), busy / _CLOCK_TICKS, self.own_cpu()
+        running = next((int(line.split()[1]) for line in lines if line.startswith("procs_running ")), 1)
+        return self.clock(), busy / _CLOCK_TICKS, self.own_cpu(), float(max(0, running - 1))
 
     def others(self) -> float | None:
-        """Cores other processes kept busy since the last reading that returned a figure; None when unknown."""
+        """Cores other work takes (see the class); None when unknown or too soon since the last figure."""
         if self._last is None:
             return None
         now = self._read()
@@ -92,8 +101,9 @@ class CoreLoad:
         if elapsed < self.MIN_WINDOW:
             return None
         busy, own = now[1] - self._last[1], now[2] - self._last[2]
-        self._last = now
-        return min(float(self.cores), max(0.0, (busy - own) / elapsed))
+        waiting = (now[3] + self._waiting) / 2
+        self._last, self._waiting = now, now[3]
+        return min(float(self.cores), max(0.0, (busy - own) / elapsed, waiting))
 
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100

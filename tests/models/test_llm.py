@@ -305,8 +305,9 @@ def test_core_load_is_the_machines_busy_time_less_this_processs_own(tmp_path, mo
     monkeypatch.setattr(llm, "_CLOCK_TICKS", 100)
     stat = tmp_path / "stat"
 
-    def write(busy_ticks: int) -> None:  # cpu user nice system idle iowait irq softirq steal
-        stat.write_text(f"cpu  {busy_ticks} 0 0 5000 0 0 0 0 0 0\ncpu0 0 0 0 0\ncpu1 0 0 0 0\nintr 1\n")
+    def write(busy_ticks: int, running: int = 1) -> None:  # cpu user nice system idle iowait irq softirq steal
+        stat.write_text(f"cpu  {busy_ticks} 0 0 5000 0 0 0 0 0 0\ncpu0 0 0 0 0\ncpu1 0 0 0 0\nintr 1\n"
+                        f"procs_running {running}\nprocs_blocked 0\n")
 
     now, own = [100.0], [10.0]
     write(1000)
@@ -322,6 +323,14 @@ def test_core_load_is_the_machines_busy_time_less_this_processs_own(tmp_path, mo
     write(1500)
     own[0] += 2.0
     assert load.others() == pytest.approx(0.0)
+    now[0] += 2.0                         # ... and now two more of its threads are ready to run (an index build)
+    write(1700, running=3)
+    own[0] += 2.0
+    assert load.others() == pytest.approx(1.0)   # averaged with the reading before: (2 + 0) / 2
+    now[0] += 2.0
+    write(1900, running=3)
+    own[0] += 2.0
+    assert load.others() == pytest.approx(2.0)
 
     stat.write_text("cpu  1 0 0 1 0 0 0 0\ncpu0 0 0 0 0\n")  # counts one core where the process may use two
     assert not CoreLoad(str(stat)).available
