@@ -1,8 +1,10 @@
-"""Follow-ups that change only the period: "and in 2022?" right after an answer runs the same tree for 2022,
-without the question model. Plain Python, no Qt.
+"""Follow-ups that narrow or move the period of the last answer, run as its tree changed, without the question
+model. Plain Python, no Qt.
 
     year = period_follow_up("And in 2022?")                  # "2022"
     tree = tree_for_year(tree_json(answer.tree), year)       # None when the tree names no one year
+    part = time_follow_up("only on weekends")                # TimeOfWeek("on weekends", 'lambda attr: ...')
+    tree = tree_within(tree_json(answer.tree), part)         # every search of the tree kept to weekends
 
 The question model writes relative periods out as dates ("last year" becomes "in 2023", rule
 absolute_periods), so the year of a tree is in its sub-questions; every mention of it (sub-questions, queries,
@@ -12,7 +14,9 @@ kind: the question is then asked as it was typed.
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 _FOLLOW_UP = re.compile(r"^\s*(?:and|what about|how about)?\s*(?:in|for|during)?\s*((?:19|20)\d{2})\s*[?.!]?\s*$",
@@ -47,3 +51,59 @@ def tree_for_year(tree: dict[str, Any], year: str) -> dict[str, Any] | None:
                 "children": [moved(c) for c in node["children"]]}
 
     return moved(tree)
+
+
+@dataclass(frozen=True)
+class TimeOfWeek:
+    """A part of the week or the day: the words added to a sub-question, and the filter that keeps its events."""
+
+    words: str
+    filter: str
+
+
+_START = 'attr["start_datetime"]'
+TIMES_OF_WEEK = {
+    "weekend": TimeOfWeek("on weekends", f"lambda attr: {_START}.weekday() >= 5"),
+    "weekday": TimeOfWeek("on weekdays", f"lambda attr: {_START}.weekday() < 5"),
+    "morning": TimeOfWeek("in the mornings", f"lambda attr: {_START}.hour >= 5 and {_START}.hour < 12"),
+    "afternoon": TimeOfWeek("in the afternoons", f"lambda attr: {_START}.hour >= 12 and {_START}.hour < 17"),
+    "evening": TimeOfWeek("in the evenings", f"lambda attr: {_START}.hour >= 17 and {_START}.hour < 22"),
+    "night": TimeOfWeek("at night", f"lambda attr: {_START}.hour >= 22 or {_START}.hour < 5"),
+}
+_TIME_FOLLOW_UP = re.compile(
+    r"^\s*(?:and|but)?\s*(?:only|just)?\s*(?:on|at|in|during)?\s*(?:the)?\s*"
+    r"(weekend|weekday|morning|afternoon|evening|night)s?\s*(?:only)?\s*[?.!]?\s*$", re.IGNORECASE)
+
+
+def time_follow_up(text: str) -> TimeOfWeek | None:
+    """The part of the week or day a follow-up keeps ('only on weekends', 'and in the evenings?'), else None."""
+    match = _TIME_FOLLOW_UP.match(text)
+    return TIMES_OF_WEEK[match.group(1).lower()] if match else None
+
+
+def tree_within(tree: dict[str, Any], part: TimeOfWeek) -> dict[str, Any] | None:
+    """`tree` with each of its searches (RETRIEVE) kept to `part`: a FILTER over it, its sub-question and the
+    ones above it saying so. None when the tree has no search, or already keeps to that part."""
+    if part.words in json.dumps(tree, ensure_ascii=False):
+        return None
+    renamed: dict[str, str] = {}  # a search's sub-question -> the filtered one's
+
+    def narrowed(node: dict[str, Any]) -> dict[str, Any]:
+        children = [narrowed(c) for c in node["children"]]
+        step = node["step"]
+        for old, new in renamed.items():
+            step = step.replace(f"QUD({json.dumps(old, ensure_ascii=False)})", f"QUD({json.dumps(new, ensure_ascii=False)})")
+        if step.startswith("RETRIEVE("):
+            question = f"{node['question']} {part.words}"
+            renamed[node["question"]] = question
+            search = {"question": node["question"], "step": step, "children": children}
+            return {"question": question, "children": [search],
+                    "step": f"FILTER(l=QUD({json.dumps(node['question'], ensure_ascii=False)}), filter={part.filter})"}
+        return {"question": node["question"], "step": step, "children": children}
+
+    result = narrowed(tree)
+    if not renamed:
+        return None
+    if not tree["step"].startswith("RETRIEVE("):  # a search at the root was renamed above already
+        result["question"] = f"{tree['question'].rstrip(' ?.!')}, {part.words}?"
+    return result

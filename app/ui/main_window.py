@@ -32,7 +32,7 @@ from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
 from .step_dialog import StepDialog
-from .follow_up import period_follow_up, tree_for_year
+from .follow_up import period_follow_up, time_follow_up, tree_for_year, tree_within
 from .tree_edit import EditError, edited_tree, tree_json, tree_problems
 from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
@@ -517,16 +517,20 @@ class MainWindow(QMainWindow):
             return None
         assert self.answerer is not None
         self.question_pane.remember(question)
-        # "and in 2022?" right after an answer: the same steps for 2022, without the question model.
-        tree = self._period_follow_up(question)
+        # "and in 2022?", "only on weekends" right after an answer: its steps changed, without the question model.
+        tree = self._follow_up_tree(question)
         return self._work_out(question if tree is None else tree["question"], tree)
 
-    def _period_follow_up(self, question: str) -> dict | None:
-        year = period_follow_up(question)
-        if year is None or self.last_answer is None or self.last_answer.tree is None \
-                or not hasattr(self.answerer, "run_tree"):
+    def _follow_up_tree(self, question: str) -> dict | None:
+        """The last answer's tree for a follow-up that moves or narrows its period; None for any other question."""
+        if self.last_answer is None or self.last_answer.tree is None or not hasattr(self.answerer, "run_tree"):
             return None
-        return tree_for_year(tree_json(self.last_answer.tree), year)
+        tree = tree_json(self.last_answer.tree)
+        year = period_follow_up(question)
+        if year is not None:
+            return tree_for_year(tree, year)
+        part = time_follow_up(question)
+        return tree_within(tree, part) if part is not None else None
 
     def _work_out(self, question: str, tree: dict | None = None) -> AnswerJob | None:
         """Answer `question` (through the question model), or run `tree` for it; after the index, if it is

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from app.store import EventStore
 from app.ui.follow_up import period_follow_up, tree_for_year
 
 from .fakes import spotify_rows, write_spotify
@@ -61,3 +62,40 @@ def test_and_in_2023_after_an_answer_runs_its_steps_for_2023(qtbot, window_facto
     ask(qtbot, window, "Which songs?")
     ask(qtbot, window, "and in 2022?")
     assert [q for q, _ in window.answerer.questions][-1] == "and in 2022?"
+
+
+def test_a_time_of_week_follow_up_keeps_every_search_to_it():
+    from app.ui.follow_up import TIMES_OF_WEEK, time_follow_up, tree_within
+    from app.ui.tree_edit import tree_problems
+
+    for text, key in (("only on weekends", "weekend"), ("And on weekdays?", "weekday"), ("in the mornings?", "morning"),
+                      ("and at night", "night"), ("evenings only", "evening"), ("Weekends?", "weekend")):
+        assert time_follow_up(text) == TIMES_OF_WEEK[key], text
+    for text in ("What did I do on weekends?", "only songs", "and in 2022?"):
+        assert time_follow_up(text) is None, text
+    weekends = tree_within(COUNT_2024, TIMES_OF_WEEK["weekend"])
+    assert weekends["question"] == "How many songs did I hear in 2024, on weekends?"
+    search = weekends["children"][0]["children"][0]
+    assert search["question"] == "songs I listened to on weekends"
+    assert search["step"] == ('FILTER(l=QUD("songs I listened to"), filter=lambda attr: '
+                              'attr["start_datetime"].weekday() >= 5)')
+    assert search["children"][0] == COUNT_2024["children"][0]["children"][0]
+    assert weekends["children"][0]["step"].startswith('FILTER(l=QUD("songs I listened to on weekends"), ')
+    assert tree_problems(weekends) == []
+    assert tree_within(weekends, TIMES_OF_WEEK["weekend"]) is None  # already kept to weekends
+    assert tree_within({"question": "q", "step": 'APPLY(l=QUD("x"), fct=len)', "children": []},
+                       TIMES_OF_WEEK["weekend"]) is None  # no search to keep
+
+
+def test_only_on_weekends_after_an_answer_counts_the_weekend_plays(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 30)])
+    window.answerer.tree = COUNT_2024
+    assert ask(qtbot, window, "How many songs did I hear in 2024?").value == 30
+    follow = ask(qtbot, window, "only on weekends")
+    # The plays in the person's zone, as the filter reads them: one every 7 hours, some of them on weekends.
+    with EventStore.open(window.store_path, read_only=True) as store:
+        weekend = sum(1 for e in store.events() if e.start.weekday() >= 5)
+    assert 0 < weekend < 30
+    assert follow.value == weekend and follow.question == "How many songs did I hear in 2024, on weekends?"
+    assert len(window.answerer.questions) == 1  # the question model was not asked
