@@ -519,6 +519,8 @@ class MainWindow(QMainWindow):
         self.question_pane.remember(question)
         # "and in 2022?", "only on weekends" right after an answer: its steps changed, without the question model.
         tree = self._follow_up_tree(question)
+        if tree is not None:
+            self.question_pane.line.setText(tree["question"])  # the box shows how the follow-up was read
         return self._work_out(question if tree is None else tree["question"], tree)
 
     def _follow_up_tree(self, question: str) -> dict | None:

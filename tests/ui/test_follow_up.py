@@ -98,4 +98,5 @@ def test_only_on_weekends_after_an_answer_counts_the_weekend_plays(qtbot, window
         weekend = sum(1 for e in store.events() if e.start.weekday() >= 5)
     assert 0 < weekend < 30
     assert follow.value == weekend and follow.question == "How many songs did I hear in 2024, on weekends?"
+    assert window.question_pane.line.text() == follow.question  # how the follow-up was read
     assert len(window.answerer.questions) == 1  # the question model was not asked
