@@ -3,6 +3,7 @@
     python bench/answer_bench.py --questions dev --limit 10
     python bench/answer_bench.py --questions wild --limit 14 --threads 1 --json out/wild-t1.json
     python bench/answer_bench.py --questions my_questions.jsonl --store ~/.local/share/Lifelens/events.sqlite
+    python bench/answer_bench.py --questions dev --limit 10 --cancel-after 2    # how soon a cancel takes effect
 
 Questions: `dev` (the dev split's template questions, over the dev personas' cached bench stores), `wild`
 (bench/wild/, over the dev personas and the other-shape datasets), or a FILE: JSON lines
@@ -76,6 +77,7 @@ class QuestionFigures:
     generate_seconds: float = 0.0
     hit: float | None = None
     error: str | None = None
+    cancel_latency: float | None = None  # with --cancel-after: seconds from the cancel to the answer's return
 
 
 @dataclass
@@ -95,6 +97,9 @@ class BenchRun:
                          "p95": _round(percentile(values, 0.95))}
         hits = [q.hit for q in self.questions if q.hit is not None]
         out["hit_at_1"] = round(sum(hits) / len(hits), 4) if hits else None
+        latencies = [q.cancel_latency for q in self.questions if q.cancel_latency is not None]
+        out["cancel_latency"] = ({"cancelled": len(latencies), "median": _round(_median(latencies)),
+                                  "max": _round(max(latencies))} if latencies else None)
         out["statuses"] = {s: sum(q.status == s for q in self.questions) for s in sorted({q.status for q in self.questions})}
         out["peak_rss_mb"] = max((q.peak_rss_mb for q in self.questions), default=peak_rss_mb())
         return out
@@ -205,9 +210,10 @@ def sync_index(store_path: Path, operators: str | None) -> float:
 
 
 def run(questions: Sequence[BenchQuestion], store_for: Callable[[str], Path], *, qud_model: str = "default",
-        operators: str | None = None, settings: dict[str, Any] | None = None,
+        operators: str | None = None, settings: dict[str, Any] | None = None, cancel_after: float | None = None,
         say: Callable[[str], None] = print) -> BenchRun:
-    """Answer `questions` in order, one window answerer per store, the question model shared by all."""
+    """Answer `questions` in order, one window answerer per store, the question model shared by all.
+    `cancel_after`: cancel each question this many seconds after it starts, as the window's Cancel does."""
     from app.bench.metrics import hit_at_1
     from app.bench.runner import scored_value
     from app.importing import CancelToken
@@ -234,7 +240,7 @@ def run(questions: Sequence[BenchQuestion], store_for: Callable[[str], Path], *,
             if reference is None:
                 with EventStore.open(answerer.store_path, read_only=True) as store:
                     reference = reference_date_for(store)
-            figures, answer = _answer_one(answerer, q, reference, Trace())
+            figures, answer = _answer_one(answerer, q, reference, Trace(), cancel_after)
             if q.answers:
                 figures.hit = hit_at_1(scored_value(answer), list(q.answers))
             report.questions.append(figures)
@@ -246,27 +252,45 @@ def run(questions: Sequence[BenchQuestion], store_for: Callable[[str], Path], *,
     return report
 
 
-def _answer_one(answerer: Any, q: BenchQuestion, reference: date, trace: Any) -> tuple[QuestionFigures, Any]:
+def _answer_one(answerer: Any, q: BenchQuestion, reference: date, trace: Any,
+                cancel_after: float | None = None) -> tuple[QuestionFigures, Any]:
+    import threading
+
     from app.answer import AnswerStatus
     from app.importing import CancelToken
 
     model = answerer.model
     before = model.usage.copy() if hasattr(model, "usage") else None
+    token = CancelToken()
+    cancelled_at: list[float] = []
+
+    def cancel() -> None:
+        cancelled_at.append(time.perf_counter())
+        token.cancel()
+
+    timer = threading.Timer(cancel_after, cancel) if cancel_after is not None else None
     started = time.perf_counter()
+    if timer is not None:
+        timer.start()
     answer = None
     try:
-        answer = answerer(q.question, reference, lambda text: None, CancelToken(), trace=trace)
+        answer = answerer(q.question, reference, lambda text: None, token, trace=trace)
         status, error = answer.status.value, answer.error
     except Exception as exc:  # a crash is a figure with its reason, never the end of the run
         status, error = AnswerStatus.FAILED.value, f"{type(exc).__name__}: {exc}"
-    total = time.perf_counter() - started
+    returned = time.perf_counter()
+    total = returned - started
+    if timer is not None:
+        timer.cancel()
+        timer.join()
+    latency = returned - cancelled_at[0] if cancelled_at and status == AnswerStatus.CANCELLED.value else None
     timings = answer.timings if answer is not None else {}
     stages = {name: float(timings.get(name, 0.0)) for name in ("qud", "retrieve", "extract")}
     used = (model.usage - before) if before is not None else None
     return QuestionFigures(
         id=q.id, dataset=q.dataset, question=q.question, status=status, qud_calls=trace.calls,
         qud_rejected=trace.rejected, **stages, other=max(0.0, total - sum(stages.values())), total=total,
-        peak_rss_mb=peak_rss_mb(), error=error,
+        peak_rss_mb=peak_rss_mb(), error=error, cancel_latency=latency,
         prompt_tokens=used.prompt_tokens if used else 0, evaluated_tokens=used.evaluated_tokens if used else 0,
         generated_tokens=used.generated_tokens if used else 0,
         prefill_seconds=used.prefill_seconds if used else 0.0, generate_seconds=used.generate_seconds if used else 0.0,
@@ -309,6 +333,9 @@ def format_summary(report: BenchRun) -> str:
         f"{s['prefill_seconds']['sum']:.2f} s, generation {s['generate_seconds']['sum']:.2f} s in all",
         f"peak RSS {s['peak_rss_mb']:.0f} MB; question model load {report.load_seconds:.2f} s; index sync "
         + ", ".join(f"{k} {v:.1f} s" for k, v in report.index_seconds.items()),
+        *([f"cancelled {s['cancel_latency']['cancelled']} questions {report.settings.get('cancel_after')} s in: "
+           f"returned {s['cancel_latency']['median']:.3f} s after the cancel (median), {s['cancel_latency']['max']:.3f} s "
+           f"at most"] if s["cancel_latency"] else []),
         f"load average before {report.settings.get('load_average_before')}, after "
         f"{report.settings.get('load_average_after')}; QUD threads {report.settings.get('threads') or 'all cores'}",
     ]
@@ -332,6 +359,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, help="ask every question over this event store")
     parser.add_argument("--cache", type=Path, help="where bench stores are kept (default ~/.cache/lifelens-bench)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write every figure here as JSON")
+    parser.add_argument("--cancel-after", type=float, metavar="S",
+                        help="cancel each question S seconds after it starts and report how soon it returns")
     args = parser.parse_args(argv)
     if args.threads is not None:
         if args.threads < 1:
@@ -348,10 +377,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.store if args.store is not None else prepare_store(dataset, cache=args.cache, say=note)
 
     settings = {"questions": args.questions, "limit": args.limit, "threads": args.threads,
-                "store": str(args.store) if args.store else None, "cpu_count": os.cpu_count()}
+                "store": str(args.store) if args.store else None, "cpu_count": os.cpu_count(),
+                "cancel_after": args.cancel_after}
     print(HEADER, flush=True)
     report = run(questions, store_for, qud_model=args.qud_model, operators=args.operators, settings=settings,
-                 say=lambda line: print(line, flush=True))
+                 cancel_after=args.cancel_after, say=lambda line: print(line, flush=True))
     print()
     print(format_summary(report))
     if args.json is not None:

@@ -132,3 +132,20 @@ def test_percentile_is_the_nearest_rank():
     assert answer_bench.percentile([], 0.95) == 0.0
     assert answer_bench.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
     assert answer_bench.percentile([float(i) for i in range(1, 21)], 0.95) == 19.0
+
+
+def test_cancel_after_reports_how_soon_each_question_returns(store_path, tmp_path, monkeypatch, capsys):
+    slow = FakeLLM(HIKE_STEPS * 2, seconds_per_call=30.0)  # a question would take 90 s
+    monkeypatch.setattr(answering, "_load_qud_model", lambda choice: slow)
+    questions = tmp_path / "questions.txt"
+    questions.write_text("How far was my longest hike?\nHow far was my longest hike?\n", encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert answer_bench.main(["--questions", str(questions), "--store", str(store_path), "--operators", "lexical",
+                              "--cancel-after", "0.2", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert [r["status"] for r in report["questions"]] == ["cancelled", "cancelled"]
+    latencies = [r["cancel_latency"] for r in report["questions"]]
+    assert all(0 <= latency < 1.0 for latency in latencies)
+    assert report["summary"]["cancel_latency"]["cancelled"] == 2
+    assert report["summary"]["cancel_latency"]["max"] == pytest.approx(max(latencies), abs=1e-3)
+    assert "returned" in capsys.readouterr().out
