@@ -137,7 +137,8 @@ def way_on(answer: Any) -> str:
     if status is AnswerStatus.NOT_UNDERSTOOD:
         return "Try rephrasing it, naming the kind of data (songs, runs, mails, orders) and the period."
     if status is AnswerStatus.FAILED:
-        where = " The step that failed is marked in red under “How it was answered”." if failed_step else ""
+        where = (" The step that failed is marked in red under “How it was answered”: select it and press Edit "
+                 "this step… to change it." if failed_step else "")
         return "Try rephrasing the question, or press Ask again." + where
     return ""
 

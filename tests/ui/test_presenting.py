@@ -186,8 +186,8 @@ def test_no_state_but_an_answer_reads_as_found_and_each_says_what_to_do_next():
     broken = NodeReport("FILTER", "runs in May", "FILTER(...)", None, 0.1, "FILTER: lambda failed on every item")
     failed = answer(text="I could not answer this: FILTER failed", error="FILTER failed", tree=broken,
                     status=AnswerStatus.FAILED)
-    assert way_on(failed) == ("Try rephrasing the question, or press Ask again. "
-                              "The step that failed is marked in red under “How it was answered”.")
+    assert way_on(failed) == ("Try rephrasing the question, or press Ask again. The step that failed is marked in "
+                              "red under “How it was answered”: select it and press Edit this step… to change it.")
     assert way_on(answer(text="I could not understand the question: x", status=AnswerStatus.NOT_UNDERSTOOD)) \
         .startswith("Try rephrasing it")
     ran = NodeReport("APPLY", "q", "APPLY(...)", 1, 0.1, None)
