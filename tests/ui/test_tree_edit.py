@@ -108,3 +108,29 @@ def test_f2_edits_the_selected_step(qtbot, window_factory, tmp_path):
     qtbot.keyClick(window.tree_pane.view, Qt.Key.Key_F2)
     assert window.step_dialog.isVisible() and window.step_dialog.report is window.last_answer.tree
     window.step_dialog.reject()
+
+
+def test_a_failed_step_is_fixed_in_place_and_the_answer_comes(qtbot, window_factory, tmp_path):
+    window = window_factory()
+    import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 9)])
+    window.answerer.tree = {
+        "question": "", "step": 'APPLY(l=QUD("long songs"), fct=len)',
+        "children": [{"question": "long songs",
+                      "step": 'FILTER(l=QUD("songs I listened to"), filter=lambda attr: attr["rating"] > 3)',
+                      "children": [{"question": "songs I listened to", "step": 'RETRIEVE(query="songs I listened to")',
+                                    "children": []}]}]}
+    failed = ask(qtbot, window, "How many long songs did I hear?")
+    assert failed.status.value == "failed"
+    assert "Edit this step" in window.answer_pane.way_on.text()
+    model = window.tree_model
+    bad = model.index(0, 0, model.index(0, 0))
+    assert model.report_at(bad).error  # the FILTER, marked in red
+    window.tree_pane.view.setCurrentIndex(bad)
+    dialog = window.edit_step(model.report_at(bad))
+    dialog.step.setPlainText('FILTER(l=QUD("songs I listened to"), filter=lambda attr: attr["ms_played"] > 180004)')
+    with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
+        dialog.run_button.click()
+    fixed = blocker.args[0]
+    # 180,000 + i ms for i = 0..8: four plays are longer than 180,004 ms.
+    assert fixed.status.value == "answered" and fixed.value == 4
+    assert window.answer_pane.headline.text().startswith("4")
