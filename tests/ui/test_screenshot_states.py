@@ -10,6 +10,7 @@ writes them to tests/artifacts/states/ (git-ignored). No language model: the fak
     07_waiting_for_index.png  a question asked while the search index is built
     08_evidence_limit.png   a step with more events than are listed, and Show all
     09_help.png             F1
+    10_edit_step.png        Edit this step on the grouping of an answer
 """
 
 from __future__ import annotations
@@ -115,3 +116,11 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_F1)
     shoot(window.help_dialog, "09_help.png")
     window.help_dialog.reject()
+
+    real_answerer.tree = PER_ARTIST_TREE
+    ask(qtbot, window, "How often did I listen to each artist?")
+    grouping = window.tree_model.index(0, 0, window.tree_model.index(0, 0))
+    window.tree_pane.view.setCurrentIndex(grouping)
+    qtbot.mouseClick(window.tree_pane.edit_button, Qt.MouseButton.LeftButton)
+    shoot(window.step_dialog, "10_edit_step.png")
+    window.step_dialog.reject()
