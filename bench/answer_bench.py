@@ -337,7 +337,7 @@ def format_summary(report: BenchRun) -> str:
            f"returned {s['cancel_latency']['median']:.3f} s after the cancel (median), {s['cancel_latency']['max']:.3f} s "
            f"at most"] if s["cancel_latency"] else []),
         f"load average before {report.settings.get('load_average_before')}, after "
-        f"{report.settings.get('load_average_after')}; QUD threads {report.settings.get('threads') or 'all cores'}",
+        f"{report.settings.get('load_average_after')}; QUD threads {report.settings.get('threads') or 'following the load'}",
     ]
     return "\n".join(lines)
 
