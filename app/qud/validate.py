@@ -340,7 +340,7 @@ def asked_specifics(question: str) -> list[tuple[str, str]]:
             continue
         name = word.removesuffix("'s")
         if (index > 0 and name[:1].isupper() and not name.isupper() and name not in SOURCE_NAMES
-                and lower not in _SENTENCE_WORDS):
+                and lower not in _SENTENCE_WORDS and lower.partition("'")[0] != "i"):  # "I've", "I'm": the person
             found.append(("name", name))
     for number in _PERIOD.findall(question):
         found.append(("count", str(NUMBER_WORDS.get(number.lower(), number))))

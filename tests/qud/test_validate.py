@@ -209,6 +209,8 @@ def test_asked_specifics_are_what_the_question_pins_down():
     assert asked_specifics("When is Justin's birthday?") == [("name", "Justin")]
     assert asked_specifics("What did I buy in May on Amazon?") == [("month", "may")]
     assert asked_specifics("Which TV shows may I like?") == []   # a modal "may", "TV", a source name
+    assert asked_specifics("most expensive single item I've ever ordered?") == []   # "I've" is the person
+    assert asked_specifics("Where was I when I'd gone out with Ilse?") == [("name", "Ilse")]
 
 
 def test_a_step_keeps_a_specific_by_using_it_or_passing_it_on():
