@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from datetime import date, time, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from app.answer import NodeReport
 from app.engine.syntax import Call, FuncRef
@@ -55,26 +55,28 @@ def _plain_value(value: Any) -> Any:
 def format_quantity(value: Any, unit: str | None) -> str:
     """A value with its unit as a person reads it: "1 h 23 min", "123.45 EUR", "12.3 km"."""
     if isinstance(value, timedelta):
-        return _duration(value.total_seconds())
+        return spoken_duration(value.total_seconds())
     if isinstance(value, (int, float)) and not isinstance(value, bool) and unit:
         if unit == "s":
-            return _duration(value)
+            return spoken_duration(value)
         if unit == "ms":
-            return _duration(value / 1000)
+            return spoken_duration(value / 1000)
         if unit == "min":
-            return _duration(value * 60)
+            return spoken_duration(value * 60)
         return f"{format_plain(float(value) if isinstance(value, float) else value)} {unit}"
     if isinstance(value, (list, tuple)):
         return _join([format_plain(v) for v in value])
     return format_plain(value)
 
 
-def _duration(seconds: float) -> str:
+def spoken_duration(seconds: float, number: Callable[[int], str] = str) -> str:
+    """'45 s', '3 min 5 s', '42 min', '1 h 5 min': a duration as a person says it; `number` writes the hours
+    (the window writes them with the locale's separators)."""
     seconds = round(seconds)
     hours, rest = divmod(abs(seconds), 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        text = f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        text = f"{number(hours)} h {minutes} min" if minutes else f"{number(hours)} h"
     elif minutes:
         text = f"{minutes} min {secs} s" if secs and minutes < 10 else f"{minutes} min"
     else:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from app.answer import AnswerStatus
+from app.engine.phrasing import spoken_duration
 
 SOURCE_LABELS = {
     "mail": "Mail",
@@ -447,17 +448,8 @@ def key_fields(event: Any, value_attr: str | None = None) -> str:
 
 
 def format_duration(seconds: float) -> str:
-    """'45 s', '3 min 5 s', '42 min', '1 h 5 min': a duration as a person says it."""
-    seconds = round(seconds)
-    hours, rest = divmod(abs(seconds), 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        text = f"{format_number(hours)} h {minutes} min" if minutes else f"{format_number(hours)} h"
-    elif minutes:
-        text = f"{minutes} min {secs} s" if secs and minutes < 10 else f"{minutes} min"
-    else:
-        text = f"{secs} s"
-    return ("-" if seconds < 0 else "") + text
+    """'45 s', '3 min 5 s', '42 min', '1,205 h 5 min': a duration as a person says it, hours in the locale."""
+    return spoken_duration(seconds, format_number)
 
 
 # The number each kind of event gives, for the evidence table's Value column: (field, how it is written).
