@@ -41,7 +41,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from app.cli import _open_store
     from app.engine.cli import render_report
     from app.qud.decompose import Trace
-    from app.qud.pipeline import ask, default_llm
+    from app.ask import ask
+    from app.qud.pipeline import default_llm
     from models.default_qud import ModelUnavailable
     from models.llm import LLMError
 

@@ -1,0 +1,182 @@
+"""Question -> operator tree -> answer: the one entry point the CLI, the bench and the UI share.
+
+Above both stages: the QUD (app.qud) writes the tree, the operator engine (app.engine) runs it, and a step that
+fails as it runs has the question decomposed again without it (at most RERUNS times).
+
+    from app.ask import ask
+    answer = ask("How much did I spend on Amazon in 2023?", store, date.today())
+    answer.text, answer.value, answer.tree, answer.evidence_ids
+    answer.timings      # {"qud": 1.8, "qud_load": 1.1, "plan": ..., "execute": ..., "retrieve": ..., "extract": ...,
+                        #  "total": ...}: seconds; plan/execute/retrieve/extract summed over every tree that ran
+
+Without `llm`, the configured QUD model (app.qud.pipeline.default_llm) is loaded once per process. A question
+that cannot be decomposed gives an Answer with `error` set and no tree; nothing raises for bad questions.
+(`app.qud.pipeline.ask` is this function too, for older callers.)
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import nullcontext
+from dataclasses import replace
+from datetime import date
+from typing import Any, Callable
+
+from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
+from app.qud import pipeline as qud_pipeline
+from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
+from app.qud.validate import carrier_phrases, carrier_sources, source_words
+from models.llm import GenerationCancelled, GrammarError, LLMError
+
+__all__ = ["ask", "RERUNS"]
+
+
+def ask(
+    question: str,
+    store,
+    reference_date: date,
+    *,
+    llm=None,
+    progress: Callable[[str], None] | None = None,
+    cancel: Any = None,
+    config: QudConfig | None = None,
+    trace: Trace | None = None,
+    retriever: Any = None,
+    extractor: Any = None,
+) -> Answer:
+    """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
+
+    progress: receives short messages ("Understanding the question …", each step written, "Running …").
+    cancel:   a callable, a threading.Event or an object with `.cancelled`; checked by the model between
+              tokens and inside llama.cpp's evaluation (`interrupt_when`), and by the engine between chunks of
+              work, so that a cancel takes effect within a second.
+    retriever, extractor: the operator models (`app.retrieve.make_retriever`, `app.extract.make_extractor`);
+              None runs the engine's lexical baselines.
+    """
+    from app.engine import execute
+    from app.engine.executor import cancel_check
+
+    started = time.perf_counter()
+    say = progress or (lambda message: None)
+    check = cancel_check(cancel)
+    timings: dict[str, float] = {}
+    if llm is None:
+        llm = qud_pipeline.default_llm()
+    if hasattr(llm, "loaded") and not llm.loaded:
+        say("Loading the question model …")
+        load_started = time.perf_counter()
+        llm.load()
+        timings["qud_load"] = time.perf_counter() - load_started
+
+    say("Understanding the question …")
+
+    def on_step(sub_question: str, depth: int, step: str, problems: list[str]) -> None:
+        say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
+
+    trace = trace if trace is not None else Trace()
+    avoid: dict[str, frozenset[str]] = {}
+    join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # events that lacked an attribute (below)
+    timings["qud"] = 0.0
+    for attempt in range(1 + RERUNS):
+        qud_started = time.perf_counter()
+        try:
+            # each attempt has the whole call budget; `trace` keeps every model call of all attempts
+            attempt_trace = Trace()
+            try:
+                with _interruptible(llm, check):
+                    tree = decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
+                                      trace=attempt_trace, avoid=avoid, join_for=join_for)
+            finally:
+                trace.steps.extend(attempt_trace.steps)
+                trace.seconds += attempt_trace.seconds
+                trace.acted |= attempt_trace.acted
+        except DecompositionError as exc:
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc),
+                          AnswerStatus.NOT_UNDERSTOOD)
+        except (Cancelled, GenerationCancelled):
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled",
+                          AnswerStatus.CANCELLED)
+        except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
+            timings["qud"] += time.perf_counter() - qud_started
+            timings["total"] = time.perf_counter() - started
+            return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc),
+                          AnswerStatus.FAILED)
+        timings["qud"] += time.perf_counter() - qud_started
+        say("Running the operator tree …")
+        answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
+        _add_stage_seconds(timings, answer)
+        failed = _failed_step(answer)
+        if failed is None or attempt == RERUNS:
+            break
+        lacking = None if join_for or not (config or QudConfig()).on("join_missing") else _lacking_attribute(failed)
+        if lacking is not None:
+            # The artist of a run: these events cannot give it, other events joined to them can (the songs
+            # played during the runs). The model rarely writes that JOIN itself, so the new tree must, once.
+            events, name, sources = lacking
+            say(f"“{events}” carries no {name}; understanding the question again with other events joined …")
+            join_for[failed.question] = (source_words(events, sources), carrier_phrases(name))
+            trace.acted.add("join_missing")
+            continue
+        say(f"{failed.operator} failed on “{failed.question}”; understanding the question again without it …")
+        avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}
+    merged = {**answer.timings, **timings}
+    merged["total"] = time.perf_counter() - started
+    return replace(answer, timings=merged)
+
+
+RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
+STAGE_OPERATORS = {"RETRIEVE": "retrieve", "EXTRACT": "extract"}  # operators timed as stages of their own
+
+
+def _interruptible(llm: Any, check: Callable[[], bool] | None):
+    """The model stops generating when `check` turns true (models.llm.GGUFModel.interrupt_when); a model without
+    that hook is only stopped between its calls, by the decomposer."""
+    if check is None or not hasattr(llm, "interrupt_when"):
+        return nullcontext()
+    return llm.interrupt_when(check)
+
+
+def _add_stage_seconds(timings: dict[str, float], answer: Answer) -> None:
+    """Add an executed tree's plan, execute, RETRIEVE and EXTRACT seconds to `timings` (a question may run up to
+    1 + RERUNS trees). A sub-tree that occurs twice ran once: its report is shared, and counted once."""
+    for name in ("plan", "execute"):
+        timings[name] = timings.get(name, 0.0) + answer.timings.get(name, 0.0)
+    for stage in STAGE_OPERATORS.values():
+        timings.setdefault(stage, 0.0)
+    seen: set[int] = set()
+    for node in answer.tree.walk() if answer.tree is not None else ():
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stage = STAGE_OPERATORS.get(node.operator)
+        if stage is not None:
+            timings[stage] += node.seconds
+
+
+def _failed_step(answer: Answer) -> NodeReport | None:
+    """The deepest step that failed when the tree ran, if a new tree may help.
+
+    Not after a cancel or the time limit: a new tree would only take as long again.
+    """
+    if answer.status is not AnswerStatus.FAILED or answer.tree is None:
+        return None
+    failed = [n for n in answer.tree.walk() if n.failure and n.failure.kind is not FailureKind.NOT_RUN]
+    if not failed:
+        return None
+    return failed[-1]  # walk() is depth first, parents before children
+
+
+def _lacking_attribute(failed: NodeReport) -> tuple[str, str, tuple[str, ...]] | None:
+    """(sub-question, attribute, sources) of an EXTRACT that found its attribute on none of its events, when
+    other sources carry it (or none does: a cuisine is read from text), so that joining them may help."""
+    missing = failed.failure
+    if missing is None or missing.kind is not FailureKind.MISSING_ATTRIBUTE or not failed.children:
+        return None
+    name, sources = missing.attribute, missing.sources
+    if set(sources) & set(carrier_sources(name)):
+        return None  # the events are of the right source and still have no value: a join would not help
+    return failed.children[0].question, name, sources
