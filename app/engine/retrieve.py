@@ -35,7 +35,8 @@ from datetime import date
 from typing import Any, Protocol, Sequence
 
 from app.engine.values import Item
-from app.lexicon import MONTH_ABBREVIATIONS, MONTH_NAMES, PARENT_WORD_GROUPS, SPORT_SYNONYMS, WEEKDAY_NAMES
+from app.lexicon import (MONTH_ABBREVIATIONS, MONTH_NAMES, PARENT_WORD_GROUPS, PARTS_OF_DAY, SPORT_SYNONYMS,
+                         WEEKDAY_NAMES)
 from app.sources import QUERY_WORDS
 
 RELATIVE_CUT = 0.5
@@ -61,10 +62,9 @@ FILLER = set(
     event events thing things something anything everything someone anyone somewhere anywhere stuff
     """.split()
 )
-TIME_WORDS = {*MONTH_NAMES, *MONTH_ABBREVIATIONS, *WEEKDAY_NAMES} | set(
-    """today yesterday tomorrow last next past previous recent recently ago year years month months week weeks
-    weekend weekends morning mornings afternoon afternoons evening evenings night nights
-    """.split()
+TIME_WORDS = {*MONTH_NAMES, *MONTH_ABBREVIATIONS, *WEEKDAY_NAMES, *PARTS_OF_DAY, *(f"{d}s" for d in PARTS_OF_DAY)} | set(
+    "today yesterday tomorrow last next past previous recent recently ago year years month months week weeks weekend "
+    "weekends".split()
 )
 # Words a full-text search also looks for: the same sport or parent said another way.
 SYNONYMS: dict[str, tuple[str, ...]] = {
