@@ -22,6 +22,7 @@ from pathlib import Path
 
 from app.engine.syntax import StepSyntaxError, parse_call, validate_call
 from app.engine.tree import Node
+from app.qud.validate import Needs, child_needs
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "qud"
 EXAMPLES_FILE = RESOURCES / "examples.txt"
@@ -129,8 +130,6 @@ def _build(steps: list[tuple[int, int, str]], index: int, depth: int, question: 
 
 
 def step_examples(example: Example) -> list[StepExample]:
-    from app.qud.validate import Needs, child_needs
-
     found: list[StepExample] = []
 
     def visit(node: Node, above: tuple[tuple[str, str], ...], needs: Needs) -> None:

@@ -20,7 +20,9 @@ from functools import lru_cache
 from app.engine.signatures import SIGNATURES
 from app.lexicon import WEEKDAY_TITLES, WORKOUT_TYPES
 from app.qud import vocabulary
-from app.qud.examples import RESOURCES
+from app.qud.examples import RESOURCES, load_examples
+from app.qud.validate import SOURCE_NAMES, TOPIC_GROUPS
+from app.qud.vocabulary import attribute_names
 
 GRAMMAR_FILE = RESOURCES / "step.gbnf"
 RULE_OF = {name: name.lower().replace("_", "-") for name in SIGNATURES}
@@ -36,8 +38,6 @@ def _literal(text: str) -> str:
 
 
 def _attr_rule() -> str:
-    from app.qud.vocabulary import attribute_names
-
     return "attr ::= " + " | ".join(_literal(n) for n in attribute_names()) + "\n"
 
 
@@ -101,10 +101,6 @@ def planning_words() -> frozenset[str]:
     Topic words (activities, months, days, years, names) are left out: those must come from the question;
     so are words used by one example only ("dentist", "wedding").
     """
-    from app.qud.examples import load_examples
-    from app.qud.validate import SOURCE_NAMES, TOPIC_GROUPS
-    from app.qud.vocabulary import attribute_names
-
     topics = frozenset().union(*TOPIC_GROUPS)
     seen_in: dict[str, set[int]] = {}
     for example in load_examples():
@@ -132,8 +128,6 @@ def planning_words() -> frozenset[str]:
 def grounded_phrases(question: str) -> tuple[str, ...]:
     """Words a sub-question or query may use: the question's own (as written, in lower case, singular) and
     the planning words of the examples. Longest first."""
-    from app.qud.validate import TOPIC_GROUPS
-
     words = set(planning_words()) | set(KNOWN_NUMBERS[:32])  # small numbers: "in the last 6 months"
     for raw in _WORD.findall(question):
         word = raw.strip(".-?,")

@@ -19,12 +19,15 @@ from enum import Enum
 
 from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
+from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
-from app.qud.vocabulary import FIXED_COLUMNS
 from app.sources import SOURCES
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
+
+# Columns every event has, directly or derived from start/end by the engine: usable without EXTRACT.
+FIXED_COLUMNS: frozenset[str] = frozenset(FIXED) | frozenset(DERIVED)
 
 
 class ProblemKind(str, Enum):

@@ -1,16 +1,17 @@
 """The names a QUD step may use: attributes of each source, fixed and derived columns, result names.
 
-The grammar only lets the model write attribute names from `attribute_names()`, and the validator uses
-`FIXED_COLUMNS` for the paper's derivation rule (Figure 4): an attribute an operator uses must be a fixed
-column or be produced below it by EXTRACT, MAP, GROUP_BY or UNNEST.
+The grammar only lets the model write attribute names from `attribute_names()`, and the validator
+(app.qud.validate) uses `FIXED_COLUMNS` for the paper's derivation rule (Figure 4): an attribute an operator
+uses must be a fixed column or be produced below it by EXTRACT, MAP, GROUP_BY or UNNEST.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, NUMBER_WORDS  # noqa: F401  (read from here by the QUD and its training data)
+from app.qud.examples import load_examples
+from app.qud.validate import FIXED_COLUMNS, produced_and_used  # noqa: F401  (FIXED_COLUMNS: read from here too)
 from app.sources import SOURCES
 
 # Data keys per source with the converter EXTRACT uses, and how the question bank's trees
@@ -28,9 +29,6 @@ LIFE_KEYS: dict[str, str] = {
     "activity": "str", "genre": "str", "doctor": "str", "doctor_type": "str", "holiday": "str",
 }
 
-# Columns every event has, directly or derived from start/end by the engine: usable without EXTRACT.
-FIXED_COLUMNS: frozenset[str] = frozenset(FIXED) | frozenset(DERIVED)
-
 # Names for values computed by MAP, UNNEST or GROUP_BY that the examples and the model may choose.
 RESULT_NAMES = (
     "count", "hours", "minutes", "seconds", "days", "km", "ms_total", "amount", "spent", "value",
@@ -43,9 +41,6 @@ TYPE_OF: dict[str, str] = {key: kind for keys in (*SOURCE_KEYS.values(), LIFE_KE
 @lru_cache(maxsize=1)
 def attribute_names() -> tuple[str, ...]:
     """Every attribute name the grammar allows, longest first (so GBNF alternatives never cut one short)."""
-    from app.qud.examples import load_examples
-    from app.qud.validate import produced_and_used
-
     names = set(FIXED_COLUMNS) | set(TYPE_OF) | set(RESULT_NAMES)
     for example in load_examples():
         for node in example.tree.walk():
