@@ -38,10 +38,10 @@ def evidence_rows(store, ids, limit: int | None = None) -> list[dict]:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from app.ask import ask
     from app.cli import _open_store
     from app.engine.cli import render_report
     from app.qud.decompose import Trace
-    from app.ask import ask
     from app.qud.pipeline import default_llm
     from models.default_qud import ModelUnavailable
     from models.llm import LLMError
