@@ -26,7 +26,7 @@ from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.validate import carrier_phrases, carrier_sources, source_words
-from models.llm import GenerationCancelled, GrammarError, LLMError
+from models.llm import GenerationCancelled, GrammarError, LLMError, ReplayingLLM
 
 __all__ = ["ask", "RERUNS"]
 
@@ -74,6 +74,9 @@ def ask(
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
+    # a new decomposition after a failed step asks again for every sub-question the failure did not touch, with
+    # the same prompts: those steps are replayed from the first time instead of written again
+    steps = ReplayingLLM(llm)
     avoid: dict[str, frozenset[str]] = {}
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # events that lacked an attribute (below)
     timings["qud"] = 0.0
@@ -84,8 +87,8 @@ def ask(
             attempt_trace = Trace()
             try:
                 with _interruptible(llm, check):
-                    tree = decompose(question, reference_date, llm, config=config, progress=on_step, cancel=check,
-                                      trace=attempt_trace, avoid=avoid, join_for=join_for)
+                    tree = decompose(question, reference_date, steps, config=config, progress=on_step, cancel=check,
+                                     trace=attempt_trace, avoid=avoid, join_for=join_for)
             finally:
                 trace.steps.extend(attempt_trace.steps)
                 trace.seconds += attempt_trace.seconds

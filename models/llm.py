@@ -147,6 +147,7 @@ class Completion:
     decode_calls: int = 0        # llama_decode calls while generating (fewer than tokens when drafts hit)
     prefill_seconds: float = 0.0  # of `seconds`: tokenizing and evaluating the prompt (the rest is generation)
     threads: int = 0              # llama.cpp threads it ran with (they follow the load unless fixed)
+    replayed: bool = False        # given back by a ReplayingLLM from an identical earlier call: the model did not run
 
 
 @dataclass
@@ -868,6 +869,44 @@ class GGUFModel:
             prefill_seconds=prefilled - started,
             threads=self.threads_now,
         )
+
+
+# --- the same call twice ------------------------------------------------------------------------------------
+
+
+class ReplayingLLM:
+    """An LLM whose completions are kept for a while: a call with the same prompt and arguments as an earlier one
+    gets the earlier completion back (marked `replayed`, with no seconds) without running the model. Greedy or
+    seeded decoding would write the same text again, so nothing changes but the time.
+
+    For the span of one question (app.ask): a new decomposition after a step that failed when the tree ran asks
+    again for every sub-question the failure did not touch, with the same prompts.
+
+        llm = ReplayingLLM(model)
+        llm.complete(prompt, grammar=g)     # runs the model
+        llm.complete(prompt, grammar=g)     # the same Completion, replayed; llm.replayed == 1
+    """
+
+    def __init__(self, llm: LLM):
+        self.llm = llm
+        self.replayed = 0
+        self._kept: dict[tuple, Completion] = {}
+
+    def __getattr__(self, name: str):  # name, loaded, usage, interrupt_when, ... are the model's
+        return getattr(self.llm, name)
+
+    def complete(self, prompt: str, **kwargs) -> Completion:
+        key = (prompt, tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in kwargs.items())))
+        kept = self._kept.get(key)
+        if kept is not None:
+            self.replayed += 1
+            return replace(kept, seconds=0.0, prefill_seconds=0.0, evaluated_tokens=0, decode_calls=0, replayed=True)
+        out = self.llm.complete(prompt, **kwargs)
+        self._kept[key] = out
+        return out
+
+    def close(self) -> None:
+        self.llm.close()
 
 
 # --- one model per file and process ---------------------------------------------------------------

@@ -382,3 +382,20 @@ def test_the_abort_flag_reads_as_set_through_its_c_callback():
     assert flag.raised and flag.callback(data)
     flag.clear()
     assert not flag.raised and not flag.callback(data)
+
+
+def test_a_call_made_twice_is_replayed_without_the_model():
+    from models.llm import ReplayingLLM
+    from tests.fakes import FakeLLM
+
+    fake = FakeLLM(["A", "B", "C"])
+    llm = ReplayingLLM(fake)
+    first = llm.complete("p", grammar="g", stop=["\n"], forbid=['QUD("x")'])
+    again = llm.complete("p", grammar="g", stop=["\n"], forbid=['QUD("x")'])
+    assert (first.text, again.text) == ("A", "A") and again.replayed and again.seconds == 0.0
+    assert llm.complete("p", grammar="other").text == "B"          # another grammar: the model runs
+    assert llm.complete("p", grammar="g", temperature=0.7).text == "C"  # another temperature too
+    assert len(fake.calls) == 3 and llm.replayed == 1
+    assert llm.usage is fake.usage and llm.name == "fake"          # the rest is the model's
+    with llm.interrupt_when(lambda: True), pytest.raises(GenerationCancelled):
+        llm.complete("new prompt")

@@ -14,6 +14,7 @@ from app.answer import AnswerStatus
 from app.cli import main
 from app.engine.retrieve import KeywordRetriever
 from app.qud import pipeline
+from app.qud.decompose import Trace
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -85,15 +86,17 @@ def test_a_step_that_fails_when_run_is_decomposed_again_without_that_operator(st
     messages: list[str] = []
     failing_filter = ' FILTER(l=QUD("my hikes with km"), filter=lambda attr: attr["distance_km"] / 0 > 1)'
     steps = [HIKE_STEPS[0], failing_filter, HIKE_STEPS[1], HIKE_STEPS[2],  # the first tree: FILTER divides by zero
-             HIKE_STEPS[0], HIKE_STEPS[1], HIKE_STEPS[2]]                  # the second: EXTRACT at once
+             HIKE_STEPS[1], HIKE_STEPS[2]]  # the second: the root's step is replayed, then EXTRACT at once
     llm = FakeLLM(steps)
+    trace = Trace()
     with EventStore.open(store_path, read_only=True) as store:
-        answer = ask("How far was my longest hike?", store, TODAY, llm=llm, progress=messages.append)
+        answer = ask("How far was my longest hike?", store, TODAY, llm=llm, progress=messages.append, trace=trace)
     assert answer.error is None and answer.value == 12.25
     assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
     assert step_alternatives(llm.calls[1][1]) == "step ::= extract | join | filter | map | unnest"
     # "my hikes with distance" is not offered FILTER again
-    assert step_alternatives(llm.calls[5][1]) == "step ::= extract | join | map | unnest"
+    assert step_alternatives(llm.calls[4][1]) == "step ::= extract | join | map | unnest"
+    assert len(llm.calls) == 6 and trace.calls == 7  # the second tree's root step came back without the model
     assert "FILTER failed on “my hikes with distance”; understanding the question again without it …" in messages
     assert messages.count("Running the operator tree …") == 2
 
@@ -105,12 +108,16 @@ def test_reruns_after_failing_steps_are_bounded(store_path):
         return FAILING_MAP if "my hikes with distance" in prompt.rsplit("Input:", 1)[1] else HIKE_STEPS[2]
 
     llm = FakeLLM(always_map)
+    trace = Trace()
     with EventStore.open(store_path, read_only=True) as store:
-        answer = ask("How far was my longest hike?", store, TODAY, llm=llm)
+        answer = ask("How far was my longest hike?", store, TODAY, llm=llm, trace=trace)
     assert answer.value is None
     assert answer.error.startswith("MAP (“my hikes with distance”) failed: the function failed on all 3 items")
     assert pipeline.RERUNS == 2
-    assert len(llm.calls) == 3 * (1 + pipeline.RERUNS)
+    assert trace.calls == 3 * (1 + pipeline.RERUNS)  # three trees were written ...
+    # ... with the model asked only where a prompt changed: once more for "my hikes with distance" (MAP left out
+    # of its grammar); the third tree's prompts are all the second's
+    assert len(llm.calls) == 3 + 1
 
 
 def song(day: int, minute: int, artist: str) -> Event:
@@ -151,7 +158,7 @@ def test_an_attribute_the_events_do_not_carry_is_joined_from_the_source_that_doe
                 writer.add(event)
         store.finish_run(run)
     steps = [*RUN_ARTIST_TOP, ' EXTRACT(l=QUD("my runs"), attr_names=["artist"])', ' RETRIEVE(query="I went running")',
-             *RUN_ARTIST_TOP, *RUN_ARTIST_JOIN]
+             *RUN_ARTIST_JOIN]  # the second tree: its top three steps are replayed from the first
     llm = FakeLLM(steps)
     messages: list[str] = []
     with EventStore.open(path, read_only=True) as store:
@@ -159,13 +166,13 @@ def test_an_attribute_the_events_do_not_carry_is_joined_from_the_source_that_doe
     assert "“my runs” carries no artist; understanding the question again with other events joined …" in messages
     assert answer.error is None and answer.value == "Mitski"
     assert [n.operator for n in answer.tree.walk()][:4] == ["ARGMAX", "MAP", "GROUP_BY", "JOIN"]
-    join_grammar = llm.calls[8][1]  # the second tree's step for "my runs with artist"
+    join_grammar = llm.calls[5][1]  # the second tree's step for "my runs with artist"
     assert step_alternatives(join_grammar) == "step ::= join"
     assert 'lstart ::= "I listened to music"' in join_grammar.splitlines()
     lwords = next(line for line in join_grammar.splitlines() if line.startswith("lword ::="))
     assert '"music"' in lwords and '"running"' not in lwords and '"workout"' not in lwords
     # the other steps keep the usual grammar: any JOIN side
-    assert "qud-left ::= qud" in llm.calls[9][1].splitlines()
+    assert "qud-left ::= qud" in llm.calls[6][1].splitlines()
 
 
 class RecordingRetriever(KeywordRetriever):
@@ -237,7 +244,7 @@ def test_a_cancel_during_a_model_call_ends_the_question_within_a_second(store_pa
 def test_stage_seconds_are_summed_over_every_tree_that_ran(store_path):
     failing_filter = ' FILTER(l=QUD("my hikes with km"), filter=lambda attr: attr["distance_km"] / 0 > 1)'
     steps = [HIKE_STEPS[0], failing_filter, HIKE_STEPS[1], HIKE_STEPS[2],  # the first tree fails when it runs
-             HIKE_STEPS[0], HIKE_STEPS[1], HIKE_STEPS[2]]
+             HIKE_STEPS[1], HIKE_STEPS[2]]
     with EventStore.open(store_path, read_only=True) as store:
         answer = ask("How far was my longest hike?", store, TODAY, llm=FakeLLM(steps))
     t = answer.timings
