@@ -62,7 +62,7 @@ class QuestionFigures:
     dataset: str
     question: str
     status: str
-    qud_calls: int
+    qud_calls: int          # steps written (each a model call, or replayed from an identical earlier one)
     qud_rejected: int
     qud: float
     retrieve: float
@@ -70,6 +70,7 @@ class QuestionFigures:
     other: float
     total: float
     peak_rss_mb: float
+    model_calls: int = 0    # times the model ran
     prompt_tokens: int = 0
     evaluated_tokens: int = 0
     generated_tokens: int = 0
@@ -88,7 +89,7 @@ class BenchRun:
     questions: list[QuestionFigures] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        columns = (*COUNTS, *STAGES, "prompt_tokens", "evaluated_tokens", "generated_tokens", "prefill_seconds",
+        columns = (*COUNTS, *STAGES, "model_calls", "prompt_tokens", "evaluated_tokens", "generated_tokens", "prefill_seconds",
                    "generate_seconds")
         out: dict[str, Any] = {"questions": len(self.questions)}
         for name in columns:
@@ -291,7 +292,7 @@ def _answer_one(answerer: Any, q: BenchQuestion, reference: date, trace: Any,
         id=q.id, dataset=q.dataset, question=q.question, status=status, qud_calls=trace.calls,
         qud_rejected=trace.rejected, **stages, other=max(0.0, total - sum(stages.values())), total=total,
         peak_rss_mb=peak_rss_mb(), error=error, cancel_latency=latency,
-        prompt_tokens=used.prompt_tokens if used else 0, evaluated_tokens=used.evaluated_tokens if used else 0,
+        model_calls=used.calls if used else 0, prompt_tokens=used.prompt_tokens if used else 0, evaluated_tokens=used.evaluated_tokens if used else 0,
         generated_tokens=used.generated_tokens if used else 0,
         prefill_seconds=used.prefill_seconds if used else 0.0, generate_seconds=used.generate_seconds if used else 0.0,
     ), answer
@@ -323,12 +324,13 @@ def format_summary(report: BenchRun) -> str:
         lines.append(f"{what:<22} {s['qud_calls'][what]:>5g} {s['qud_rejected'][what]:>3g} "
                      + " ".join(f"{s[name][what]:>7.2f}" for name in STAGES))
     tokens = {name: s[name]["sum"] for name in ("prompt_tokens", "evaluated_tokens", "generated_tokens")}
-    calls = s["qud_calls"]["sum"] or 1
+    calls = s["model_calls"]["sum"] or 1
     lines += [
         "",
         f"questions {s['questions']}; statuses {s['statuses']}; Hit@1 "
         + ("-" if s["hit_at_1"] is None else f"{s['hit_at_1']:.3f}"),
-        f"QUD per call: {tokens['prompt_tokens'] / calls:.0f} prompt tokens ({tokens['evaluated_tokens'] / calls:.0f} "
+        f"QUD: {s['qud_calls']['sum']} steps, {s['model_calls']['sum']} model calls (the rest replayed); per model "
+        f"call {tokens['prompt_tokens'] / calls:.0f} prompt tokens ({tokens['evaluated_tokens'] / calls:.0f} "
         f"evaluated), {tokens['generated_tokens'] / calls:.1f} generated; prompt evaluation "
         f"{s['prefill_seconds']['sum']:.2f} s, generation {s['generate_seconds']['sum']:.2f} s in all",
         f"peak RSS {s['peak_rss_mb']:.0f} MB; question model load {report.load_seconds:.2f} s; index sync "

@@ -96,6 +96,7 @@ def test_the_bench_answers_in_one_process_and_its_figures_add_up(store_path, tmp
         assert r["qud"] + r["retrieve"] + r["extract"] + r["other"] == pytest.approx(r["total"], abs=1e-6)
         assert r["peak_rss_mb"] > 0
         assert r["generated_tokens"] > 0 and r["prompt_tokens"] > 0  # the model's usage, per question
+        assert r["model_calls"] == r["qud_calls"]  # no tree was written twice here: every step ran the model
     for name in ("qud", "retrieve", "extract", "other", "total"):
         values = [r[name] for r in rows]
         assert summary[name]["sum"] == pytest.approx(sum(values), abs=2e-3)
