@@ -94,20 +94,14 @@ def ask(
                 trace.seconds += attempt_trace.seconds
                 trace.acted |= attempt_trace.acted
         except DecompositionError as exc:
-            timings["qud"] += time.perf_counter() - qud_started
-            timings["total"] = time.perf_counter() - started
-            return Answer(question, None, f"I could not understand the question: {exc}", None, (), timings, str(exc),
-                          AnswerStatus.NOT_UNDERSTOOD)
+            return _not_answered(question, timings, started, qud_started, f"I could not understand the question: {exc}",
+                                 str(exc), AnswerStatus.NOT_UNDERSTOOD)
         except (Cancelled, GenerationCancelled):
-            timings["qud"] += time.perf_counter() - qud_started
-            timings["total"] = time.perf_counter() - started
-            return Answer(question, None, "The question was cancelled.", None, (), timings, "cancelled",
-                          AnswerStatus.CANCELLED)
+            return _not_answered(question, timings, started, qud_started, "The question was cancelled.", "cancelled",
+                                 AnswerStatus.CANCELLED)
         except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
-            timings["qud"] += time.perf_counter() - qud_started
-            timings["total"] = time.perf_counter() - started
-            return Answer(question, None, f"The question model failed: {exc}", None, (), timings, str(exc),
-                          AnswerStatus.FAILED)
+            return _not_answered(question, timings, started, qud_started, f"The question model failed: {exc}",
+                                 str(exc), AnswerStatus.FAILED)
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
         answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
@@ -133,6 +127,16 @@ def ask(
 
 RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
 STAGE_OPERATORS = {"RETRIEVE": "retrieve", "EXTRACT": "extract"}  # operators timed as stages of their own
+
+
+def _not_answered(question: str, timings: dict[str, float], started: float, qud_started: float, text: str,
+                  error: str, status: AnswerStatus) -> Answer:
+    """The Answer of a question whose decomposition stopped (not understood, cancelled, the model failed): no tree,
+    `timings` closed with this attempt's QUD seconds and the total."""
+    now = time.perf_counter()
+    timings["qud"] += now - qud_started
+    timings["total"] = now - started
+    return Answer(question, None, text, None, (), timings, error, status)
 
 
 def _interruptible(llm: Any, check: Callable[[], bool] | None):
