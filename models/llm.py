@@ -36,7 +36,7 @@ import threading
 import time
 from collections import deque
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, Sequence
 
@@ -770,105 +770,153 @@ class GGUFModel:
         sampler = self.grammar(grammar) if grammar else None
         if sampler is not None:
             lib.llama_sampler_reset(sampler)
-        rng = np.random.default_rng(seed)
         prompt_ids = self.tokenize(prompt, add_bos=bool(lib.llama_vocab_get_add_bos(self._vocab)))
         if len(prompt_ids) + max_tokens >= self.n_ctx:
             raise LLMError(f"{self.path}: prompt of {len(prompt_ids)} tokens + {max_tokens} do not fit in {self.n_ctx}")
         self._check_interrupt()
         evaluated = self._prefill(prompt_ids)
         prefilled = time.perf_counter()
-        stops = [s.encode("utf-8") for s in stop]
-        banned = tuple(f.encode("utf-8") for f in forbid if f)
-        out = bytearray()
-        generated: list[int] = []
-        decode_calls = 0
-        draft_length = 4
-        finish = "length"
-        logits = self._logits(-1)
-        dead_ends: dict[int, set[int]] = {}  # position -> tokens that led nowhere from there
-        while len(generated) < max_tokens:
-            self._check_interrupt()
-            token = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
-            if token is None:
-                if sampler is None or not generated or sum(map(len, dead_ends.values())) >= MAX_BACKTRACKS:
-                    finish = "grammar"
-                    break
-                # A dead end: the grammar allows nothing here that completes no forbidden text (e.g. a
-                # sub-question that can only go on as the question itself). Take the last token back and
-                # choose another one in its place, so the output still parses.
-                last = generated.pop()
-                dead_ends = {p: t for p, t in dead_ends.items() if p <= len(generated)}
-                dead_ends.setdefault(len(generated), set()).add(last)
-                out = bytearray(b"".join(self.piece(t) for t in generated))
-                lib.llama_sampler_reset(sampler)
-                for t in generated:
-                    lib.llama_sampler_accept(sampler, t)
-                self._prefill(prompt_ids + generated)
-                decode_calls += 1
-                logits = self._logits(-1)
-                continue
-            if self.is_eog(token):
-                finish = "stop"
-                break
-            if sampler is not None:
-                lib.llama_sampler_accept(sampler, token)
-            generated.append(token)
-            out += self.piece(token)
-            if any(out.endswith(s) for s in stops):
-                finish = "stop"
-                break
-            if len(generated) >= max_tokens:
-                break
-            # Evaluate the new token together with a draft of what probably follows it; keep the draft's
-            # tokens for as long as they are exactly what would have been chosen anyway.
-            limit = min(draft_length, max_tokens - len(generated) - 1)
-            draft = self._draft(prompt_ids + generated, limit) if speculate and limit > 0 else []
-            start = len(self._cached)
-            self._decode([token] + draft, start, all_logits=True)
-            decode_calls += 1
-            self._cached.append(token)
-            self._cached.extend(draft)
-            accepted = 0
-            logits = self._logits(0)
-            stopped = False
-            for i, proposed in enumerate(draft):
-                choice = self._choose(logits, sampler, temperature, rng, out, banned, dead_ends.get(len(generated), ()))
-                if choice != proposed:
-                    break
-                if self.is_eog(choice):
-                    break
-                if sampler is not None:
-                    lib.llama_sampler_accept(sampler, choice)
-                generated.append(choice)
-                out += self.piece(choice)
-                accepted += 1
-                logits = self._logits(i + 1)
-                if any(out.endswith(s) for s in stops) or len(generated) >= max_tokens:
-                    stopped = True
-                    break
-            self._truncate_cache(start + 1 + accepted)
-            # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
-            if draft:
-                draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
-            if stopped:
-                finish = "stop" if any(out.endswith(s) for s in stops) else "length"
-                break
-        text = out.decode("utf-8", "replace")
-        for s in stop:
-            if s and text.endswith(s):
-                text = text[: -len(s)]
-                break
+        writing = _Writing(
+            prompt_ids=prompt_ids,
+            sampler=sampler,
+            temperature=temperature,
+            rng=np.random.default_rng(seed),
+            stops=tuple(s.encode("utf-8") for s in stop),
+            banned=tuple(f.encode("utf-8") for f in forbid if f),
+            max_tokens=max_tokens,
+            speculate=speculate,
+        )
+        finish = self._generate(writing)
         return Completion(
-            text=text,
+            text=_without_stop(writing.out.decode("utf-8", "replace"), stop),
             prompt_tokens=len(prompt_ids),
             evaluated_tokens=evaluated,
-            generated_tokens=len(generated),
+            generated_tokens=len(writing.generated),
             seconds=time.perf_counter() - started,
             finish_reason=finish,
-            decode_calls=decode_calls,
+            decode_calls=writing.decode_calls,
             prefill_seconds=prefilled - started,
             threads=self.threads_now,
         )
+
+    def _generate(self, writing: "_Writing") -> str:
+        """Write tokens after the prefilled prompt until the model ends, a stop string is written, max_tokens are
+        reached or a dead end has no way back; returns the finish reason ("stop", "length", "grammar")."""
+        logits = self._logits(-1)
+        while len(writing.generated) < writing.max_tokens:
+            self._check_interrupt()
+            token = self._next_token(logits, writing)
+            if token is None:
+                if not self._may_backtrack(writing):
+                    return "grammar"
+                logits = self._backtrack(writing)
+                continue
+            if self.is_eog(token):
+                return "stop"
+            self._take(writing, token)
+            if writing.ends_with_stop():
+                return "stop"
+            if len(writing.generated) >= writing.max_tokens:
+                break
+            logits, stopped = self._evaluate_with_draft(writing, token)
+            if stopped:
+                return "stop" if writing.ends_with_stop() else "length"
+        return "length"
+
+    def _next_token(self, logits, writing: "_Writing") -> int | None:
+        """The token to write next (None: a dead end), never one that led nowhere from this position before."""
+        return self._choose(logits, writing.sampler, writing.temperature, writing.rng, writing.out, writing.banned,
+                            writing.dead_ends.get(len(writing.generated), ()))
+
+    def _take(self, writing: "_Writing", token: int) -> None:
+        """Append `token` to the output (and to the grammar's state)."""
+        if writing.sampler is not None:
+            self._lib.llama_sampler_accept(writing.sampler, token)
+        writing.generated.append(token)
+        writing.out += self.piece(token)
+
+    @staticmethod
+    def _may_backtrack(writing: "_Writing") -> bool:
+        """Only under a grammar, with a token to take back, and at most MAX_BACKTRACKS times per completion."""
+        return (writing.sampler is not None and bool(writing.generated)
+                and sum(map(len, writing.dead_ends.values())) < MAX_BACKTRACKS)
+
+    def _backtrack(self, writing: "_Writing"):
+        """A dead end: the grammar allows nothing here that completes no forbidden text (e.g. a sub-question that
+        can only go on as the question itself). Take the last token back and mark it a dead end at its position,
+        so that another one is chosen in its place and the output still parses; returns the logits there."""
+        lib = self._lib
+        last = writing.generated.pop()
+        position = len(writing.generated)
+        writing.dead_ends = {p: t for p, t in writing.dead_ends.items() if p <= position}
+        writing.dead_ends.setdefault(position, set()).add(last)
+        writing.out = bytearray(b"".join(self.piece(t) for t in writing.generated))
+        lib.llama_sampler_reset(writing.sampler)
+        for t in writing.generated:
+            lib.llama_sampler_accept(writing.sampler, t)
+        self._prefill(writing.prompt_ids + writing.generated)
+        writing.decode_calls += 1
+        return self._logits(-1)
+
+    def _evaluate_with_draft(self, writing: "_Writing", token: int):
+        """Evaluate the new `token` together with a draft of what probably follows it; keep the draft's tokens
+        for as long as they are exactly what would have been chosen anyway. Returns the logits for the next
+        choice, and whether a kept draft token ended the output (a stop string or max_tokens)."""
+        limit = min(writing.draft_length, writing.max_tokens - len(writing.generated) - 1)
+        draft = self._draft(writing.prompt_ids + writing.generated, limit) if writing.speculate and limit > 0 else []
+        start = len(self._cached)
+        self._decode([token] + draft, start, all_logits=True)
+        writing.decode_calls += 1
+        self._cached.append(token)
+        self._cached.extend(draft)
+        accepted = 0
+        logits = self._logits(0)
+        stopped = False
+        for i, proposed in enumerate(draft):
+            choice = self._next_token(logits, writing)
+            if choice != proposed or self.is_eog(choice):
+                break
+            self._take(writing, choice)
+            accepted += 1
+            logits = self._logits(i + 1)
+            if writing.ends_with_stop() or len(writing.generated) >= writing.max_tokens:
+                stopped = True
+                break
+        self._truncate_cache(start + 1 + accepted)
+        # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
+        if draft:
+            writing.draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
+        return logits, stopped
+
+
+@dataclass
+class _Writing:
+    """One completion as it is written: its settings, the tokens and bytes so far, and the dead ends found."""
+
+    prompt_ids: list[int]
+    sampler: object  # the grammar's llama.cpp sampler, or None
+    temperature: float
+    rng: object  # numpy Generator
+    stops: tuple[bytes, ...]
+    banned: tuple[bytes, ...]  # forbidden strings
+    max_tokens: int
+    speculate: bool
+    generated: list[int] = field(default_factory=list)
+    out: bytearray = field(default_factory=bytearray)
+    dead_ends: dict[int, set[int]] = field(default_factory=dict)  # position -> tokens that led nowhere from there
+    decode_calls: int = 0
+    draft_length: int = 4
+
+    def ends_with_stop(self) -> bool:
+        return any(self.out.endswith(s) for s in self.stops)
+
+
+def _without_stop(text: str, stop: Sequence[str]) -> str:
+    """`text` less the stop string it ends with (the first of `stop` that matches)."""
+    for s in stop:
+        if s and text.endswith(s):
+            return text[: -len(s)]
+    return text
 
 
 # --- the same call twice ------------------------------------------------------------------------------------
