@@ -272,54 +272,81 @@ def join(
     `warn` receives the notes for the node's warnings; `check` (if given) is called every 65,536
     candidate pairs and may raise to stop (cancel, time limit)."""
     analysis = analyse(condition.tree)  # type: ignore[arg-type]
-    failures: list[str] = []
     left_ok = _apply_filters(left, analysis.filters, "i1", ctx, warn)
     right_ok = _apply_filters(right, analysis.filters, "i2", ctx, warn)
+    index = _index_conditions(analysis, left, right, left_ok, right_ok, ctx, warn)
+    check_pair = _residual_checker(index.residual, ctx)
+    li = [i for i in range(len(left)) if left_ok[i]]
+    ri = [j for j in range(len(right)) if right_ok[j]]
+    pairs = _candidate_pairs(li, ri, index, warn)
+    matched = _matching_pairs(pairs, left, right, check_pair, warn, check)
+    return tuple(_merge(left[i], right[j]) for i, j in sorted(matched))
 
-    keys_l: list[list[Any]] = []
-    keys_r: list[list[Any]] = []
-    ranges: list[tuple[list[Any], list[Any], str, str, str]] = []  # (lv, rv, op i1-side vs i2-side, atoms)
-    residual = [c.node for c in analysis.residual]
+
+@dataclass
+class _JoinIndex:
+    """What the candidate pairs are looked up by: the equalities' values per side, the ranges (lv, rv, op
+    i1-side vs i2-side, atom of each side), and the conjuncts left to test on each candidate pair."""
+
+    keys_l: list[list[Any]] = field(default_factory=list)
+    keys_r: list[list[Any]] = field(default_factory=list)
+    ranges: list[tuple[list[Any], list[Any], str, str, str]] = field(default_factory=list)
+    residual: list[ast.AST] = field(default_factory=list)
+
+
+def _index_conditions(analysis: Analysis, left: Sequence[Any], right: Sequence[Any], left_ok: list[bool],
+                      right_ok: list[bool], ctx: EvalContext, warn: Callable[[str], None]) -> _JoinIndex:
+    """Each side's values of the equalities and ranges; one whose sides cannot be compared for an index is left
+    to test per pair. An item without a value matches nothing (its `_ok` flag is cleared, with a warning)."""
+    index = _JoinIndex(residual=[c.node for c in analysis.residual])
+    failures: list[str] = []
     for conj in analysis.keys + analysis.ranges:
         what = ast.unparse(conj.node)
         lv = _side_values(left, conj.left, "i1", ctx, failures)  # type: ignore[arg-type]
         rv = _side_values(right, conj.right, "i2", ctx, failures)  # type: ignore[arg-type]
         lv, rv, indexable, lkind, rkind = coerce_sides(lv, rv, what)
         if not indexable:
-            residual.append(conj.node)
+            index.residual.append(conj.node)
             continue
         _exclude_missing(lv, left_ok, "l1", what, warn)
         _exclude_missing(rv, right_ok, "l2", what, warn)
         if conj.op == "==":
-            keys_l.append(lv)
-            keys_r.append(rv)
+            index.keys_l.append(lv)
+            index.keys_r.append(rv)
         else:
             atom_l = ast.dump(conj.left) + lkind  # type: ignore[arg-type]
             atom_r = ast.dump(conj.right) + rkind  # type: ignore[arg-type]
-            ranges.append((lv, rv, conj.op, atom_l, atom_r))
+            index.ranges.append((lv, rv, conj.op, atom_l, atom_r))
     if failures:
         warn(f"JOIN: some join values could not be computed ({'; '.join(failures)}); those items match nothing")
+    return index
 
-    check_pair = _residual_checker(residual, ctx)
-    li = [i for i in range(len(left)) if left_ok[i]]
-    ri = [j for j in range(len(right)) if right_ok[j]]
 
-    pairs: Any
-    if not keys_l and not ranges:
+def _candidate_pairs(li: list[int], ri: list[int], index: _JoinIndex,
+                     warn: Callable[[str], None]) -> Iterator[tuple[int, int]]:
+    """The (left, right) positions that satisfy the indexed conditions, as a stream; every pair of `li` x `ri`
+    when nothing can be indexed (within MAX_NESTED)."""
+    if not index.keys_l and not index.ranges:
         if len(li) * len(ri) > MAX_NESTED:
             raise JoinError(
                 f"the condition has no equality or range between i1 and i2 to index, and {len(li)} x {len(ri)} "
                 f"pairs exceed the nested-loop limit ({MAX_NESTED})"
             )
         warn(f"JOIN: condition not analysable for an index; nested loop over {len(li)} x {len(ri)} pairs")
-        pairs = ((i, j) for i in li for j in ri)
-    elif len(li) >= len(ri):
+        return ((i, j) for i in li for j in ri)
+    if len(li) >= len(ri):
         # Index the larger side (l1): fewer, cheaper queries. Bounds become bounds on i1.
-        swapped = [_Range(rv, lv, op, atom_l) for lv, rv, op, atom_l, _ in ranges]
-        pairs = ((i, j) for j, i in _indexed_pairs(ri, li, keys_r, keys_l, swapped))
-    else:
-        bounds = [_Range(lv, rv, _FLIP[op], atom_r) for lv, rv, op, _, atom_r in ranges]
-        pairs = _indexed_pairs(li, ri, keys_l, keys_r, bounds)
+        swapped = [_Range(rv, lv, op, atom_l) for lv, rv, op, atom_l, _ in index.ranges]
+        return ((i, j) for j, i in _indexed_pairs(ri, li, index.keys_r, index.keys_l, swapped))
+    bounds = [_Range(lv, rv, _FLIP[op], atom_r) for lv, rv, op, _, atom_r in index.ranges]
+    return _indexed_pairs(li, ri, index.keys_l, index.keys_r, bounds)
+
+
+def _matching_pairs(pairs: Iterator[tuple[int, int]], left: Sequence[Any], right: Sequence[Any],
+                    check_pair: Callable[[Any, Any], bool] | None, warn: Callable[[str], None],
+                    check: Callable[[], None] | None) -> list[tuple[int, int]]:
+    """The candidate pairs that pass the conjuncts not indexed; a pair the condition fails on is left out (one
+    warning counts them). Raises JoinError past MAX_CANDIDATES candidates or MAX_PAIRS matches."""
     out: list[tuple[int, int]] = []
     errors = 0
     first_error = ""
@@ -345,8 +372,7 @@ def join(
             raise JoinError(f"the join returns more than {MAX_PAIRS} pairs; make the condition more selective")
     if errors:
         warn(f"JOIN: the condition failed on {errors} candidate pair(s) (first: {first_error}); they are not in the result")
-    out.sort()
-    return tuple(_merge(left[i], right[j]) for i, j in out)
+    return out
 
 
 def _merge(a: Any, b: Any) -> Item:
