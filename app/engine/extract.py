@@ -1,4 +1,4 @@
-"""EXTRACT behind a small protocol, and the key look-up baseline that ships until the extractor model lands.
+"""EXTRACT behind a small protocol, and the key look-up baseline (the `lexical` operators, and what runs without a model).
 
     class Extractor(Protocol):
         def extract(self, items, attr_names, attr_types) -> list[Item]: ...

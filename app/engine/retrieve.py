@@ -1,4 +1,4 @@
-"""RETRIEVE behind a small protocol, and the keyword baseline that ships until the model pipeline lands.
+"""RETRIEVE behind a small protocol, and the keyword baseline (the `lexical` operators, and what runs without a model).
 
     class Retriever(Protocol):
         def retrieve(self, query: str, store: EventStore, reference_date: date) -> list[Item]: ...

@@ -11,10 +11,10 @@ For each attribute name:
    answers with a span of the text, an inferred label (cuisine "italian" from "pizza oven"), or nothing.
    An item whose own fields answer the name (a calendar entry's attendees for "participants", its location
    for "place") keeps that value: the event's field is exact where the small model reads "Cafe" out of
-   "Cafe Central" (on the dev stage: existing 0.478 -> 0.510, nothing else moved). A calendar entry without
-   attendees answers "participants" with the person's people its title or notes name by first name
-   ("Coffee with Tobias and Lena"; existing 0.821 -> 0.834), and those of the people book its kinship words
-   name ("Call Mum & Dad": the mother and the father).
+   "Cafe Central". A calendar entry without attendees answers "participants" with the person's people its
+   title or notes name by first name ("Coffee with Tobias and Lena"), and those of the people book its
+   kinship words name ("Call Mum & Dad": the mother and the father). What each of these earned on the
+   dev stage is in models/cards/extractor-small.md.
 4. A list of people leaves the owner out: the people of an event are those the owner met or wrote to.
 
     extractor = ModelExtractor(size="default", people=["Anna Berg", "Tom Lee"], owner="Kim Ode")

@@ -35,8 +35,8 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("MAX", "ARGMAX")),
     (r"\b(first|earliest|next)\b", ("MIN", "ARGMIN")),
     # A superlative asked without "which", "what", ... asks for the value itself ("my longest hike in km?",
-    # "maximum heart rate in 2020?"): a MAX or MIN, as in every such train gold tree (16 of 16); "what was my
-    # biggest music day?" asks which item it was.
+    # "maximum heart rate in 2020?"): a MAX or MIN, as every such train gold tree has it (counts in
+    # models/cards/qud-lora.md); "what was my biggest music day?" asks which item it was.
     (rf"^(?!{_WH}).*\b({_MOST})\b", ("MAX",)),
     (rf"^(?!{_WH}).*\b({_LEAST})\b", ("MIN",)),
     (rf"\b({_MOST})\b", ("MAX", "ARGMAX")),
@@ -57,8 +57,8 @@ _DEEP_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # A sub-question limited in time is never answered by fetching or extracting alone: it needs a FILTER
     # (or keeps the restriction while it computes, groups or joins).
     (_TIME, ("FILTER", "MAP", "GROUP_BY", "UNNEST", "JOIN")),
-    # "my runs with distance": mostly EXTRACT (38 of 47 such steps in the examples), never an aggregate; a value
-    # computed from the date is a MAP ("my emails with weekday").
+    # "my runs with distance": mostly EXTRACT in the examples (models/cards/qud-lora.md), never an aggregate; a
+    # value computed from the date is a MAP ("my emails with weekday").
     (r"\bwith\b", ("EXTRACT", "FILTER", "UNNEST", "JOIN", "RETRIEVE", "MAP")),
 )
 

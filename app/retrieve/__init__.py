@@ -16,8 +16,7 @@ from typing import Any
 
 OPERATOR_SIZES = ("lexical", "small", "default")
 # What runs when nothing is chosen: the choice with the best dev-split Hit@1 (`lifelens bench --split dev --mode
-# gold --operators ...`): small 0.754 (Relaxed 0.869), lexical 0.607 (0.656); default 0.311, not retrained since
-# its first training (models/cards/).
+# gold --operators ...`; figures in models/cards/cross_encoder-small.md and cross_encoder-default.md).
 DEFAULT_OPERATOR_SIZE = "small"
 SIZE_ENV = "LIFELENS_OPERATOR_MODELS"
 

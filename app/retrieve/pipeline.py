@@ -191,14 +191,11 @@ class ModelRetriever:
              check: Callable[[], None] | None = None) -> list[Any]:
         """Step 1: every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool` hits of
         the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
-        adding only what the ones before left out. On the dev split's RETRIEVE queries SPLADE and BM25 together
-        find 0.943 of the gold events (mean per query) where SPLADE alone finds 0.914 and BM25 alone 0.616: BM25
-        matches rare names and places ("I moved to Austin") that SPLADE-tiny's vocabulary spreads thin. The
-        feedback finds what shares no term with the query ("Holiday: Crete" and hotel bookings for "I went on a
-        trip"): on the dev bench's gold trees (small operators) pool recall 0.939 -> 0.974 and final recall
-        0.896 -> 0.940 at precision 0.870 -> 0.855, Hit@1 unchanged; 5 feedback events and 10,000 added hits
-        were the best of five settings tried there (5 to 20 events, 5,000 to 20,000 hits). The artifact's
-        config.json turns it on (the small cross-encoder's does)."""
+        adding only what the ones before left out. BM25 matches rare names and places ("I moved to Austin") that
+        SPLADE-tiny's vocabulary spreads thin (recall of each in models/cards/splade-tiny.md). The feedback finds
+        what shares no term with the query ("Holiday: Crete" and hotel bookings for "I went on a trip"); the
+        artifact's config.json turns it on (the small cross-encoder's does, with the settings chosen in
+        models/cards/cross_encoder-small.md)."""
         clock = time.perf_counter()
         t = self.thresholds
         look = check or (lambda: None)
