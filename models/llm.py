@@ -393,6 +393,7 @@ class GGUFModel:
         self._full = None                       # candidates array over the whole vocabulary (lazy)
         self._lock = threading.RLock()          # one context: one generation at a time
         self.usage = Usage()                    # summed over every completion of this model
+        self._drafts = DraftLedger()            # whether speculative drafts pay here and now
         self._interrupt: Callable[[], bool] | None = None  # see interrupt_when
         self._abort: _AbortFlag | None = None
 
@@ -863,9 +864,12 @@ class GGUFModel:
         for as long as they are exactly what would have been chosen anyway. Returns the logits for the next
         choice, and whether a kept draft token ended the output (a stop string or max_tokens)."""
         limit = min(writing.draft_length, writing.max_tokens - len(writing.generated) - 1)
-        draft = self._draft(writing.prompt_ids + writing.generated, limit) if writing.speculate and limit > 0 else []
+        drafting = writing.speculate and limit > 0 and self._drafts.pay()
+        draft = self._draft(writing.prompt_ids + writing.generated, limit) if drafting else []
         start = len(self._cached)
+        clock = time.perf_counter()
         self._decode([token] + draft, start, all_logits=True)
+        seconds = time.perf_counter() - clock
         writing.decode_calls += 1
         self._cached.append(token)
         self._cached.extend(draft)
@@ -883,10 +887,58 @@ class GGUFModel:
                 stopped = True
                 break
         self._truncate_cache(start + 1 + accepted)
+        self._drafts.record(len(draft), seconds, accepted)
         # Draft longer while drafts are taken whole, shorter after a miss (a miss costs output rows).
         if draft:
             writing.draft_length = min(DRAFT_TOKENS, 2 * len(draft)) if accepted == len(draft) else max(1, accepted)
         return logits, stopped
+
+
+class DraftLedger:
+    """Whether speculative drafts pay on this machine now, from what they did so far (moving averages).
+
+    A drafted token costs the seconds it adds to its decode whether it is kept or not, and saves a decode of its
+    own when it is kept: drafts pay while kept share x seconds of a decode without a draft > seconds a drafted
+    token adds. Where a batch costs nearly as much per token as single decodes (a compute-bound CPU: on 2 busy
+    cores with one thread, 37 ms for one token, 24 ms more for each drafted one with its output row) drafts kept
+    half the time lose: 10 dev decompositions took 39.9 s with them and 29.1 s without, the same trees. While they
+    do not pay, one decode in PROBE_EVERY drafts anyway, so that the averages follow the load and the text.
+    """
+
+    ALPHA = 0.1        # weight of the newest figure in the moving averages
+    MIN_SAMPLES = 8    # decodes of each kind before the averages decide
+    PROBE_EVERY = 16
+
+    def __init__(self):
+        self.single: float | None = None   # seconds of a decode without a draft
+        self.extra: float | None = None    # seconds a drafted token adds to its decode
+        self.kept: float | None = None     # share of drafted tokens kept
+        self.samples = [0, 0]              # decodes without, with a draft
+        self._skipped = 0
+
+    def _average(self, old: float | None, new: float) -> float:
+        return new if old is None else old + self.ALPHA * (new - old)
+
+    def record(self, drafted: int, seconds: float, kept: int) -> None:
+        if drafted == 0:
+            self.single = self._average(self.single, seconds)
+            self.samples[0] += 1
+        elif self.single is not None:
+            self.extra = self._average(self.extra, max(0.0, seconds - self.single) / drafted)
+            self.kept = self._average(self.kept, kept / drafted)
+            self.samples[1] += 1
+
+    def pays(self) -> bool:
+        if min(self.samples) < self.MIN_SAMPLES:
+            return True  # still learning
+        return self.kept * self.single > self.extra
+
+    def pay(self) -> bool:
+        """Draft for the next decode? (also now and then when drafts do not pay, to keep the averages fresh)"""
+        if self.pays():
+            return True
+        self._skipped += 1
+        return self._skipped % self.PROBE_EVERY == 0
 
 
 @dataclass

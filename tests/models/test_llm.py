@@ -124,7 +124,10 @@ def test_grammar_constrains_the_output(default_llm):
     assert out.finish_reason == "stop"
 
 
-def test_speculative_drafts_do_not_change_greedy_output(default_llm):
+def test_speculative_drafts_do_not_change_greedy_output(default_llm, monkeypatch):
+    from models.llm import DraftLedger
+
+    monkeypatch.setattr(default_llm, "_drafts", DraftLedger())  # learning afresh: it drafts
     prompt = (
         'Input: QUD("my runs")\nOutput: RETRIEVE(query="I went running")\n'
         'Input: QUD("my walks")\nOutput: RETRIEVE(query="I went for a walk")\n'
@@ -399,3 +402,18 @@ def test_a_call_made_twice_is_replayed_without_the_model():
     assert llm.usage is fake.usage and llm.name == "fake"          # the rest is the model's
     with llm.interrupt_when(lambda: True), pytest.raises(GenerationCancelled):
         llm.complete("new prompt")
+
+
+def test_drafts_are_made_while_they_pay_and_now_and_then_when_they_do_not():
+    from models.llm import DraftLedger
+
+    ledger = DraftLedger()
+    assert ledger.pay()  # learning
+    for _ in range(10):
+        ledger.record(0, 0.040, 0)   # a decode alone: 40 ms
+        ledger.record(4, 0.140, 2)   # 4 drafted tokens add 25 ms each, half of them kept: 0.5 x 40 < 25
+    assert not ledger.pays()
+    assert [ledger.pay() for _ in range(32)].count(True) == 2  # one decode in 16 drafts, to look again
+    for _ in range(40):
+        ledger.record(4, 0.060, 4)   # the cores got free: 5 ms a drafted token, all kept
+    assert ledger.pays() and ledger.pay()
