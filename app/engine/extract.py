@@ -188,36 +188,63 @@ class KeyAliasExtractor:
     def extract(
         self, items: Sequence[Item], attr_names: Sequence[str], attr_types: Sequence[Converter | None] | None
     ) -> list[Item]:
-        not_found: Counter[str] = Counter()
-        bad: Counter[str] = Counter()
-        first_error: dict[str, str] = {}
-        converters = list(attr_types or [])
-        out = []
-        for item in items:
-            updates = {}
-            for k, name in enumerate(attr_names):
-                value = resolve(item, name)
-                if value is MISSING:
-                    not_found[name] += 1
-                    updates[name] = None
-                    continue
-                convert = converters[k] if k < len(converters) else None
-                if convert is not None:
-                    try:
-                        value = convert(value)
-                    except EvalError as exc:
-                        bad[name] += 1
-                        first_error.setdefault(name, str(exc))
-                        value = None
-                updates[name] = value
-            out.append(item.with_attrs(updates))
+        out, counts = with_converted_values(items, attr_names, attr_types, lambda row, item, name: resolve(item, name))
         self.last_reasons = {}
         for name in attr_names:
-            parts = []
-            if not_found[name]:
-                parts.append(f"not found in {not_found[name]}")
-            if bad[name]:
-                parts.append(f"could not convert {bad[name]}: {first_error[name]}")
+            parts = counts.reasons(name)
             if parts:
                 self.last_reasons[name] = "; ".join(parts)
         return out
+
+
+class ConversionCounts:
+    """Per name: the items it had no value for, and those whose value did not convert (with the first error)."""
+
+    def __init__(self) -> None:
+        self.missing: Counter[str] = Counter()
+        self.bad: Counter[str] = Counter()
+        self.first_error: dict[str, str] = {}
+
+    def reasons(self, name: str) -> list[str]:
+        """['not found in 3', 'could not convert 2: ...'], what applies (for `last_reasons`)."""
+        parts = []
+        if self.missing[name]:
+            parts.append(f"not found in {self.missing[name]}")
+        if self.bad[name]:
+            parts.append(f"could not convert {self.bad[name]}: {self.first_error[name]}")
+        return parts
+
+
+def with_converted_values(
+    items: Sequence[Item],
+    attr_names: Sequence[str],
+    attr_types: Sequence[Converter | None] | None,
+    value_of: Callable[[int, Item, str], Any],
+    *,
+    none_is_missing: bool = False,
+) -> tuple[list[Item], ConversionCounts]:
+    """Each item with its `attr_names` set: `value_of(row, item, name)` converted by the name's converter (None
+    where the value is MISSING, or None too with `none_is_missing`, or does not convert), and the counts of both.
+    Every Extractor ends in this loop, whatever found the values."""
+    counts = ConversionCounts()
+    converters = list(attr_types or [])
+    out = []
+    for row, item in enumerate(items):
+        updates: dict[str, Any] = {}
+        for k, name in enumerate(attr_names):
+            value = value_of(row, item, name)
+            if value is MISSING or (none_is_missing and value is None):
+                counts.missing[name] += 1
+                updates[name] = None
+                continue
+            convert = converters[k] if k < len(converters) else None
+            if convert is not None:
+                try:
+                    value = convert(value)
+                except EvalError as exc:
+                    counts.bad[name] += 1
+                    counts.first_error.setdefault(name, str(exc))
+                    value = None
+            updates[name] = value
+        out.append(item.with_attrs(updates))
+    return out, counts

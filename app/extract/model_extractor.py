@@ -28,8 +28,7 @@ import inspect
 from collections import Counter
 from typing import Any, Callable, Sequence
 
-from app.engine.compare import EvalError
-from app.engine.extract import means_participants, resolve
+from app.engine.extract import means_participants, resolve, with_converted_values
 from app.engine.values import MISSING, Item
 from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
@@ -118,43 +117,18 @@ class ModelExtractor:
         *, check: Callable[[], None] | None = None,
     ) -> list[Item]:
         """check: called between chunks of model work; it raises to stop (cancel, the question's time limit)."""
-        converters = list(attr_types or [])
         columns: dict[str, list[Any]] = {}
         self.last_modes = {}
         for name in attr_names:
             values, self.last_modes[name] = self.values(items, name, check=check, single=takes_one_value(name))
             columns[name] = [self._without_owner(v) for v in values] if self.owner else values
-        out: list[Item] = []
-        missing: Counter[str] = Counter()
-        bad: Counter[str] = Counter()
-        first_error: dict[str, str] = {}
-        for row, item in enumerate(items):
-            updates: dict[str, Any] = {}
-            for k, name in enumerate(attr_names):
-                value = columns[name][row]
-                if value is MISSING or value is None:
-                    missing[name] += 1
-                    updates[name] = None
-                    continue
-                convert = converters[k] if k < len(converters) else None
-                if convert is not None:
-                    try:
-                        value = convert(value)
-                    except EvalError as exc:
-                        bad[name] += 1
-                        first_error.setdefault(name, str(exc))
-                        value = None
-                updates[name] = value
-            out.append(item.with_attrs(updates))
+        out, counts = with_converted_values(items, attr_names, attr_types,
+                                            lambda row, item, name: columns[name][row], none_is_missing=True)
         self.last_reasons = {}
         for name in attr_names:
-            parts = [f"{self.last_modes[name]}"]
-            if missing[name]:
-                parts.append(f"not found in {missing[name]}")
-            if bad[name]:
-                parts.append(f"could not convert {bad[name]}: {first_error[name]}")
-            if len(parts) > 1:
-                self.last_reasons[name] = "; ".join(parts)
+            parts = counts.reasons(name)
+            if parts:
+                self.last_reasons[name] = "; ".join([f"{self.last_modes[name]}", *parts])
         return out
 
     def values(self, items: Sequence[Item], name: str, *, check: Callable[[], None] | None = None,
