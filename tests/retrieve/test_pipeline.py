@@ -408,6 +408,12 @@ def test_a_query_asked_again_is_answered_from_the_cache_until_the_store_changes(
     assert len(fake.event_calls) > 2 * reads and not retriever.last_trace.cached
     assert len(after) == len(first) + 1
     assert len(retriever.cache) == 1  # the two results of the old version are gone
+
+    from app.people import set_people_book
+
+    set_people_book(store, {"Anna Berg": "sister"})  # a new relation may name other events: read again
+    retriever.retrieve("songs", store, date(2024, 4, 1))
+    assert not retriever.last_trace.cached
     retriever.close()
 
 
