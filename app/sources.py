@@ -10,15 +10,18 @@ Spotify, "workout" from Apple Health, "mail" from mbox files ... Its spec says
   `query_words`: the words of a RETRIEVE query that name the source for the lexical retriever;
 - `label`, `unread_keys`, `measure_keys`: how its events are verbalized for the RETRIEVE and EXTRACT models
   and which keys never make a pattern;
-- `sql_keys`, `sql_notes`: what the SQL baseline's schema (app/bench/codegen.py) documents of it.
+- `sql_keys`, `sql_notes`: what the SQL baseline's schema (app/bench/codegen.py) documents of it;
+- `display`: how the window shows its events (its name, the keys of a row's details and Value column, the
+  order of an event's fields).
 
 Every other module reads these (app.qud.vocabulary, app.qud.validate, app.engine.retrieve,
-app.retrieve.verbalize, app.retrieve.patterns, app.bench.codegen), and tests/app/test_sources.py checks
-the importers' output against them.
+app.retrieve.verbalize, app.retrieve.patterns, app.bench.codegen, app.ui.presenting), and
+tests/app/test_sources.py checks the importers' output against them.
 
     SOURCES["workout"].keys["distance_km"]     # 'float'
     SOURCES["music_stream"].phrase             # 'I listened to music'
     spec_of("online_purchase").label           # 'online purchase'
+    SOURCES["music_stream"].display.name       # 'Music'
 """
 
 from __future__ import annotations
@@ -39,6 +42,24 @@ def _words(text: str) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
+class Display:
+    """How the window shows a source's events (app.ui.presenting writes each key's value).
+
+    name:         the source as the window names it ('Music', 'Purchases')
+    details:      the keys an evidence row's details show, in order
+    value_keys:   the measures of the Value column, the first the event has ('distance_km' before 'duration_s')
+    body_key:     the key whose long text is an event's body when it is opened (a mail's 'body')
+    header_order: the keys an opened event lists first, in this order (the rest follow by name)
+    """
+
+    name: str
+    details: tuple[str, ...] = ()
+    value_keys: tuple[str, ...] = ()
+    body_key: str | None = None
+    header_order: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class SourceSpec:
     """One source's schema and words; see the module docstring."""
 
@@ -52,6 +73,7 @@ class SourceSpec:
     measure_keys: frozenset[str] = frozenset()
     sql_keys: tuple[str, ...] = ()
     sql_notes: Mapping[str, str] = field(default_factory=dict)
+    display: Display | None = None
 
     @property
     def label(self) -> str:
@@ -93,6 +115,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"uri", "country", "reason_start", "reason_end", "shuffle", "skipped", "platform"}),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("artist", "track", "album", "ms_played"),
+        display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",)),
     ),
     SourceSpec(
         "podcast_stream",
@@ -103,6 +126,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"uri", "platform"}),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("show", "episode", "ms_played"),
+        display=Display("Podcasts", details=("show", "ms_played"), value_keys=("ms_played",)),
     ),
     SourceSpec(
         "audiobook_stream",
@@ -110,6 +134,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         query_words=("spotify", "audiobook", "audiobooks"),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("audiobook", "chapter", "ms_played"),
+        display=Display("Audiobooks", details=("audiobook", "chapter"), value_keys=("ms_played",)),
     ),
     SourceSpec(
         "movie_stream",
@@ -121,6 +146,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"profile", "device", "country"}),
         measure_keys=frozenset({"duration_s"}),
         sql_keys=("title", "duration_s"),
+        display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",)),
     ),
     SourceSpec(
         "tvseries_stream",
@@ -134,6 +160,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"profile", "device", "country"}),
         measure_keys=frozenset({"duration_s"}),
         sql_keys=("series", "season", "episode", "duration_s"),
+        display=Display("TV series", details=("series", "profile", "device", "duration_s"),
+                        value_keys=("duration_s",)),
     ),
     SourceSpec(
         "online_purchase",
@@ -149,6 +177,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                                "website"}),
         measure_keys=frozenset({"unit_price", "total", "quantity"}),
         sql_keys=("product", "quantity", "unit_price", "total", "currency", "category"),
+        display=Display("Purchases", details=("total", "quantity", "category"), value_keys=("total",)),
     ),
     SourceSpec(
         "workout",
@@ -164,6 +193,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                                 "heart_rate_max"}),
         sql_keys=("workout_type", "duration_s", "distance_km", "energy_kcal", "heart_rate_avg"),
         sql_notes={"workout_type": ", ".join(WORKOUT_TYPES)},
+        display=Display("Workouts", details=("workout_type", "duration_s", "distance_km"),
+                        value_keys=("distance_km", "duration_s")),
     ),
     SourceSpec(
         "mail",
@@ -174,6 +205,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"message_id", "labels"}),
         measure_keys=frozenset({"body", "to", "cc"}),
         sql_keys=("from_name", "to", "subject", "body"),
+        display=Display("Mail", details=("from", "to"), body_key="body",
+                        header_order=("from_name", "from", "to", "cc", "subject", "labels", "message_id")),
     ),
     SourceSpec(
         "calendar",
@@ -183,6 +216,9 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"uid", "calendar", "all_day", "recurring"}),
         measure_keys=frozenset({"description", "attendees"}),
         sql_keys=("summary", "location", "description", "attendees"),
+        display=Display("Calendar", details=("location", "all_day", "calendar"), body_key="description",
+                        header_order=("summary", "location", "organizer", "attendees", "all_day", "recurring", "calendar",
+                                      "uid")),
     ),
 )})
 

@@ -19,25 +19,22 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from app.answer import AnswerStatus
 from app.engine.phrasing import spoken_duration
-
-SOURCE_LABELS = {
-    "mail": "Mail",
-    "calendar": "Calendar",
-    "music_stream": "Music",
-    "podcast_stream": "Podcasts",
-    "audiobook_stream": "Audiobooks",
-    "movie_stream": "Movies",
-    "tvseries_stream": "TV series",
-    "online_purchase": "Purchases",
-    "workout": "Workouts",
-}
+from app.sources import Display, spec_of
 
 NOT_FOUND_PREFIX = "I could not find"
 MAX_CHART_BARS = 25
 
 
+def _display(source: str) -> Display | None:
+    """How the window shows a source's events (its spec in app.sources); None for a source without one."""
+    spec = spec_of(source)
+    return spec.display if spec is not None else None
+
+
 def source_label(source: str) -> str:
-    return SOURCE_LABELS.get(source, source.replace("_", " ").capitalize())
+    """'music_stream' -> 'Music'; a source without a spec: 'some_source' -> 'Some source'."""
+    display = _display(source)
+    return display.name if display is not None else source.replace("_", " ").capitalize()
 
 
 @dataclass(frozen=True)
@@ -413,55 +410,42 @@ def key_fields(event: Any, value_attr: str | None = None) -> str:
     column shows (event_value with the same `value_attr`: a song's time played, an order's total) is not
     repeated here."""
     d = event.data
-    s = event.source
+    display = _display(event.source)
     # (field, text): the field names which part is the Value column's.
-    if s == "music_stream":
-        parts = [("artist", d.get("artist")), ("album", d.get("album")), ("ms_played", _minutes(d.get("ms_played")))]
-    elif s == "podcast_stream":
-        parts = [("show", d.get("show")), ("ms_played", _minutes(d.get("ms_played")))]
-    elif s == "audiobook_stream":
-        parts = [("audiobook", d.get("audiobook")), ("chapter", d.get("chapter"))]
-    elif s in ("movie_stream", "tvseries_stream"):
-        dur = d.get("duration_s")
-        parts = [("series", d.get("series")), ("profile", d.get("profile")), ("device", d.get("device")),
-                 ("duration_s", f"{format_number(round(dur / 60))} min" if _is_number(dur) else None)]
-    elif s == "online_purchase":
-        total = d.get("total")
-        parts = [("total", f"{format_number(total, fixed=True)} {d.get('currency', '')}".strip() if _is_number(total) else None),
-                 ("quantity", f"× {d.get('quantity')}" if d.get("quantity") not in (None, 1) else None),
-                 ("category", d.get("category"))]
-    elif s == "workout":
-        dur, dist = d.get("duration_s"), d.get("distance_km")
-        parts = [("workout_type", d.get("workout_type")),
-                 ("duration_s", f"{format_number(round(dur / 60))} min" if _is_number(dur) else None),
-                 ("distance_km", f"{format_number(dist, 1, fixed=True)} km" if _is_number(dist) else None)]
-    elif s == "mail":
-        to = list(d.get("to") or [])
-        parts = [("from", d.get("from_name") or d.get("from")), ("to", ("to " + ", ".join(to[:2])) if to else None)]
-    elif s == "calendar":
-        parts = [("location", d.get("location")), ("all_day", "all day" if d.get("all_day") else None),
-                 ("calendar", d.get("calendar"))]
+    if display is not None:
+        parts = [(key, _detail_text(d, key)) for key in display.details]
     else:
         parts = [(k, f"{k}: {v}") for k, v in list(d.items())[:3]]
     in_value_column = _value_field(event, value_attr)
     return " · ".join(str(text) for name, text in parts if text and name != in_value_column)
 
 
+def _detail_text(d: Mapping[str, Any], key: str) -> Any:
+    """How an evidence row's details write the value of `key` (a falsy result: nothing shown)."""
+    value = d.get(key)
+    if key == "ms_played":
+        return _minutes(value)
+    if key == "duration_s":
+        return f"{format_number(round(value / 60))} min" if _is_number(value) else None
+    if key == "distance_km":
+        return f"{format_number(value, 1, fixed=True)} km" if _is_number(value) else None
+    if key == "total":
+        return f"{format_number(value, fixed=True)} {d.get('currency', '')}".strip() if _is_number(value) else None
+    if key == "quantity":
+        return f"× {value}" if value not in (None, 1) else None
+    if key == "from":
+        return d.get("from_name") or value
+    if key == "to":
+        to = list(value or [])
+        return ("to " + ", ".join(to[:2])) if to else None
+    if key == "all_day":
+        return "all day" if value else None
+    return value
+
+
 def format_duration(seconds: float) -> str:
     """'45 s', '3 min 5 s', '42 min', '1,205 h 5 min': a duration as a person says it, hours in the locale."""
     return spoken_duration(seconds, format_number)
-
-
-# The number each kind of event gives, for the evidence table's Value column: (field, how it is written).
-_VALUE_FIELDS = {
-    "music_stream": ("ms_played",),
-    "podcast_stream": ("ms_played",),
-    "audiobook_stream": ("ms_played",),
-    "movie_stream": ("duration_s",),
-    "tvseries_stream": ("duration_s",),
-    "online_purchase": ("total",),
-    "workout": ("distance_km", "duration_s"),
-}
 
 
 def _field_value_text(event: Any, name: str, number: float) -> str:
@@ -480,7 +464,8 @@ def _field_value_text(event: Any, name: str, number: float) -> str:
 def _value_field(event: Any, attr: str | None = None) -> str | None:
     """The field event_value reads for `event`: the answer's attribute where the event has it, else the first
     measure of its kind that it has."""
-    for name in ((attr,) if attr else ()) + _VALUE_FIELDS.get(event.source, ()):
+    display = _display(event.source)
+    for name in ((attr,) if attr else ()) + (display.value_keys if display is not None else ()):
         if _is_number(event.data.get(name)):
             return name
     return None
@@ -517,14 +502,6 @@ def format_time(dt: datetime | None) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
 
 
-# Fields shown as the body (long text) of an event, by source; the rest are listed as headers.
-_BODY_FIELDS = {"mail": "body", "calendar": "description"}
-_HEADER_ORDER = {
-    "mail": ("from_name", "from", "to", "cc", "subject", "labels", "message_id"),
-    "calendar": ("summary", "location", "organizer", "attendees", "all_day", "recurring", "calendar", "uid"),
-}
-
-
 def event_document(event: Any) -> tuple[str, list[tuple[str, str]], str]:
     """The whole item as (heading, [(field, value)], body): every stored field, nothing dropped.
 
@@ -540,9 +517,10 @@ def event_document(event: Any) -> tuple[str, list[tuple[str, str]], str]:
     if event.tz:
         fields.append(("Time zone", event.tz))
     data = dict(event.data)
-    body_key = _BODY_FIELDS.get(event.source)
+    display = _display(event.source)
+    body_key = display.body_key if display is not None else None  # its long text, shown as the body
     body = str(data.pop(body_key, "") or "") if body_key else ""
-    order = _HEADER_ORDER.get(event.source, ())
+    order = display.header_order if display is not None else ()
     keys = [k for k in order if k in data] + sorted(k for k in data if k not in order)
     for key in keys:
         if data[key] in ("", [], (), {}, None):

@@ -120,3 +120,14 @@ def test_words_and_keys_of_a_spec_are_its_own():
     assert QUERY_WORDS["netflix"] == ("movie_stream", "tvseries_stream")
     assert QUERY_WORDS["spotify"] == ("music_stream", "podcast_stream", "audiobook_stream")
     assert SOURCES["online_purchase"].label == "online purchase"
+
+
+def test_the_window_shows_every_source_by_keys_of_its_spec():
+    for spec in SOURCES.values():
+        display = spec.display
+        assert display is not None and display.name, spec.name
+        shown = set(display.details) | set(display.value_keys) | set(display.header_order)
+        assert shown <= set(spec.keys) | set(spec.more_keys), spec.name
+        assert display.body_key is None or display.body_key in spec.keys, spec.name
+        assert set(display.value_keys) <= set(spec.measure_keys), spec.name
+    assert len({spec.display.name for spec in SOURCES.values()}) == len(SOURCES)
