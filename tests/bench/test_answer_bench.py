@@ -6,49 +6,20 @@ import json
 import os
 import re
 import statistics
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.store import EventStore
 from app.ui import answering
 from bench import answer_bench
-from importers.base import Event, content_key
 from tests.fakes import FakeLLM
+from tests.stores import HIKE_STEPS, hikes_and_a_run, write_store
 
-BERLIN = ZoneInfo("Europe/Berlin")
-HIKE_STEPS = [  # "How far was my longest hike?"
-    ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
-    ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
-    ' RETRIEVE(query="I went hiking")',
-]
 REJECTED_FIRST = [' this is not a step', *HIKE_STEPS]  # one step rejected (not an operator call), then the tree
-
-
-def workout(day: int, kind: str, km: float) -> Event:
-    start = datetime(2024, 4, day, 9, 0, tzinfo=BERLIN)
-    return Event(
-        source="workout", type="apple_health", start=start, end=start + timedelta(hours=2),
-        title=f"{kind.title()} workout", text=f"{kind} workout {km} km",
-        data={"workout_type": kind, "duration_s": 7200.0, "distance_km": km},
-        position=f"workout {day}", key=content_key("w", start.isoformat()), tz="Europe/Berlin",
-    )
 
 
 @pytest.fixture
 def store_path(tmp_path):
-    path = tmp_path / "events.sqlite"
-    store = EventStore.open(path)
-    run = store.begin_run(["test"])
-    with store.file_import(run, "test-events", "test") as writer:
-        for event in (workout(3, "hiking", 8.5), workout(10, "hiking", 12.25), workout(17, "hiking", 5.0),
-                      workout(20, "running", 21.1)):
-            writer.add(event)
-    store.finish_run(run)
-    store.set_meta("reference_date", "2024-05-01")
-    store.close()
-    return path
+    return write_store(tmp_path / "events.sqlite", hikes_and_a_run(), reference_date="2024-05-01")
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.store import EventStore
 from importers.base import Event, content_key
+from tests.stores import build_store
 
 BERLIN = ZoneInfo("Europe/Berlin")
 REFERENCE = date(2024, 5, 1)
@@ -133,16 +133,6 @@ def life_events() -> list[Event]:
         purchase(at(2024, 3, 3, 12), "Cosmic Funk (CD)", 1, 5.99),
     ]
     return events
-
-
-def build_store(path, events) -> EventStore:
-    store = EventStore.open(path)
-    run = store.begin_run(["test"])
-    with store.file_import(run, "test-events", "test") as writer:
-        for e in events:
-            writer.add(e)
-    store.finish_run(run)
-    return store
 
 
 @pytest.fixture

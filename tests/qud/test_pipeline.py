@@ -6,7 +6,6 @@ import json
 import threading
 import time
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -19,39 +18,14 @@ from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
 from tests.fakes import FakeLLM
+from tests.stores import BERLIN, HIKE_STEPS, hikes_and_a_run, workout, write_store
 
-BERLIN = ZoneInfo("Europe/Berlin")
 TODAY = date(2024, 5, 1)
-
-HIKE_STEPS = [
-    ' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
-    ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])',
-    ' RETRIEVE(query="I went hiking")',
-]
-
-
-def workout(day: int, kind: str, km: float) -> Event:
-    start = datetime(2024, 4, day, 9, 0, tzinfo=BERLIN)
-    return Event(
-        source="workout", type="apple_health", start=start, end=start + timedelta(hours=2),
-        title=f"{kind.title()} workout", text=f"{kind} workout {km} km",
-        data={"workout_type": kind, "duration_s": 7200.0, "distance_km": km},
-        position=f"workout {day}", key=content_key("w", start.isoformat()), tz="Europe/Berlin",
-    )
 
 
 @pytest.fixture
 def store_path(tmp_path):
-    path = tmp_path / "events.sqlite"
-    store = EventStore.open(path)
-    run = store.begin_run(["test"])
-    with store.file_import(run, "test-events", "test") as writer:
-        for event in (workout(3, "hiking", 8.5), workout(10, "hiking", 12.25), workout(17, "hiking", 5.0),
-                      workout(20, "running", 21.1)):
-            writer.add(event)
-    store.finish_run(run)
-    store.close()
-    return path
+    return write_store(tmp_path / "events.sqlite", hikes_and_a_run())
 
 
 def hike_id(store: EventStore, km: float) -> str:
@@ -148,15 +122,11 @@ RUN_ARTIST_JOIN = [
 def test_an_attribute_the_events_do_not_carry_is_joined_from_the_source_that_does(tmp_path):
     """The artist of a run: a run has none, the songs played during it do. The new tree must JOIN there, with
     the songs named as the question bank's trees name them."""
-    path = tmp_path / "events.sqlite"
-    with EventStore.open(path) as store:
-        run = store.begin_run(["test"])
-        with store.file_import(run, "test-events", "test") as writer:
-            for event in (workout(3, "running", 10.0), workout(10, "running", 12.0),
-                          song(3, 10, "Mitski"), song(3, 20, "Mitski"), song(10, 5, "Lorde"), song(10, 50, "Mitski"),
-                          song(11, 0, "Lorde"), song(12, 0, "Lorde"), song(13, 0, "Lorde")):  # not while running
-                writer.add(event)
-        store.finish_run(run)
+    path = write_store(tmp_path / "events.sqlite", (
+        workout(3, "running", 10.0), workout(10, "running", 12.0),
+        song(3, 10, "Mitski"), song(3, 20, "Mitski"), song(10, 5, "Lorde"), song(10, 50, "Mitski"),
+        song(11, 0, "Lorde"), song(12, 0, "Lorde"), song(13, 0, "Lorde"),  # not while running
+    ))
     steps = [*RUN_ARTIST_TOP, ' EXTRACT(l=QUD("my runs"), attr_names=["artist"])', ' RETRIEVE(query="I went running")',
              *RUN_ARTIST_JOIN]  # the second tree: its top three steps are replayed from the first
     llm = FakeLLM(steps)
