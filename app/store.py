@@ -873,11 +873,11 @@ class EventStore:
 
     def remove_source(self, source: str) -> int:
         """Delete every event of `source`; returns how many were deleted."""
-        with self._transaction():
+        with transaction(self._conn):
             return self._conn.execute("DELETE FROM events WHERE source=?", (source,)).rowcount
 
     def remove_file(self, file_label: str) -> int:
-        with self._transaction():
+        with transaction(self._conn):
             return self._conn.execute("DELETE FROM events WHERE file=?", (file_label,)).rowcount
 
     def imported_files(self, source: str | None = None) -> list[str]:
@@ -885,21 +885,25 @@ class EventStore:
             return [r[0] for r in self._conn.execute("SELECT DISTINCT file FROM events ORDER BY file")]
         return [r[0] for r in self._conn.execute("SELECT DISTINCT file FROM events WHERE source=? ORDER BY file", (source,))]
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
-
     def check(self) -> None:
         """Raise StoreError unless the file and its full-text index are consistent."""
         if self._conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
             raise StoreError(f"{self.path}: integrity check failed")
         self._conn.execute("INSERT INTO events_fts(events_fts, rank) VALUES ('integrity-check', 1)")
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction on a connection in autocommit mode (isolation_level=None), rolled back when the
+    block raises. Without it each statement, and each row of an executemany, is a transaction of its own with its
+    own sync (a search index build spent most of its time in those; see app.retrieve.sparse_index)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _storable_label(label: str) -> str:

@@ -18,13 +18,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
 from app.retrieve.verbalize import VERBALIZER_VERSION, verbalize_event
+from app.store import transaction
 from models.splade import SparseVector, SpladeEncoder
 
 SCHEMA = """
@@ -93,18 +93,6 @@ class SparseIndex:
             self._matrix = None
             self.encoder.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """One transaction for a batch of writes. The connection is in autocommit mode, where each row of an
-        executemany is a transaction of its own with its own sync: 41,000 rows took 90 s of a 122 s demo build."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
-
     def _meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
@@ -137,7 +125,8 @@ class SparseIndex:
                     self._recent.clear()
                 self._recent.update(zip(unique, (_pack(v) for v in self.encoder.encode(unique, check=check))))
             rows = [(e.id, e.source, *self._recent[t]) for e, t in zip(chunk, texts)]
-            with self._lock, self._transaction():
+            # one transaction a batch: in autocommit each row would be one, with its own sync
+            with self._lock, transaction(self._conn):
                 self._conn.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
                 self._matrix = None
             written += len(rows)
@@ -181,7 +170,7 @@ class SparseIndex:
             if event.id not in indexed:
                 todo.append(event)
         gone = indexed - present
-        with self._lock, self._transaction():
+        with self._lock, transaction(self._conn):
             self._conn.executemany("DELETE FROM vectors WHERE event_id=?", [(i,) for i in gone])
             self._matrix = None
         done = 0
