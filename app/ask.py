@@ -60,14 +60,7 @@ def ask(
     say = progress or (lambda message: None)
     check = cancel_check(cancel)
     timings: dict[str, float] = {}
-    if llm is None:
-        llm = qud_pipeline.default_llm()
-    if hasattr(llm, "loaded") and not llm.loaded:
-        say("Loading the question model …")
-        load_started = time.perf_counter()
-        llm.load()
-        timings["qud_load"] = time.perf_counter() - load_started
-
+    llm = _loaded_model(llm, say, timings)
     say("Understanding the question …")
 
     def on_step(sub_question: str, depth: int, step: str, problems: list[str]) -> None:
@@ -83,16 +76,9 @@ def ask(
     for attempt in range(1 + RERUNS):
         qud_started = time.perf_counter()
         try:
-            # each attempt has the whole call budget; `trace` keeps every model call of all attempts
-            attempt_trace = Trace()
-            try:
-                with _interruptible(llm, check):
-                    tree = decompose(question, reference_date, steps, config=config, progress=on_step, cancel=check,
-                                     trace=attempt_trace, avoid=avoid, join_for=join_for)
-            finally:
-                trace.steps.extend(attempt_trace.steps)
-                trace.seconds += attempt_trace.seconds
-                trace.acted |= attempt_trace.acted
+            with _interruptible(llm, check):
+                tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
+                                          cancel=check, avoid=avoid, join_for=join_for)
         except DecompositionError as exc:
             return _not_answered(question, timings, started, qud_started, f"I could not understand the question: {exc}",
                                  str(exc), AnswerStatus.NOT_UNDERSTOOD)
@@ -109,17 +95,7 @@ def ask(
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:
             break
-        lacking = None if join_for or not (config or QudConfig()).on("join_missing") else _lacking_attribute(failed)
-        if lacking is not None:
-            # The artist of a run: these events cannot give it, other events joined to them can (the songs
-            # played during the runs). The model rarely writes that JOIN itself, so the new tree must, once.
-            events, name, sources = lacking
-            say(f"“{events}” carries no {name}; understanding the question again with other events joined …")
-            join_for[failed.question] = (source_words(events, sources), carrier_phrases(name))
-            trace.acted.add("join_missing")
-            continue
-        say(f"{failed.operator} failed on “{failed.question}”; understanding the question again without it …")
-        avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}
+        _plan_rerun(failed, config, avoid, join_for, trace, say)
     merged = {**answer.timings, **timings}
     merged["total"] = time.perf_counter() - started
     return replace(answer, timings=merged)
@@ -127,6 +103,49 @@ def ask(
 
 RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
 STAGE_OPERATORS = {"RETRIEVE": "retrieve", "EXTRACT": "extract"}  # operators timed as stages of their own
+
+
+def _loaded_model(llm: Any, say: Callable[[str], None], timings: dict[str, float]) -> Any:
+    """`llm`, or the configured QUD model, loaded; the seconds a load took go to timings["qud_load"]."""
+    if llm is None:
+        llm = qud_pipeline.default_llm()
+    if hasattr(llm, "loaded") and not llm.loaded:
+        say("Loading the question model …")
+        load_started = time.perf_counter()
+        llm.load()
+        timings["qud_load"] = time.perf_counter() - load_started
+    return llm
+
+
+def _decompose_attempt(question: str, reference_date: date, llm: Any, trace: Trace, **options: Any):
+    """One decomposition of `question` (decompose's `options`). Each attempt has the whole call budget, so it
+    keeps a trace of its own; its model calls are added to `trace`, which keeps those of all attempts, also when
+    the attempt raises."""
+    attempt_trace = Trace()
+    try:
+        return decompose(question, reference_date, llm, trace=attempt_trace, **options)
+    finally:
+        trace.steps.extend(attempt_trace.steps)
+        trace.seconds += attempt_trace.seconds
+        trace.acted |= attempt_trace.acted
+
+
+def _plan_rerun(failed: NodeReport, config: QudConfig | None, avoid: dict[str, frozenset[str]],
+                join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]], trace: Trace,
+                say: Callable[[str], None]) -> None:
+    """What the next decomposition does differently after `failed`: join other events in where the events had
+    no value for an attribute (once per question), else avoid the failed step's operator for its sub-question."""
+    lacking = None if join_for or not (config or QudConfig()).on("join_missing") else _lacking_attribute(failed)
+    if lacking is not None:
+        # The artist of a run: these events cannot give it, other events joined to them can (the songs
+        # played during the runs). The model rarely writes that JOIN itself, so the new tree must, once.
+        events, name, sources = lacking
+        say(f"“{events}” carries no {name}; understanding the question again with other events joined …")
+        join_for[failed.question] = (source_words(events, sources), carrier_phrases(name))
+        trace.acted.add("join_missing")
+        return
+    say(f"{failed.operator} failed on “{failed.question}”; understanding the question again without it …")
+    avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}
 
 
 def _not_answered(question: str, timings: dict[str, float], started: float, qud_started: float, text: str,
