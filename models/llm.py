@@ -119,8 +119,7 @@ def _usable_cores() -> int:
 def threads_for(cores: int, others: float) -> int:
     """Model threads for `cores` when other work keeps `others` of them busy: the cores left, counting one that
     is less than 0.7 free as taken. llama.cpp's threads wait for each other at every step, spinning: a thread on a
-    core another process also runs on holds all of them back (on 2 cores with a training job running, one thread
-    generated at 46 ms a token and two at 330 ms; a 512-token prompt took 3.6 s and 8.9 s)."""
+    core another process also runs on holds all of them back (figures in models/cards/qud-lora.md)."""
     return max(1, min(cores, int(cores - others + 0.3)))
 
 
@@ -681,8 +680,8 @@ class GGUFModel:
     def _greedy_best(self, logits, sampler, out: bytes, forbid, exclude) -> int | None:
         """The single most likely token when it may be taken (the grammar allows it, it completes no forbidden text
         and is no dead end), else None. Greedy decoding takes it in most steps; looking at it alone saves ranking
-        the top 40 of 262k logits and running the grammar over each (~8 ms a token, a seventh of the QUD's time on
-        2 busy cores), and picks what the full ranking would pick."""
+        the top 40 of 262k logits and running the grammar over each (what that saves: models/cards/qud-lora.md),
+        and picks what the full ranking would pick."""
         best = int(logits.argmax())
         if best in exclude:
             return None
