@@ -50,6 +50,7 @@ class Display:
     value_keys:   the measures of the Value column, the first the event has ('distance_km' before 'duration_s')
     body_key:     the key whose long text is an event's body when it is opened (a mail's 'body')
     header_order: the keys an opened event lists first, in this order (the rest follow by name)
+    examples:     example questions under the question box while the store has such events (app.ui.examples)
     """
 
     name: str
@@ -57,6 +58,7 @@ class Display:
     value_keys: tuple[str, ...] = ()
     body_key: str | None = None
     header_order: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"uri", "country", "reason_start", "reason_end", "shuffle", "skipped", "platform"}),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("artist", "track", "album", "ms_played"),
-        display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",)),
+        display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",),
+                        examples=("Which artist did I listen to most?", "How many songs did I listen to per month?")),
     ),
     SourceSpec(
         "podcast_stream",
@@ -126,7 +129,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"uri", "platform"}),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("show", "episode", "ms_played"),
-        display=Display("Podcasts", details=("show", "ms_played"), value_keys=("ms_played",)),
+        display=Display("Podcasts", details=("show", "ms_played"), value_keys=("ms_played",),
+                        examples=("Which podcast did I listen to most?",)),
     ),
     SourceSpec(
         "audiobook_stream",
@@ -134,7 +138,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         query_words=("spotify", "audiobook", "audiobooks"),
         measure_keys=frozenset({"ms_played"}),
         sql_keys=("audiobook", "chapter", "ms_played"),
-        display=Display("Audiobooks", details=("audiobook", "chapter"), value_keys=("ms_played",)),
+        display=Display("Audiobooks", details=("audiobook", "chapter"), value_keys=("ms_played",),
+                        examples=("Which audiobook did I listen to last?",)),
     ),
     SourceSpec(
         "movie_stream",
@@ -146,7 +151,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         unread_keys=frozenset({"profile", "device", "country"}),
         measure_keys=frozenset({"duration_s"}),
         sql_keys=("title", "duration_s"),
-        display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",)),
+        display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",),
+                        examples=("How many movies did I watch last year?",)),
     ),
     SourceSpec(
         "tvseries_stream",
@@ -161,7 +167,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         measure_keys=frozenset({"duration_s"}),
         sql_keys=("series", "season", "episode", "duration_s"),
         display=Display("TV series", details=("series", "profile", "device", "duration_s"),
-                        value_keys=("duration_s",)),
+                        value_keys=("duration_s",),
+                        examples=("Which TV series did I watch most?", "How many episodes did I watch per month?")),
     ),
     SourceSpec(
         "online_purchase",
@@ -177,7 +184,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                                "website"}),
         measure_keys=frozenset({"unit_price", "total", "quantity"}),
         sql_keys=("product", "quantity", "unit_price", "total", "currency", "category"),
-        display=Display("Purchases", details=("total", "quantity", "category"), value_keys=("total",)),
+        display=Display("Purchases", details=("total", "quantity", "category"), value_keys=("total",),
+                        examples=("How much did I spend on Amazon last year?", "What was my most expensive order?")),
     ),
     SourceSpec(
         "workout",
@@ -194,7 +202,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("workout_type", "duration_s", "distance_km", "energy_kcal", "heart_rate_avg"),
         sql_notes={"workout_type": ", ".join(WORKOUT_TYPES)},
         display=Display("Workouts", details=("workout_type", "duration_s", "distance_km"),
-                        value_keys=("distance_km", "duration_s")),
+                        value_keys=("distance_km", "duration_s"),
+                        examples=("How many kilometres did I run last month?", "How often did I play football?")),
     ),
     SourceSpec(
         "mail",
@@ -206,7 +215,8 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         measure_keys=frozenset({"body", "to", "cc"}),
         sql_keys=("from_name", "to", "subject", "body"),
         display=Display("Mail", details=("from", "to"), body_key="body",
-                        header_order=("from_name", "from", "to", "cc", "subject", "labels", "message_id")),
+                        header_order=("from_name", "from", "to", "cc", "subject", "labels", "message_id"),
+                        examples=("Who sent me the most mails?", "When did I last get a mail about a flight?")),
     ),
     SourceSpec(
         "calendar",
@@ -217,8 +227,9 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         measure_keys=frozenset({"description", "attendees"}),
         sql_keys=("summary", "location", "description", "attendees"),
         display=Display("Calendar", details=("location", "all_day", "calendar"), body_key="description",
-                        header_order=("summary", "location", "organizer", "attendees", "all_day", "recurring", "calendar",
-                                      "uid")),
+                        header_order=("summary", "location", "organizer", "attendees", "all_day", "recurring",
+                                      "calendar", "uid"),
+                        examples=("How many meetings did I have last week?", "When was my last doctor's appointment?")),
     ),
 )})
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from app.sources import SOURCES
+
 # Questions that need two sources come first: they show what a keyword search cannot do.
 COMBINED = (
     ({"music_stream", "workout"}, "Which artist did I listen to most while running?"),
@@ -16,17 +18,8 @@ COMBINED = (
     ({"tvseries_stream", "calendar"}, "Which series did I watch on weekends?"),
 )
 
-BY_SOURCE = {
-    "music_stream": ("Which artist did I listen to most?", "How many songs did I listen to per month?"),
-    "podcast_stream": ("Which podcast did I listen to most?",),
-    "audiobook_stream": ("Which audiobook did I listen to last?",),
-    "movie_stream": ("How many movies did I watch last year?",),
-    "tvseries_stream": ("Which TV series did I watch most?", "How many episodes did I watch per month?"),
-    "online_purchase": ("How much did I spend on Amazon last year?", "What was my most expensive order?"),
-    "workout": ("How many kilometres did I run last month?", "How often did I play football?"),
-    "calendar": ("How many meetings did I have last week?", "When was my last doctor's appointment?"),
-    "mail": ("Who sent me the most mails?", "When did I last get a mail about a flight?"),
-}
+# A source's own examples are in its spec (app.sources: display.examples).
+BY_SOURCE = {name: spec.display.examples for name, spec in SOURCES.items() if spec.display is not None}
 
 START = ("Drop your exports onto this window to start: Spotify, Netflix, Amazon, Apple Health, "
          "calendars (.ics) and mail (.mbox), zipped or not.")
