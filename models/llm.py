@@ -898,9 +898,8 @@ class DraftLedger:
 
     A drafted token costs the seconds it adds to its decode whether it is kept or not, and saves a decode of its
     own when it is kept: drafts pay while kept share x seconds of a decode without a draft > seconds a drafted
-    token adds. Where a batch costs nearly as much per token as single decodes (a compute-bound CPU: on 2 busy
-    cores with one thread, 37 ms for one token, 24 ms more for each drafted one with its output row) drafts kept
-    half the time lose: 10 dev decompositions took 39.9 s with them and 29.1 s without, the same trees. While they
+    token adds. Where a batch costs nearly as much per token as single decodes (a compute-bound CPU, such as 2 busy
+    cores with one thread) drafts kept half the time lose (figures in models/cards/qud-lora.md). While they
     do not pay, one decode in PROBE_EVERY drafts anyway, so that the averages follow the load and the text.
     """
 
