@@ -947,6 +947,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         if not self.runner.shutdown(timeout_ms=5000):
-            log.warning("a background job did not stop within 5 s")
+            # A job that cannot be cancelled half-way (loading the models) ends on its own; Qt aborts the process
+            # when a thread object is destroyed while its thread still runs, so closing waits for it.
+            log.warning("a background job did not stop within 5 s; waiting up to 60 s for it to end")
+            if not self.runner.shutdown(timeout_ms=60_000):
+                log.error("a background job did not stop within 65 s")
         self.close_store()
         super().closeEvent(event)
