@@ -263,8 +263,9 @@ def _unrecognised(file: InputFile) -> str:
 
 
 def _looks_binary(text: str) -> bool:
-    """Text decoded leniently from bytes that were not UTF-8 text: replacement or control characters in it."""
-    return any(c == "\ufffd" or (c < " " and c not in "\t\r\n") for c in text)
+    """Text decoded leniently from bytes that were not UTF-8 text: replacement characters or NUL bytes in it.
+    Other control characters (a terminal's escape sequences) are text, quoted escaped."""
+    return any(c in "\ufffd\x00" for c in text)
 
 
 class _Progress:
