@@ -863,8 +863,8 @@ class GGUFModel:
         for as long as they are exactly what would have been chosen anyway. Returns the logits for the next
         choice, and whether a kept draft token ended the output (a stop string or max_tokens)."""
         limit = min(writing.draft_length, writing.max_tokens - len(writing.generated) - 1)
-        drafting = writing.speculate and limit > 0 and self._drafts.pay()
-        draft = self._draft(writing.prompt_ids + writing.generated, limit) if drafting else []
+        limit = min(limit, self._drafts.allowed()) if writing.speculate else 0
+        draft = self._draft(writing.prompt_ids + writing.generated, limit) if limit > 0 else []
         start = len(self._cached)
         clock = time.perf_counter()
         self._decode([token] + draft, start, all_logits=True)
@@ -900,7 +900,8 @@ class DraftLedger:
     own when it is kept: drafts pay while kept share x seconds of a decode without a draft > seconds a drafted
     token adds. Where a batch costs nearly as much per token as single decodes (a compute-bound CPU, such as 2 busy
     cores with one thread) drafts kept half the time lose (figures in models/cards/qud-lora.md). While they
-    do not pay, one decode in PROBE_EVERY drafts anyway, so that the averages follow the load and the text.
+    do not pay, one decode in PROBE_EVERY drafts one token anyway, so that the averages follow the load and the
+    text (a probe of a whole draft cost seconds where two threads spun on busy cores: 585 ms a drafted token).
     """
 
     ALPHA = 0.1        # weight of the newest figure in the moving averages
@@ -931,12 +932,13 @@ class DraftLedger:
             return True  # still learning
         return self.kept * self.single > self.extra
 
-    def pay(self) -> bool:
-        """Draft for the next decode? (also now and then when drafts do not pay, to keep the averages fresh)"""
+    def allowed(self) -> int:
+        """The longest draft for the next decode: any while drafts pay, one token now and then when they do not
+        (to keep the averages fresh), else none."""
         if self.pays():
-            return True
+            return DRAFT_TOKENS
         self._skipped += 1
-        return self._skipped % self.PROBE_EVERY == 0
+        return 1 if self._skipped % self.PROBE_EVERY == 0 else 0
 
 
 @dataclass
