@@ -775,35 +775,38 @@ class MainWindow(QMainWindow):
     @Slot()
     def export_markdown(self) -> Path | None:
         """The answer, how it was answered and its evidence (the first EVIDENCE_LIMIT events) as Markdown."""
-        if self.last_answer is None or self.store is None:
-            return None
-        path = self._save_path("Export answer as Markdown", ".md", "Markdown")
-        if path is None:
-            return None
-        ids = list(self.last_answer.evidence_ids)
-        text = answer_markdown(self.last_answer, self.store.get(ids[:EVIDENCE_LIMIT]), len(ids))
-        try:
-            path.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            dialogs.show_error(self, "Export answer", f"{path} could not be written: {exc.strerror or exc}")
-            return None
-        self.status_label.setText(f"Saved the answer to {path}.")
-        return path
+        def write(path: Path) -> str:
+            ids = list(self.last_answer.evidence_ids)
+            path.write_text(answer_markdown(self.last_answer, self.store.get(ids[:EVIDENCE_LIMIT]), len(ids)),
+                            encoding="utf-8")
+            return f"Saved the answer to {path}."
+
+        return self._export("Export answer as Markdown", ".md", "Markdown", "Export answer", write)
 
     @Slot()
     def export_csv(self) -> Path | None:
         """Every event of the step selected under "How it was answered" (not only the listed ones) as CSV."""
+        def write(path: Path) -> str:
+            count = write_events_csv(path, self.store.get(self.evidence_ids), value_attribute(self.last_answer))
+            return f"Saved {plural(count, 'event')} to {path}."
+
+        return self._export("Export events as CSV", ".csv", "CSV", "Export events", write)
+
+    def _export(self, title: str, suffix: str, kind: str, error_title: str,
+                write: Callable[[Path], str]) -> Path | None:
+        """Ask where to save, `write` there (it returns what the status bar says); a file that cannot be written
+        is an error dialog, not a crash."""
         if self.last_answer is None or self.store is None:
             return None
-        path = self._save_path("Export events as CSV", ".csv", "CSV")
+        path = self._save_path(title, suffix, kind)
         if path is None:
             return None
         try:
-            count = write_events_csv(path, self.store.get(self.evidence_ids), value_attribute(self.last_answer))
+            done = write(path)
         except OSError as exc:
-            dialogs.show_error(self, "Export events", f"{path} could not be written: {exc.strerror or exc}")
+            dialogs.show_error(self, error_title, f"{path} could not be written: {exc.strerror or exc}")
             return None
-        self.status_label.setText(f"Saved {plural(count, 'event')} to {path}.")
+        self.status_label.setText(done)
         return path
 
     @Slot()

@@ -44,6 +44,12 @@ PER_ARTIST_TREE = {
 }
 
 
+# The artist played most: ARGMAX over PER_ARTIST_TREE.
+ARGMAX_TREE = {"question": "", "children": [PER_ARTIST_TREE],
+               "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
+                       'val_attr_name="artist")'}
+
+
 class TreeAnswerer:
     """A fake Answerer with a real engine: runs a hand-made tree (the QUD's part is faked) with app.engine.
 

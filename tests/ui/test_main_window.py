@@ -164,13 +164,11 @@ def test_asking_shows_answer_tree_evidence_and_chart(qtbot, window_factory, tmp_
 
 
 def test_an_argmax_answer_has_its_own_evidence_and_charts_the_groups(qtbot, window_factory, tmp_path):
-    from .fakes import PER_ARTIST_TREE
+    from .fakes import ARGMAX_TREE
 
     window = window_factory()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
-    window.answerer.tree = {"question": "", "children": [PER_ARTIST_TREE],
-                            "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
-                                    'val_attr_name="artist")'}
+    window.answerer.tree = ARGMAX_TREE
     answer = ask(qtbot, window, "Which artist did I listen to most?")
     assert (answer.value, window.answer_pane.headline.text()) == ("Daft Punk", "Daft Punk (count: 4).")
     assert window.answer_pane.evidence.text().startswith("Based on 4 events.")
@@ -461,13 +459,11 @@ def test_a_cancel_that_stops_the_answerer_by_raising_still_reads_as_cancelled(qt
 
 
 def test_engine_warnings_and_runner_ups_are_shown_with_the_answer(qtbot, window_factory, tmp_path):
-    from .fakes import PER_ARTIST_TREE
+    from .fakes import ARGMAX_TREE
 
     window = window_factory()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
-    window.answerer.tree = {"question": "", "children": [PER_ARTIST_TREE],
-                            "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
-                                    'val_attr_name="artist")'}
+    window.answerer.tree = ARGMAX_TREE
     ask(qtbot, window, "Which artist did I listen to most?")
     assert window.answer_pane.runner_ups.text() == "Then Air (3) and Phoenix (3)."
     assert window.answer_pane.basis.text() == "Compared: “How often did I listen to each artist?”"

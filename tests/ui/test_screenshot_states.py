@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from .fakes import PER_ARTIST_TREE, write_spotify
+from .fakes import ARGMAX_TREE, PER_ARTIST_TREE, write_spotify
 from .test_main_window import (
     TIMEOUT_MS, HeldIndexer, StopsWhenCancelled, ask, drop_files, import_by_drop,
 )
@@ -80,9 +80,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     shoot(window, "04_cancelled.png")
 
     window.answerer = real_answerer
-    real_answerer.tree = {"question": "", "children": [PER_ARTIST_TREE],
-                          "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
-                                  'val_attr_name="artist")'}
+    real_answerer.tree = ARGMAX_TREE
     ask(qtbot, window, "Which artist did I listen to most?")
     assert window.answer_pane.chart_area.isVisible() and window.answer_pane.runner_ups.isVisible()
     shoot(window, "05_argmax_chart.png")

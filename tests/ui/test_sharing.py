@@ -11,12 +11,8 @@ from PySide6.QtWidgets import QApplication
 from app.ui import main_window
 from app.ui.sharing import answer_markdown, answer_text
 
-from .fakes import PER_ARTIST_TREE, write_spotify
+from .fakes import ARGMAX_TREE, write_spotify
 from .test_main_window import ask, import_by_drop
-
-ARGMAX_TREE = {"question": "", "children": [PER_ARTIST_TREE],
-               "step": 'ARGMAX(l=QUD("How often did I listen to each artist?"), arg_attr_name="count", '
-                       'val_attr_name="artist")'}
 
 
 def answered_window(qtbot, window_factory, tmp_path, rows=10):
