@@ -33,7 +33,7 @@ _STORED = {"s": ("time", 1.0), "ms": ("time", 0.001), "min": ("time", 60.0), "h"
 
 def asked_unit(question: str) -> tuple[str, str, float] | None:
     """(kind, unit, size) of the one unit the question names; None when it names none or several."""
-    found = {_WORDS[int(next(k for k, v in m.groupdict().items() if v)[1:])][1] for m in _UNIT_WORD.finditer(question)}
+    found = {_WORDS[int(m.lastgroup[1:])][1] for m in _UNIT_WORD.finditer(question)}  # groups are named u<index>
     return found.pop() if len(found) == 1 else None
 
 
