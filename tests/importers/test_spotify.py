@@ -338,6 +338,7 @@ def test_values_past_c_ints_and_dates_near_year_1_or_9999_are_row_errors(tmp_pat
     assert store.count() == 2
 
 
+@needs_real_exports
 def test_a_non_utf8_byte_names_its_row_and_the_other_rows_import(tmp_path, monkeypatch):
     """msgspec raises UnicodeDecodeError (not its DecodeError) for such a byte: it escaped the importer."""
     path = real_export("spotify", "koito_Streaming_History_Audio_test.json")
