@@ -41,6 +41,9 @@ def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def register(sub: Any) -> None:
+    from models.train.offload import add_offload_arguments, register as register_fit
+
+    register_fit(sub)
     p = sub.add_parser("evaluate_extractor", help="recompute an extractor artifact's DEV figures (no training)")
     p.add_argument("--size", choices=["small", "default"], default="default")
     p.add_argument("--log", help="also append results to this file")
@@ -76,6 +79,7 @@ def register(sub: Any) -> None:
         p.add_argument("--budget-s", type=float, default=1200.0)
         p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
         p.add_argument("--log", help="also append progress to this file")
+        add_offload_arguments(p)
         if name == "extractor":
             p.add_argument("--per-kind", type=int, default=60, help="train events per canonical kind and persona")
             p.add_argument("--group-cap", type=int, default=0,
@@ -132,7 +136,8 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     from models.train.base_weights import BASES, fetch
     from models.train.examples import cross_encoder_examples
     from models.train.nets import CrossEncoderNet
-    from models.train.trainer import TrainConfig, train_cross_encoder
+    from models.train.offload import train_or_offload
+    from models.train.trainer import TrainConfig
 
     spec = SIZES[args.size]
     dev_bench = getattr(args, "dev_bench", False)
@@ -153,7 +158,9 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
                          trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor, class_weights=weights)
     clock = time.perf_counter()
-    net = train_cross_encoder(base, examples, config, log)
+    net = train_or_offload("cross_encoder", args, base, examples, config, log)
+    if net is None:
+        return
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
     reference = _ce_reference(net, base, spec["max_length"])
@@ -344,7 +351,8 @@ def run_extractor(args: argparse.Namespace) -> None:
     from models.train.examples import extractor_examples
     from models.train.nets import ExtractorNet
     from models.train.persona_data import extract_cases, label_sets
-    from models.train.trainer import TrainConfig, train_extractor
+    from models.train.offload import train_or_offload
+    from models.train.trainer import TrainConfig
 
     spec = SIZES[args.size]
     log, train, dev = _setup(args)
@@ -367,7 +375,9 @@ def run_extractor(args: argparse.Namespace) -> None:
                          trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
                          tag_weight=args.tag_weight)
     clock = time.perf_counter()
-    net = train_extractor(base, examples, len(labels), config, log)
+    net = train_or_offload("extractor", args, base, examples, config, log, n_labels=len(labels))
+    if net is None:
+        return
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
     reference = _extractor_reference(net, base)

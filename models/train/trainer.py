@@ -64,6 +64,7 @@ class TrainConfig:
     head_lr_factor: float = 10.0
     class_weights: dict[str, list[float]] = field(default_factory=dict)
     tag_weight: float = 1.0   # extractor: weight of B and I tokens against O in the tag loss (most tokens are O)
+    device: str = "cpu"       # "cuda" where a GPU is lent (models/train/offload.py); the export runs on CPU
 
 
 def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: float) -> torch.optim.lr_scheduler.LambdaLR:
@@ -120,12 +121,13 @@ def train_cross_encoder(
     torch.set_num_threads(config.threads)
     rng = random.Random(config.seed)
     tok = OnnxModel(base_dir)  # tokenizer only; no session is opened
-    net = CrossEncoderNet(base_dir, trainable_layers=config.trainable_layers)
+    device = torch.device(config.device)
+    net = CrossEncoderNet(base_dir, trainable_layers=config.trainable_layers).to(device)
     net.train()
     optimizer = _optimizer(net, config)
     total = _steps(len(examples), config)
     scheduler = _schedule(optimizer, total, config.warmup)
-    weights = {h: torch.tensor(w) for h, w in config.class_weights.items()}
+    weights = {h: torch.tensor(w, device=device) for h, w in config.class_weights.items()}
     losses = {"pattern": nn.CrossEntropyLoss(weight=weights.get("pattern")),
               "event": nn.CrossEntropyLoss(weight=weights.get("event"))}
     started = time.perf_counter()
@@ -133,12 +135,12 @@ def train_cross_encoder(
     for step, idx in enumerate(_batches(len(examples), config, rng)):
         batch = [examples[i] for i in idx]
         ids, mask, types = tok.encode_pairs([e.query for e in batch], [e.text for e in batch], max_length=config.max_length)
-        pattern_logits, event_logits = net(torch.from_numpy(ids), torch.from_numpy(mask), torch.from_numpy(types))
-        loss = torch.zeros(())
+        pattern_logits, event_logits = net(*(torch.from_numpy(a).to(device) for a in (ids, mask, types)))
+        loss = torch.zeros((), device=device)
         for head, logits in (("pattern", pattern_logits), ("event", event_logits)):
             rows = [n for n, e in enumerate(batch) if e.head == head]
             if rows:
-                labels = torch.tensor([batch[n].label for n in rows])
+                labels = torch.tensor([batch[n].label for n in rows], device=device)
                 loss = loss + losses[head](logits[rows], labels) * len(rows) / len(batch)
         optimizer.zero_grad()
         loss.backward()
@@ -153,7 +155,7 @@ def train_cross_encoder(
             log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{total}")
             break
     net.eval()
-    return net
+    return net.cpu()
 
 
 def extract_tags(spans: Sequence[tuple[int, int, int]], gold: Sequence[tuple[int, int]], width: int) -> np.ndarray:
@@ -183,13 +185,15 @@ def train_extractor(
     rng = random.Random(config.seed)
     encoder = Extractor(base_dir)  # its tokenizer and _encode only
     encoder.model._config = {"max_length": config.max_length}
-    net = ExtractorNet(base_dir, n_labels, trainable_layers=config.trainable_layers)
+    device = torch.device(config.device)
+    net = ExtractorNet(base_dir, n_labels, trainable_layers=config.trainable_layers).to(device)
     net.train()
     optimizer = _optimizer(net, config)
     total = _steps(len(examples), config)
     scheduler = _schedule(optimizer, total, config.warmup)
     mode_loss = nn.CrossEntropyLoss()
-    tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight]), ignore_index=-100)
+    tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight], device=device),
+                                   ignore_index=-100)
     label_loss = nn.CrossEntropyLoss()
     started = time.perf_counter()
     running = 0.0
@@ -203,19 +207,19 @@ def train_extractor(
             spans_rows.append(spans[0])
         width = max(f["input_ids"].shape[1] for f in feeds_rows)
         inputs = {
-            name: torch.from_numpy(np.concatenate([np.pad(f[name], ((0, 0), (0, width - f[name].shape[1]))) for f in feeds_rows]))
+            name: torch.from_numpy(np.concatenate([np.pad(f[name], ((0, 0), (0, width - f[name].shape[1]))) for f in feeds_rows])).to(device)
             for name in ("input_ids", "attention_mask", "token_type_ids")
         }
         mode_logits, tag_logits, label_logits = net(inputs["input_ids"], inputs["attention_mask"], inputs["token_type_ids"])
-        modes = torch.tensor([e.mode for e in batch])
+        modes = torch.tensor([e.mode for e in batch], device=device)
         loss = mode_loss(mode_logits, modes)
         span_rows = [n for n, e in enumerate(batch) if e.mode == 1]
         if span_rows:
-            tags = torch.from_numpy(np.stack([extract_tags(spans_rows[n], batch[n].spans, width) for n in span_rows]))
+            tags = torch.from_numpy(np.stack([extract_tags(spans_rows[n], batch[n].spans, width) for n in span_rows])).to(device)
             loss = loss + tag_loss(tag_logits[span_rows].reshape(-1, 3), tags.reshape(-1))
         label_rows = [n for n, e in enumerate(batch) if e.mode == 2 and e.label >= 0]
         if label_rows:
-            loss = loss + label_loss(label_logits[label_rows], torch.tensor([batch[n].label for n in label_rows]))
+            loss = loss + label_loss(label_logits[label_rows], torch.tensor([batch[n].label for n in label_rows], device=device))
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -229,4 +233,4 @@ def train_extractor(
             log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{total}")
             break
     net.eval()
-    return net
+    return net.cpu()
