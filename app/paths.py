@@ -1,4 +1,9 @@
-"""Where Lifelens keeps the person's data: the platform's user data directory, never the install directory."""
+"""Where Lifelens finds things: the person's data (the platform's user data directory, never the install
+directory) and the app's own read-only resources (resources/, beside the packages).
+
+    db_path()                       # ~/.local/share/Lifelens/events.sqlite, or --db / $LIFELENS_DB
+    resource_dir("qud")             # .../resources/qud: the in-context examples and the step grammar
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,10 @@ from platformdirs import user_data_path
 APP_NAME = "Lifelens"
 DB_ENV = "LIFELENS_DB"
 DATA_ENV = "LIFELENS_DATA_DIR"
+
+# The folder that holds app/ and, beside it, resources/: the checkout, the installer's bundle (_internal/) and
+# an installed wheel's site-packages alike (the wheel carries resources/ as a top-level folder, pyproject.toml).
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def data_dir() -> Path:
@@ -25,3 +34,8 @@ def db_path(explicit: str | os.PathLike | None = None) -> Path:
     if os.environ.get(DB_ENV):
         return Path(os.environ[DB_ENV])
     return data_dir() / "events.sqlite"
+
+
+def resource_dir(*parts: str) -> Path:
+    """A folder of the app's resources: resource_dir("qud"), resource_dir("persona")."""
+    return ROOT.joinpath("resources", *parts)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-RESOURCE_DIR = Path(__file__).resolve().parents[2] / "resources" / "persona"
+from app.paths import resource_dir
+
+RESOURCE_DIR = resource_dir("persona")
 
 
 @lru_cache(maxsize=None)

@@ -22,9 +22,10 @@ from pathlib import Path
 
 from app.engine.syntax import StepSyntaxError, parse_call, validate_call
 from app.engine.tree import Node
+from app.paths import resource_dir
 from app.qud.validate import Needs, child_needs
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources" / "qud"
+RESOURCES = resource_dir("qud")
 EXAMPLES_FILE = RESOURCES / "examples.txt"
 CATEGORIES = ("ordering", "grouping", "temporal", "aggregation", "join", "multi-source")
 
