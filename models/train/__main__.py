@@ -39,9 +39,10 @@ def main(argv: list[str] | None = None) -> None:
     p = sub.add_parser("splade", help="export SPLADE-tiny to int8 ONNX (no training)")
     p.add_argument("--out", required=True)
     p.set_defaults(run=_splade)
-    from models.train import qud_sft
+    from models.train import offload, qud_sft
 
     qud_sft.register(sub)
+    offload.register(sub)   # needs torch and the base weights only, so it runs on a bare GPU machine
     try:
         from models.train import recipes
     except ImportError as exc:  # the recipes need the persona generator

@@ -41,9 +41,7 @@ def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def register(sub: Any) -> None:
-    from models.train.offload import add_offload_arguments, register as register_fit
-
-    register_fit(sub)
+    from models.train.offload import add_offload_arguments
     p = sub.add_parser("evaluate_extractor", help="recompute an extractor artifact's DEV figures (no training)")
     p.add_argument("--size", choices=["small", "default"], default="default")
     p.add_argument("--log", help="also append results to this file")
