@@ -169,6 +169,11 @@ class _Run:
         self.cache[key] = (result, report)
         return result, report
 
+    def inputs_of(self, p: PlannedNode) -> list[Any]:
+        """The results of `p`'s children, as the node was given them (the answer's sentence reads an arg-max's
+        runner-ups from its input)."""
+        return [self.cache[json.dumps(c.node.to_json(), sort_keys=True)][0] for c in p.children]
+
     def _context(self, node: Node, warnings: list[str]) -> OpContext:
         ctx = OpContext(
             store=self.store,
@@ -289,7 +294,8 @@ def execute(
     if value == []:
         value = None
     if ids:
-        return Answer(tree.question, value, answer_sentence(tree.question, tree.call, result), report, ids, timings)
+        text = answer_sentence(tree.question, tree.call, result, report, run.inputs_of(planned))
+        return Answer(tree.question, value, text, report, ids, timings)
     # The tree ran and its events ran out somewhere: a count or a sum is 0, a yes/no is no, an arg-max has nothing
     # to compare; the sentence says which step lost them.
     status = AnswerStatus.NONE_FOUND if value is None else AnswerStatus.ANSWERED

@@ -1,21 +1,28 @@
 """The answer's value and sentence, from the root operator and its result. Never a made-up value.
 
     answer_value(call, result)        # 123.45, "2023-05-01", ["Daft Punk", "Air"], None
-    answer_sentence(question, call, result)
-        # "In total 123.45 EUR, from 7 events."
-        # "Daft Punk (count: 42)."
+    answer_sentence(question, call, result, report, inputs)   # restates the root's sub-question (app.engine.restating)
+        # "You went running 123 times in 2023."
+        # "In total 1,234.50 EUR for 17 Amazon purchases in 2023."
+        # "The artist with the most songs you listened to in March 2024 was Daft Punk (42), then Air (30) and Muse (12)."
     nothing_found_sentence(question, call, result, report)    # the tree ran and no event was left
-        # "0. 444 events were found for “podcasts I listened to”; none of them passed the filter for “…”."
+        # "0 podcast episodes you listened to in 2023. 444 events were found for “podcasts I listened to”; none of
+        #  them passed the filter for “…”."
+
+Numbers are written with a plain thousands separator ("1,234.5"); the window writes them in the locale's.
 """
 
 from __future__ import annotations
 
 import math
 from datetime import date, time, timedelta
-from typing import Any, Callable
+import re
+from typing import Any, Callable, Sequence
 
 from app.answer import NodeReport
-from app.engine.syntax import Call, FuncRef
+from app.engine.operators.aggregate import UNITS
+from app.engine.restating import Subject, among, counted, of_them, subject_of
+from app.engine.syntax import Call, FuncRef, Lambda, parse_call
 from app.engine.values import Group, Item, Scalar, format_plain, jsonable, result_ids
 
 _LIST_SHOWN = 5
@@ -52,18 +59,38 @@ def _plain_value(value: Any) -> Any:
     return jsonable(value)
 
 
+def format_number(n: float, decimals: int = 2, *, fixed: bool = False) -> str:
+    """A number with a plain thousands separator and at most `decimals` decimals, trailing zeros dropped (kept
+    with `fixed`, for money). The window writes the same numbers with the locale's separators
+    (app.ui.presenting.format_number).
+
+    >>> format_number(16512.989999999987), format_number(1234567), format_number(9.9, fixed=True)
+    ('16,512.99', '1,234,567', '9.90')
+    """
+    if isinstance(n, float) and not math.isfinite(n):
+        return str(n)
+    if fixed:
+        text = f"{n:,.{decimals}f}"
+    elif isinstance(n, int) or (float(n).is_integer() and abs(n) < 1e15):
+        text = f"{int(n):,}"
+    else:
+        text = f"{n:,.{decimals}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _is_currency(unit: str | None) -> bool:
+    return bool(unit) and len(unit) == 3 and unit.isalpha() and unit.isupper()
+
+
 def format_quantity(value: Any, unit: str | None) -> str:
-    """A value with its unit as a person reads it: "1 h 23 min", "123.45 EUR", "12.3 km"."""
+    """A value with its unit as a person reads it: "1 h 23 min", "1,234.50 EUR", "12.3 km"."""
     if isinstance(value, timedelta):
-        return spoken_duration(value.total_seconds())
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and unit:
-        if unit == "s":
-            return spoken_duration(value)
-        if unit == "ms":
-            return spoken_duration(value / 1000)
-        if unit == "min":
-            return spoken_duration(value * 60)
-        return f"{format_plain(float(value) if isinstance(value, float) else value)} {unit}"
+        return spoken_duration(value.total_seconds(), format_number)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if unit in ("s", "ms", "min"):
+            return spoken_duration(value * {"s": 1, "ms": 0.001, "min": 60}[unit], format_number)
+        text = format_number(value, fixed=_is_currency(unit))
+        return f"{text} {unit}" if unit else text
     if isinstance(value, (list, tuple)):
         return _join([format_plain(v) for v in value])
     return format_plain(value)
@@ -71,7 +98,7 @@ def format_quantity(value: Any, unit: str | None) -> str:
 
 def spoken_duration(seconds: float, number: Callable[[int], str] = str) -> str:
     """'45 s', '3 min 5 s', '42 min', '1 h 5 min': a duration as a person says it; `number` writes the hours
-    (the window writes them with the locale's separators)."""
+    (the engine and the window write them with thousands separators)."""
     seconds = round(seconds)
     hours, rest = divmod(abs(seconds), 3600)
     minutes, secs = divmod(rest, 60)
@@ -92,59 +119,175 @@ def _join(parts: list[str]) -> str:
     return parts[0] if parts else ""
 
 
+# Fixed columns as a person names what they hold ("the day with the most songs", not "the start date with ...").
+_COLUMN_WORDS = {"start_date": "day", "date": "day", "day": "day", "start_datetime": "time", "datetime": "time",
+                 "start_time": "time of day", "weekday": "weekday", "month": "month", "year": "year", "hour": "hour"}
+_UNIT_SUFFIXES = ("km", "s", "ms", "minutes", "seconds", "kcal", "bpm", "eur", "usd")
+
+
 def _attr_words(name: Any) -> str:
-    return str(name or "value").replace("_", " ")
+    """'distance_km' -> 'distance', 'start_date' -> 'day', 'heart_rate_avg' -> 'heart rate avg'."""
+    text = str(name or "value")
+    if text in _COLUMN_WORDS:
+        return _COLUMN_WORDS[text]
+    words = text.split("_")
+    if len(words) > 1 and words[-1].lower() in _UNIT_SUFFIXES:
+        words = words[:-1]
+    return " ".join(words)
 
 
 def _events(n: int) -> str:
-    return f"{n} event" if n == 1 else f"{n} events"
+    return f"{format_number(n)} event" if n == 1 else f"{format_number(n)} events"
 
 
-def answer_sentence(question: str, call: Call, result: Any) -> str:
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _subject(report: NodeReport | None) -> Subject | None:
+    """The root's one sub-question as the person's words, when the root has exactly one."""
+    if report is None or len(report.children) != 1:
+        return None
+    return subject_of(report.children[0])
+
+
+def answer_sentence(question: str, call: Call, result: Any, report: NodeReport | None = None,
+                    inputs: Sequence[Any] = ()) -> str:
+    """The answer as one sentence that says what was counted, added up or compared, over what period:
+    "123 runs in 2023.", "In total 1,234.50 EUR for 17 Amazon purchases in 2023.", "The artist with the most
+    songs you listened to in March 2024 was Daft Punk (42), then Air (30) and Muse (12)."
+
+    report: the root's NodeReport (its sub-question and the steps below say what and when); inputs: the root's
+    input results (an arg-max's runner-ups are read from them). Without them, the sentence says only the value.
+    """
     ids = result_ids(result)
     if not ids:
-        return nothing_found_sentence(question, call, result, None)
-    op = call.operator
+        return nothing_found_sentence(question, call, result, report)
     if isinstance(result, Scalar):
-        if isinstance(result.value, bool):
-            return f"{'Yes' if result.value else 'No'} (from {_events(len(ids))})."
-        if result.value is None:
-            return f"I could not find a value for “{question.strip()}”."
-        value = format_quantity(result.value, result.unit)
-        d = result.details
-        if op == "SUM":
-            return f"In total {value}, from {_events(len(ids))}."
-        if op == "AVG":
-            return f"On average {value}, over {_events(d.get('count', len(ids)))}."
-        if op in ("MIN", "MAX"):
-            temporal = isinstance(result.value, (date, time))
-            word = {("MIN", True): "earliest", ("MAX", True): "latest", ("MIN", False): "lowest", ("MAX", False): "highest"}[
-                (op, temporal)
-            ]
-            return f"The {word} {_attr_words(d.get('attr_name'))} is {value}."
-        if op in ("ARGMIN", "ARGMAX"):
-            measure = f"{_attr_words(d.get('arg_attr_name'))}: {format_plain(d.get('arg_value'))}"
-            if isinstance(result.value, list) and len(result.value) > 1:
-                return f"A tie between {value} ({measure} each)."
-            return f"{value[:1].upper() + value[1:]} ({measure})."
-        if op == "APPLY":
-            fct = call.get("fct")
-            if isinstance(fct, FuncRef) and fct.name == "len":
-                return f"{value} (counted from {_events(len(ids))})."
-            return f"The result is {value} (from {_events(len(ids))})."
-        return f"{value}."
+        return _scalar_sentence(question, call, result, report, inputs)
     rows = list(result)
     labels = answer_value(call, result)
     return f"{_found(len(rows), rows)}: {_shown(labels)}." if labels else f"{_found(len(rows), rows)}."
 
 
+def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeReport | None,
+                     inputs: Sequence[Any]) -> str:
+    op, d, ids = call.operator, result.details, result.ids
+    if isinstance(result.value, bool):
+        return f"{'Yes' if result.value else 'No'} (from {_events(len(ids))})."
+    if result.value is None:
+        return f"I could not find a value for “{question.strip()}”."
+    value = format_quantity(result.value, result.unit)
+    subject = _subject(report)
+    if op in ("SUM", "AVG"):
+        n = d.get("count", len(ids))
+        if subject is not None:
+            over = of_them(subject, n, format_number(n))
+            if op == "AVG":
+                return f"On average {value} over {over}."
+            if result.unit is None:  # a count of things, not an amount: "The quantity adds up to 3 over 2 orders"
+                return f"The {_attr_words(d.get('attr_name'))} adds up to {value} over {over}."
+            return f"In total {value} for {over}."
+        return f"In total {value}, from {_events(len(ids))}." if op == "SUM" else (
+            f"On average {value}, over {_events(n)}.")
+    if op in ("MIN", "MAX"):
+        temporal = isinstance(result.value, (date, time))
+        word = {("MIN", True): "earliest", ("MAX", True): "latest", ("MIN", False): "lowest",
+                ("MAX", False): "highest"}[(op, temporal)]
+        where = f" among {among(subject)}" if subject is not None else ""
+        return f"The {word} {_attr_words(d.get('attr_name'))}{where} is {value}."
+    if op in ("ARGMIN", "ARGMAX"):
+        return _choice_sentence(call, result, value, report, inputs)
+    if op == "APPLY":
+        fct = call.get("fct")
+        if isinstance(fct, FuncRef) and fct.name == "len":
+            if subject is not None and isinstance(result.value, int):
+                return _capital(counted(subject, result.value, format_number(result.value))) + "."
+            return f"{value} (counted from {_events(len(ids))})."
+        return f"The result is {value} (from {_events(len(ids))})."
+    return f"{value}."
+
+
 def _found(n: int, rows: list) -> str:
     what = "groups" if rows and isinstance(rows[0], Group) else "events"
-    return f"I found {n} {what if n != 1 else what[:-1]}"
+    return f"I found {format_number(n)} {what if n != 1 else what[:-1]}"
 
 
 def _shown(labels: list) -> str:
     return _join([format_plain(v) for v in labels])
+
+
+# --- arg-max and arg-min ----------------------------------------------------------------------------------
+
+RUNNER_UPS_SAID = 3
+
+
+def _choice_sentence(call: Call, result: Scalar, value: str, report: NodeReport | None, inputs: Sequence[Any]) -> str:
+    """'The artist with the most songs you listened to in 2023 was Daft Punk (42), then Air (30) and Muse (12).'
+    The groups' items are said when the root compares group sizes (a MAP of len over a GROUP_BY), else the
+    root's sub-question: 'The title with the latest time among movies you watched was Dune (2024-03-01 20:00).'"""
+    d = result.details
+    arg, most = d.get("arg_attr_name"), call.operator == "ARGMAX"
+    tie = isinstance(result.value, list) and len(result.value) > 1
+    measure = format_quantity(d.get("arg_value"), UNITS.get(str(arg)))
+    if report is None or len(report.children) != 1:  # nothing to restate: the value and its measure
+        if tie:
+            return f"A tie between {value} ({_attr_words(arg)}: {measure} each)."
+        return f"{_capital(value)} ({_attr_words(arg)}: {measure})."
+    items = _counted_items(report.children[0], arg)
+    if items is not None:
+        what = items.bare if items.kind == "noun" else among(items)
+        head = f"The {_attr_words(d.get('val_attr_name'))} with the {'most' if most else 'fewest'} {what}"
+    else:
+        subject = subject_of(report.children[0])
+        temporal = isinstance(d.get("arg_value"), (date, time))
+        word = ("latest" if most else "earliest") if temporal else ("highest" if most else "lowest")
+        where = f" among {among(subject)}" if subject is not None else ""
+        head = f"The {_attr_words(d.get('val_attr_name'))} with the {word} {_attr_words(arg)}{where}"
+    said = f"a tie between {value} ({measure} each)" if tie else f"{value} ({measure})"
+    then = _runner_ups(call, result, report.children[0], inputs)
+    return f"{head} was {said}" + (f", then {then}" if then else "") + "."
+
+
+def _counted_items(report: NodeReport, arg: Any) -> Subject | None:
+    """The items whose groups were counted, when `report` (an arg-max's input) is a MAP of len writing `arg`
+    over a GROUP_BY: 'songs you listened to in 2023' for MAP(QUD("songs per artist"), fct=len) over
+    GROUP_BY(QUD("songs I listened to in 2023 with artist"))."""
+    if report.operator != "MAP" or len(report.children) != 1 or report.children[0].operator != "GROUP_BY":
+        return None
+    step = parse_call(report.step)
+    fct = step.get("fct")
+    counts = (isinstance(fct, FuncRef) and fct.name == "len") or (
+        isinstance(fct, Lambda) and re.fullmatch(r"lambda\s+(\w+)\s*:\s*len\(\s*\1\s*\)", fct.source.strip()))
+    if not counts or step.get("res_name") != arg or len(report.children[0].children) != 1:
+        return None
+    return subject_of(report.children[0].children[0])
+
+
+def _runner_ups(call: Call, result: Scalar, report: NodeReport, inputs: Sequence[Any]) -> str:
+    """'Air (30), Muse (12) and Can (3)': the values that came after the chosen ones, each once, from the
+    root's input (its whole result; else its preview when that holds all of it). "" when the measure is no
+    number or nothing came after."""
+    d = result.details
+    arg, val = d.get("arg_attr_name"), d.get("val_attr_name")
+    rows: Sequence[Any] = inputs[0] if inputs and not isinstance(inputs[0], Scalar) else ()
+    if not rows and report.size is not None and report.size <= len(report.preview):
+        rows = report.preview
+    pairs = [(row.get(val), row.get(arg)) for row in rows]
+    if not pairs or not all(isinstance(n, (int, float)) and not isinstance(n, bool) for _, n in pairs):
+        return ""
+    chosen = result.value if isinstance(result.value, list) else [result.value]
+    said: list[str] = []
+    seen = {format_plain(_plain_value(c)) for c in chosen}
+    for label, n in sorted(pairs, key=lambda p: p[1], reverse=call.operator == "ARGMAX"):
+        text = format_plain(_plain_value(label))
+        if text in seen or label is None:
+            continue
+        seen.add(text)
+        said.append(f"{text} ({format_quantity(n, UNITS.get(str(arg)))})")
+        if len(said) == RUNNER_UPS_SAID:
+            break
+    return _join(said)
 
 
 # --- when the tree ran and nothing was left --------------------------------------------------------------
@@ -189,10 +332,17 @@ def nothing_found_sentence(question: str, call: Call, result: Any, report: NodeR
     events ran out."""
     lost = where_lost(report) if report is not None else ""
     value = result.value if isinstance(result, Scalar) else None
+    subject = _subject(report)
     if isinstance(value, bool):
         head = "Yes." if value else "No."
     elif isinstance(value, (int, float, timedelta)) and not isinstance(value, bool):
-        head = ("In total " if call.operator == "SUM" else "") + format_quantity(value, result.unit) + "."
+        amount = format_quantity(value, result.unit)
+        if subject is not None and isinstance(value, int) and call.operator == "APPLY":
+            head = _capital(counted(subject, value, amount)) + "."          # "0 runs in 2023."
+        elif call.operator == "SUM":
+            head = f"In total {amount}" + (f" for {among(subject)}." if subject is not None else ".")
+        else:
+            head = amount + "."
     elif call.operator in ("ARGMIN", "ARGMAX", "MIN", "MAX", "AVG"):
         head = f"None: there was nothing to take {'an average' if call.operator == 'AVG' else 'it'} from."
     else:

@@ -68,7 +68,7 @@ def test_sentences_per_operator():
     assert answer_sentence("q", call('SUM(l=QUD("x"), attr_name="ms_played")'), s(5_400_000, "ms")) == "In total 1 h 30 min, from 2 events."
     assert answer_sentence("q", call('AVG(l=QUD("x"), attr_name="distance_km")'), s(5.25, "km", count=2)) == "On average 5.25 km, over 2 events."
     assert answer_sentence("q", call('MAX(l=QUD("x"), attr_name="start_date")'), s(date(2024, 3, 1), attr_name="start_date")) == (
-        "The latest start date is 2024-03-01."
+        "The latest day is 2024-03-01."
     )
     assert answer_sentence("q", call('MIN(l=QUD("x"), attr_name="heart_rate_min")'), s(52, "bpm", attr_name="heart_rate_min")) == (
         "The lowest heart rate min is 52 bpm."
@@ -97,4 +97,4 @@ def test_values_are_json_friendly():
     assert answer_value(extract, rows) == ["x, 2024-01-01"]
     assert format_quantity(3725, "s") == "1 h 2 min"
     assert format_quantity(125, "s") == "2 min 5 s"
-    assert format_quantity(12.5, "EUR") == "12.5 EUR"
+    assert format_quantity(12.5, "EUR") == "12.50 EUR"

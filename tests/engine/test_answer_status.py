@@ -29,7 +29,7 @@ def test_a_count_over_events_none_of_which_match_is_zero_and_names_the_filter(li
     assert (answer.value, answer.status, answer.error, answer.evidence_ids) == (0, AnswerStatus.ANSWERED, None, ())
     workouts = len(next(n for n in answer.tree.walk() if n.operator == "RETRIEVE").event_ids)
     assert workouts == 5
-    assert answer.text == (f"0. {workouts} events were found for “workouts with type”; "
+    assert answer.text == (f"0 swims. {workouts} events were found for “workouts with type”; "
                            "none of them passed the filter for “swims”.")
 
 
@@ -38,7 +38,7 @@ def test_a_count_over_a_retrieve_that_found_nothing_names_the_query(life_store):
              T("cooking classes", 'RETRIEVE(query="zzyzx cooking class")'))
     answer = execute(tree, life_store, REFERENCE)
     assert (answer.value, answer.status) == (0, AnswerStatus.ANSWERED)
-    assert answer.text == "0. No events matched “cooking classes”."
+    assert answer.text == "0 cooking classes. No events matched “cooking classes”."
 
 
 def test_a_sum_over_nothing_is_zero(life_store):
@@ -46,7 +46,7 @@ def test_a_sum_over_nothing_is_zero(life_store):
              T("swims with distance", 'EXTRACT(l=QUD("swims"), attr_names=["distance_km"])', swims()))
     answer = execute(tree, life_store, REFERENCE)
     assert (answer.value, answer.status, answer.error) == (0, AnswerStatus.ANSWERED, None)
-    assert answer.text.startswith("In total 0 km. ") and "passed the filter for “swims”" in answer.text
+    assert answer.text.startswith("In total 0 km for swims. ") and "passed the filter for “swims”" in answer.text
 
 
 def test_an_arg_max_over_nothing_has_no_value_and_says_so(life_store):

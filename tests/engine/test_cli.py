@@ -18,7 +18,8 @@ def test_run_tree_prints_answer_tree_and_evidence(life_store, tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert rc == 0
     assert out[0] == "Question: On which day did I listen to music the most?"
-    assert out[1] == "Answer:   2024-03-03 (num songs: 5)."
+    assert out[1] == ("Answer:   The day with the most instances you listened to music was 2024-03-03 (5), then "
+                      "2024-03-01 (4) and 2024-03-02 (3).")
     assert out[2] == 'Value:    "2024-03-03"'
     assert out[3] == "Tree:"
     assert [line.split()[:3] for line in out[4:9]] == [

@@ -180,7 +180,7 @@ def test_apply_on_an_empty_list_counts_zero(life_store):
     assert answer.error is None
     assert answer.tree.size == 1 and answer.tree.preview[0]["value"] == 0
     assert (answer.value, answer.evidence_ids, answer.status) == (0, (), AnswerStatus.ANSWERED)
-    assert answer.text.startswith("0. ") and "none of them passed the filter for “swims”" in answer.text
+    assert answer.text.startswith("0 swims. ") and "none of them passed the filter for “swims”" in answer.text
     value, warnings = op("APPLY", l=(), fct=compile_function(FuncRef("sum")).bind(EvalContext(reference_date=REFERENCE)))
     assert (value.value, warnings) == (0, [])
 

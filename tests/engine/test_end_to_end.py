@@ -153,7 +153,8 @@ def test_icl1_day_with_most_music(life_store):
     answer = execute(Node.from_json(ICL1_DAY_WITH_MOST_MUSIC), life_store, REFERENCE)
     assert answer.error is None
     assert answer.value == "2024-03-03"
-    assert answer.text == "2024-03-03 (num songs: 5)."
+    assert answer.text == ("The day with the most instances you listened to music was 2024-03-03 (5), then "
+                           "2024-03-01 (4) and 2024-03-02 (3).")
     assert answer.evidence_ids == ids_of(life_store, "Daft Punk - Around the World", "Air - All I Need", "Daft Punk - Get Lucky",
                                          "Röyksopp - Eple", "Air - Playground Love")
     sizes = [n.size for n in answer.tree.walk()]
@@ -164,7 +165,7 @@ def test_icl2_both_parents_in_the_evening(life_store):
     answer = execute(Node.from_json(ICL2_BOTH_PARENTS_EVENING), life_store, REFERENCE)
     assert answer.error is None
     assert answer.value == 2
-    assert answer.text == "2 (counted from 4 events)."
+    assert answer.text == "You met with both your parents twice in the evening."
     assert answer.evidence_ids == ids_of(life_store, "Dinner with Mum", "Drinks with Dad", "Theatre with Mum", "Call with Dad")
     join = answer.tree.children[0].children[0]
     assert join.size == 3  # the noon lunch/coffee overlap too, and the filter drops it
@@ -175,7 +176,7 @@ def test_icl3_money_spent_online_in_the_last_three_years(life_store):
     answer = execute(Node.from_json(ICL3_SPENT_LAST_THREE_YEARS), life_store, REFERENCE)
     assert answer.error is None
     assert answer.value == 76.99
-    assert answer.text == "In total 76.99 EUR, from 4 events."
+    assert answer.text == "In total 76.99 EUR for 4 online purchases in the last three years."
     assert answer.evidence_ids == ids_of(life_store, "USB cable", "Running shoes", "Coffee beans", "Cosmic Funk (CD)")
 
 
@@ -183,7 +184,7 @@ def test_icl4_artist_when_running(life_store):
     answer = execute(Node.from_json(ICL4_ARTIST_WHEN_RUNNING), life_store, REFERENCE)
     assert answer.error is None
     assert answer.value == "Daft Punk"
-    assert answer.text == "Daft Punk (count: 3)."
+    assert answer.text == "The artist with the most songs listened to while running was Daft Punk (3), then Air (2)."
     runs = [e.id for e in life_store.events(source="workout") if e.start.date() == date(2024, 3, 1)]
     assert answer.evidence_ids == tuple(sorted(runs + list(ids_of(life_store, "Daft Punk - One More Time", "Daft Punk - Aerodynamic", "Daft Punk - Digital Love"))))
     join = answer.tree.children[0].children[0].children[0].children[0].children[0]
@@ -203,14 +204,14 @@ def test_icl5_robert_in_the_park(life_store):
 
 def test_anecdote1_spent_in_march_2022(life_store):
     answer = execute(Node.from_json(A1_MARCH_2022), life_store, REFERENCE)
-    assert (answer.value, answer.text) == (50.0, "In total 50 EUR, from 2 events.")
+    assert (answer.value, answer.text) == (50.0, "In total 50.00 EUR for 2 online purchases in March 2022.")
 
 
 def test_anecdote2_first_football_after_starting_as_engineer(life_store):
     answer = execute(Node.from_json(A2_FIRST_FOOTBALL_AS_ENGINEER), life_store, REFERENCE)
     assert answer.error is None
     assert answer.value == "2024-03-03T18:00:00+01:00"
-    assert answer.text == "The earliest start datetime is 2024-03-03 18:00."
+    assert answer.text == "The earliest time among football training sessions after you started as Engineer is 2024-03-03 18:00."
     engineer = answer.tree.children[0].children[1]
     assert engineer.preview[0]["value"] == "2024-02-01T09:00:00+01:00"  # "appointment" keeps it to the calendar
 
@@ -225,13 +226,14 @@ def test_anecdote3_restaurants_in_bali(life_store):
 
 def test_anecdote4_earliest_doctor_appointment(life_store):
     answer = execute(Node.from_json(A4_EARLIEST_DOCTOR), life_store, REFERENCE)
-    assert (answer.value, answer.text) == ("Doctor check-up", "Doctor check-up (start time: 08:15).")
+    assert (answer.value, answer.text) == ("Doctor check-up", "The appointment details with the earliest time of day among your doctor's appointments was "
+                                                "Doctor check-up (08:15).")
     assert answer.evidence_ids == ids_of(life_store, "Doctor check-up")
 
 
 def test_anecdote5_products_in_the_last_six_months(life_store):
     answer = execute(Node.from_json(A5_PRODUCTS_LAST_SIX_MONTHS), life_store, REFERENCE)
-    assert (answer.value, answer.text) == (3, "In total 3, from 2 events.")
+    assert (answer.value, answer.text) == (3, "The quantity adds up to 3 over 2 products bought online in the last 6 months.")
 
 
 def test_every_node_reports_size_time_and_provenance(life_store):
