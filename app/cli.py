@@ -187,11 +187,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-FEATURE_COMMANDS = ("app.engine.cli", "app.qud.cli", "app.bench.cli", "app.ui.cli", "app.selftest")
-# The lab's commands (the persona generator): named here with their help, their module imported only when one
-# runs, so that listing the commands loads nothing of the lab, and a build without the lab still starts.
+FEATURE_COMMANDS = ("app.engine.cli", "app.qud.cli", "app.ui.cli", "app.selftest")
+# The lab's commands (the persona generator, the benchmark): named here with their help, their module imported
+# only when one runs, so that listing the commands loads nothing of the lab, and a build without the lab still
+# starts. The benchmark lives in the checkout's bench/, which no wheel or installer carries.
 LAB_COMMANDS: dict[str, tuple[str, str]] = {
     "persona": ("app.persona.cli", "synthetic personas: exports and benchmark questions"),
+    "bench": ("bench.qa.cli", "run the persona benchmark: Hit@1, Relaxed Hit@1, per category and stage "
+                              "(from a checkout)"),
 }
 
 
@@ -203,28 +206,41 @@ def _extra_commands():
 
 
 def _add_lab_commands(sub: argparse._SubParsersAction) -> None:
-    """A stand-in per lab command that keeps its words for the lab's own parser (`_run_lab_command`)."""
+    """A stand-in per lab command that keeps its words for the lab's own parser (`_run_lab_command`): it knows
+    no argument, so every word after the command comes back unparsed and in order from parse_known_args (a
+    REMAINDER argument would not take a first word that starts with '-')."""
     for name, (module, help_text) in LAB_COMMANDS.items():
         p = sub.add_parser(name, help=help_text, add_help=False)
-        p.add_argument("lab_args", nargs=argparse.REMAINDER)
         p.set_defaults(lab_module=module)
 
 
 def _run_lab_command(name: str, module: str, argv: list[str]) -> int:
     """Import the lab command's module, parse its words with its own sub-commands and run it."""
-    import importlib
-
     try:
-        register = importlib.import_module(module).register
+        register = _import_lab(module).register
     except ModuleNotFoundError as exc:
         if exc.name is None or not module.startswith(exc.name):
             raise  # the lab is there but something it imports is not: a bug to see, not to hide
-        print(f"lifelens {name}: not part of this installation (the lab's {module} is not installed)", file=sys.stderr)
+        print(f"lifelens {name}: not part of this installation (the lab's {module} is not installed);"
+              " it runs from a checkout of the Lifelens source", file=sys.stderr)
         return 2
     parser = argparse.ArgumentParser(prog="lifelens")
     register(parser.add_subparsers(dest="command"))
     args = parser.parse_args([name, *argv])
     return int(args.func(args) or 0)
+
+
+def _import_lab(module: str):
+    """The lab's module; one outside the installed packages (bench/) is looked for in the checkout beside app/."""
+    import importlib
+    import importlib.util
+
+    from app.paths import ROOT
+
+    top = module.partition(".")[0]
+    if importlib.util.find_spec(top) is None and (ROOT / top / "__init__.py").is_file():
+        sys.path.append(str(ROOT))  # an editable install maps only the packages the wheel has
+    return importlib.import_module(module)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     if lab_module is None and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if lab_module is not None:
-        return _guarded(lambda: _run_lab_command(args.command, lab_module, [*args.lab_args, *rest]))
+        return _guarded(lambda: _run_lab_command(args.command, lab_module, rest))
     if not getattr(args, "func", None):
         # No sub-command: the app's main job, the window (with the demo persona on first run).
         from app.ui.cli import open_app

@@ -10,12 +10,12 @@ Spotify, "workout" from Apple Health, "mail" from mbox files ... Its spec says
   `query_words`: the words of a RETRIEVE query that name the source for the lexical retriever;
 - `label`, `unread_keys`, `measure_keys`: how its events are verbalized for the RETRIEVE and EXTRACT models
   and which keys never make a pattern;
-- `sql_keys`, `sql_notes`: what the SQL baseline's schema (app/bench/codegen.py) documents of it;
+- `sql_keys`, `sql_notes`: what the SQL baseline's schema (bench/qa/codegen.py) documents of it;
 - `display`: how the window shows its events (its name, the keys of a row's details and Value column, the
   order of an event's fields).
 
 Every other module reads these (app.qud.vocabulary, app.qud.validate, app.engine.retrieve,
-app.retrieve.verbalize, app.retrieve.patterns, app.bench.codegen, app.ui.presenting), and
+app.retrieve.verbalize, app.retrieve.patterns, bench.qa.codegen, app.ui.presenting), and
 tests/app/test_sources.py checks the importers' output against them.
 
     SOURCES["workout"].keys["distance_km"]     # 'float'

@@ -141,7 +141,7 @@ def load_questions(spec: str, *, limit: int | None = None) -> list[BenchQuestion
     if spec == "dev":
         questions = _dev_questions(limit)
     elif spec == "wild":
-        from app.bench.wild import load_questions as wild_questions
+        from bench.qa.wild import load_questions as wild_questions
 
         questions = [BenchQuestion(r["id"], r["dataset"], r["question"], date.fromisoformat(r["reference_date"]),
                                    tuple(r.get("answers", ()))) for r in wild_questions()]
@@ -184,7 +184,7 @@ def _file_questions(path: Path) -> list[BenchQuestion]:
 
 def prepare_store(dataset: str, *, cache: Path | None = None, say: Callable[[str], None] = print) -> Path:
     """The path of the cached event store a dataset's questions are asked over (built on first use)."""
-    from app.bench.wild import wild_store
+    from bench.qa.wild import wild_store
 
     store = wild_store(dataset, cache=cache, say=say)
     try:
@@ -215,13 +215,13 @@ def run(questions: Sequence[BenchQuestion], store_for: Callable[[str], Path], *,
         say: Callable[[str], None] = print) -> BenchRun:
     """Answer `questions` in order, one window answerer per store, the question model shared by all.
     `cancel_after`: cancel each question this many seconds after it starts, as the window's Cancel does."""
-    from app.bench.metrics import hit_at_1
-    from app.bench.runner import scored_value
     from app.importing import CancelToken
     from app.qud.decompose import Trace
     from app.retrieve import operator_size
     from app.store import EventStore
     from app.ui.answering import PipelineAnswerer, reference_date_for
+    from bench.qa.metrics import hit_at_1
+    from bench.qa.runner import scored_value
 
     size = operator_size(operators)
     report = BenchRun(settings=dict(settings or {}, qud_model=qud_model, operators=size,

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from app.retrieve.patterns import mine_patterns, pattern_labels
 from app.retrieve.verbalize import verbalize_event
-from models.extract_eval import ExtractCase, classify_case, find_spans  # shared with the bench (no torch)
+from bench.extract_eval import ExtractCase, classify_case, find_spans  # shared with the bench (no torch)
 from models.train.nets import PATTERN_LABELS
 from models.train.trainer import ExtractExample, PairExample
 

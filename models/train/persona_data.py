@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from models.train.base_weights import cache_dir
-from models.extract_eval import EXTRACT_KEYS, LABEL_KEYS, extract_cases, label_sets, persona_people  # noqa: F401  (shared with the bench)
+from bench.extract_eval import EXTRACT_KEYS, LABEL_KEYS, extract_cases, label_sets, persona_people  # noqa: F401  (shared with the bench)
 from models.train.examples import RetrieveCase
 
 EXPORT_DIRS = ("Spotify Extended Streaming History", "netflix", "amazon", "apple_health_export", "Takeout")
@@ -302,4 +302,4 @@ def question_bank_leaves(ps: PersonaStore) -> list[tuple[str, list[str]]]:
     return [(q, sorted(ids)) for q, ids in sorted(merged.items())]
 
 
-# --- EXTRACT: cases, label sets and the keys live in models/extract_eval.py (shared with the bench) ------
+# --- EXTRACT: cases, label sets and the keys live in bench/extract_eval.py (shared with the bench) ------

@@ -21,7 +21,7 @@ persona, answer, answers, retrieve, slots) plus `kind`:
 
 `check_records` executes every new tree (a sample of the "wording" ones, whose trees are the bank's) on the
 train persona's store with the generator's oracle RETRIEVE and EXTRACT (app.persona.oracle) and keeps a record
-only when the value hits its gold answer (app.bench.metrics.hit_at_1). `validate_records` drops records whose
+only when the value hits its gold answer (bench.qa.metrics.hit_at_1). `validate_records` drops records whose
 steps the decomposer's own validator (app.qud.validate.step_problems) would reject for that question.
 
     records = train_records()                     # models.train.qud_data
@@ -624,7 +624,7 @@ def check_records(records: list[dict], sample_wording: int = 200, seed: int = 0,
     """(kept, rejected): every non-"wording" record's tree and a seeded sample of the "wording" ones (their
     trees are the question bank's, unchanged) executed on the train persona's store with the oracle RETRIEVE
     and EXTRACT; a record is kept when its value hits its gold answer. Unsampled "wording" records are kept."""
-    from app.bench.metrics import hit_at_1
+    from bench.qa.metrics import hit_at_1
     from app.engine import Node, execute
     from app.persona.generate import timeline_for
     from app.persona.oracle import Oracle

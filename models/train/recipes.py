@@ -425,7 +425,7 @@ def run_evaluate_extractor(args: argparse.Namespace) -> None:
                                                   indent=1) + "\n```\n")
 
 
-from models.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)
+from bench.extract_eval import extract_accuracy  # noqa: E402  (shared with the bench)
 
 # Span keys whose values are the world's names (a city, a restaurant, a dish), kept when 2+ train personas share them.
 VALUE_KEYS = ("city", "place", "dish", "product", "doctor", "artist", "track", "album", "series", "show")

@@ -12,7 +12,7 @@ import pytest
 from app import cli
 
 # Modules of the lab and of the heavy runtimes that listing the commands must never load.
-NOT_FOR_HELP = ("app.persona", "models.train", "models.llm", "torch", "llama_cpp",
+NOT_FOR_HELP = ("app.persona", "bench", "models.train", "models.llm", "torch", "llama_cpp",
                 "onnxruntime", "PySide6", "numpy")
 
 
@@ -46,6 +46,22 @@ def test_without_the_lab_its_command_says_so_and_the_rest_works(monkeypatch, cap
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "ask" in _commands(capsys.readouterr().out)
+
+
+def test_bench_runs_from_the_checkout_beside_the_app_wherever_it_is_started(tmp_path):
+    # The editable install maps app/, importers/ and models/ only; bench/ is found beside app/.
+    code = "import sys; from app import cli; sys.exit(cli.main(['bench', '--help']))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--stage {answers,extract}" in done.stdout and "--ablate REPORT" in done.stdout
+
+
+def test_without_the_benchmark_lifelens_bench_says_it_needs_a_checkout(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in ("bench", "bench.qa", "bench.qa.cli"):
+        monkeypatch.setitem(sys.modules, name, None)   # as in an installed app: no bench/ beside app/
+    assert cli.main(["bench", "--split", "dev"]) == 2
+    assert "runs from a checkout" in capsys.readouterr().err
 
 
 def test_other_commands_still_refuse_words_they_do_not_know(capsys):

@@ -1,4 +1,4 @@
-"""app/bench/ablation.py and `lifelens bench --ablate`: each rule switched off where it acted, the rest kept."""
+"""bench/qa/ablation.py and `lifelens bench --ablate`: each rule switched off where it acted, the rest kept."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.bench import wild
-from app.bench.ablation import ablation, ablation_markdown
+from bench.qa import wild
+from bench.qa.ablation import ablation, ablation_markdown
 
 RESULTS = [
     {"id": "q1", "hit": 1.0, "relaxed": 1.0, "rules": ["ground_values", "yes_no_frame"]},

@@ -9,9 +9,9 @@ from datetime import date
 
 import pytest
 
-from app.bench.codegen import (EXAMPLES, KEYS, SOURCES, SQL_GRAMMAR, SqlRefused, SqlSandbox, codegen_answer,
+from bench.qa.codegen import (EXAMPLES, KEYS, SOURCES, SQL_GRAMMAR, SqlRefused, SqlSandbox, codegen_answer,
                                codegen_prompt, single_statement, statement_from, value_of)
-from app.bench.runner import BenchReport, bench_records
+from bench.qa.runner import BenchReport, bench_records
 from tests.fakes import FakeLLM
 
 TODAY = date(2024, 4, 1)
@@ -146,8 +146,8 @@ def test_the_bench_scores_codegen_answers(store):
 
 
 def test_the_schema_lists_each_source_with_the_keys_of_its_spec():
-    from app.bench.codegen import SCHEMA
     from app.sources import SOURCES as SOURCE_SPECS
+    from bench.qa.codegen import SCHEMA
 
     for name, spec in SOURCE_SPECS.items():
         found = re.search(rf"^    {name}: (.*(?:\n {{{len(name) + 6}}}\S.*)*)", SCHEMA, re.M)

@@ -8,12 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.bench import cli as bench_cli
-from app.bench.extract_stage import BenchPersona, extract_markdown, merge_figures, score_store, ExtractStageReport
 from app.engine.extract import KeyAliasExtractor
 from app.extract.model_extractor import ModelExtractor
 from app.store import EventStore
-from models.extract_eval import extract_cases, scored_kind
+from bench.extract_eval import extract_cases, scored_kind
+from bench.qa import cli as bench_cli
+from bench.qa.extract_stage import BenchPersona, extract_markdown, merge_figures, score_store, ExtractStageReport
 from tests.retrieve.helpers import import_events, small_life
 
 KEY_LABELS = {"cuisine": ["italian", "mexican"], "workout_type": ["running", "soccer"]}
@@ -98,7 +98,7 @@ def test_the_cli_offers_the_stage_operators_and_codegen():
 
 
 def test_a_value_written_only_in_the_people_list_is_inferred():
-    from models.extract_eval import ExtractCase
+    from bench.extract_eval import ExtractCase
 
     people = ["Lea Schwarz", "Philipp Schwarz", "Tobias Vogel"]
     parents = ExtractCase(_calendar("Call Mum & Dad"), "participants", ["Lea Schwarz", "Philipp Schwarz"], people)

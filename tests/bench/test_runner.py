@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from app.answer import NodeReport
-from app.bench.runner import gives_gold_answer, markdown, recall_precision, retrieved_ids, run_bench
+from bench.qa.runner import gives_gold_answer, markdown, recall_precision, retrieved_ids, run_bench
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,14 @@ from datetime import date
 import numpy as np
 import pytest
 
-from app.bench.runner import BenchReport, bench_records, markdown
-from app.bench.stages import (RecordingExtractor, RecordingRetriever, RetrieveCall, mean_stage_figures, per_1000,
-                              retrieve_stage_figures)
 from app.engine.extract import KeyAliasExtractor
 from app.engine.retrieve import KeywordRetriever
 from app.engine.values import Item
 from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds, RetrieveTrace
 from app.store import EventStore
+from bench.qa.runner import BenchReport, bench_records, markdown
+from bench.qa.stages import (RecordingExtractor, RecordingRetriever, RetrieveCall, mean_stage_figures, per_1000,
+                              retrieve_stage_figures)
 
 TODAY = date(2024, 4, 1)
 

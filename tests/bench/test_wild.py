@@ -9,9 +9,9 @@ from datetime import date
 import pytest
 
 from app.answer import Answer, AnswerStatus
-from app.bench import wild
-from app.bench.metrics import hit_at_1
-from app.bench.wild import WILD_DIR, load_questions, run_wild, wild_markdown, wild_store
+from bench.qa import wild
+from bench.qa.metrics import hit_at_1
+from bench.qa.wild import WILD_DIR, load_questions, run_wild, wild_markdown, wild_store
 
 KINDS = {"count", "sum", "average", "argmax", "argmin", "max", "min", "list", "date", "yesno", "compare", "other"}
 

@@ -61,7 +61,7 @@ def value_of(record: dict, store) -> object:
 
 
 def test_yes_no_trees_answer_yes_for_a_count_above_zero_and_no_for_a_zero(run_store):
-    from app.bench.metrics import hit_at_1
+    from bench.qa.metrics import hit_at_1
 
     y2023 = run_count_record(2023, 3, 0)
     zeros = w.zero_records([y2023], texts_of=lambda pid: "", years_of=lambda pid: {2022, 2023})
@@ -79,7 +79,7 @@ def test_yes_no_trees_answer_yes_for_a_count_above_zero_and_no_for_a_zero(run_st
 
 
 def test_comparisons_of_two_years_answer_from_the_two_gold_counts(run_store):
-    from app.bench.metrics import hit_at_1
+    from bench.qa.metrics import hit_at_1
 
     records = w.compare_records([run_count_record(2023, 3, 0), run_count_record(2022, 1, 1)])
     assert len(records) == 3

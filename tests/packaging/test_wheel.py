@@ -55,11 +55,12 @@ def test_the_wheel_carries_the_resources_and_models_but_not_the_lab(built):
     onnx = {p.relative_to(src).as_posix() for p in (src / "models" / "artifacts").glob("*/model.onnx")}
     assert len(onnx) >= 5 and onnx <= names
     assert "app/cli.py" in names and "importers/base.py" in names and "models/extractor.py" in names
-    lab = sorted(n for n in names if n.startswith(("models/train/", "bench/", "tests/")))
+    lab = sorted(n for n in names if n.startswith(("models/train/", "bench/", "app/bench/", "tests/"))
+                 or n.endswith(("extract_eval.py", "measure.py", "measure_questions.txt")))
     assert lab == []
 
 
-def test_the_app_installed_from_the_wheel_reads_its_own_resources(built, tmp_path):
+def test_the_installed_wheel_reads_its_resources_and_leaves_the_bench_to_a_checkout(built, tmp_path):
     wheel, _ = built
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)   # a pure wheel installs as its files under site-packages
@@ -69,11 +70,15 @@ def test_the_app_installed_from_the_wheel_reads_its_own_resources(built, tmp_pat
             "from app.qud.grammar import GRAMMAR_FILE\n"
             "from app.persona.resources import load\n"
             "print(app.__file__); print(app.paths.resource_dir()); print(GRAMMAR_FILE.read_text()[:20]);"
-            "print(len(load_examples()), len(load('music')))")
+            "print(len(load_examples()), len(load('music')))\n"
+            "from app import cli; sys.exit(cli.main(['bench', '--split', 'dev']))")
     # Run outside the checkout, so that nothing is found there; dependencies come from this environment.
-    out = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path, capture_output=True, text=True,
-                         check=True, timeout=120).stdout.splitlines()
+    done = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    out = done.stdout.splitlines()
     assert Path(out[0]).is_relative_to(site) and Path(out[1]) == site / "resources"
     assert out[2].strip()
     examples, genres = map(int, out[3].split())
     assert examples > 10 and genres > 0
+    # The benchmark is the lab's, not the wheel's: the command is listed and says where it runs.
+    assert done.returncode == 2 and "it runs from a checkout" in done.stderr

@@ -73,7 +73,7 @@ def test_compact_evidence_round_trips():
 def test_gold_trees_reproduce_gold_answers_with_oracle_retrieval(dev_questions, imported, generated):
     """Run every dev question's gold tree with the engine on the imported store, RETRIEVE and EXTRACT
     replaced by oracles: the engine's answer must be the gold answer."""
-    from app.bench.metrics import hit_at_1
+    from bench.qa.metrics import hit_at_1
     from app.engine import Node, execute
     from app.persona.oracle import Oracle
     from app.store import EventStore

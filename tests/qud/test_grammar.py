@@ -153,7 +153,7 @@ def test_attribute_names_cover_keys_and_examples():
 
 
 def test_attribute_names_cover_every_key_the_extractor_learns():
-    from models.extract_eval import EXTRACT_KEYS
+    from bench.extract_eval import EXTRACT_KEYS
 
     assert set(EXTRACT_KEYS) <= set(attribute_names())
 

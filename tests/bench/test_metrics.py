@@ -1,10 +1,10 @@
-"""Hit@1 and Relaxed Hit@1 (app/bench/metrics.py) on numbers, dates, strings and lists."""
+"""Hit@1 and Relaxed Hit@1 (bench/qa/metrics.py) on numbers, dates, strings and lists."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from app.bench.metrics import hit_at_1, normalize, relaxed_hit_at_1, scores
+from bench.qa.metrics import hit_at_1, normalize, relaxed_hit_at_1, scores
 
 
 def test_numbers():

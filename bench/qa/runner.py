@@ -8,14 +8,14 @@ For each persona of a split, its exports are generated and imported once into a 
 - `gold`     the gold tree through the engine: the upper bound that a perfect QUD reaches
 - `rag`      the paper's RAG baseline: the top-k events by BM25 into the language model, which answers directly
 - `codegen`  the paper's CodeGen baseline: the language model writes one SQLite SELECT over a read-only view of
-             the store (app.bench.codegen), whose result is the answer
+             the store (bench.qa.codegen), whose result is the answer
 
 The engine modes run with the operator models chosen by `operators` (small / default / lexical,
 `app.operators.operator_models`), made once per persona store. Scores: Hit@1 and Relaxed Hit@1
-(app.bench.metrics), overall and per category; stage figures: tree validity, RETRIEVE recall and precision
-per stage (pool, after patterns, after events, after de-duplication; app.bench.stages) against the gold ids
+(bench.qa.metrics), overall and per category; stage figures: tree validity, RETRIEVE recall and precision
+per stage (pool, after patterns, after events, after de-duplication; bench.qa.stages) against the gold ids
 of the question's gold RETRIEVE queries, RETRIEVE and EXTRACT time per 1,000 events; per-question time
-(median, p95) and peak memory. The EXTRACT accuracy stage is `app.bench.extract_stage`.
+(median, p95) and peak memory. The EXTRACT accuracy stage is `bench.qa.extract_stage`.
 
     report = run_bench("dev", mode="gold", limit=20, operators="small")
     print(markdown(report))
@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from app.answer import Answer, AnswerStatus, NodeReport
-from app.bench.metrics import hit_at_1, relaxed_hit_at_1
-from app.bench.stages import STAGES, mean_stage_figures, per_1000
+from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
+from bench.qa.stages import STAGES, mean_stage_figures, per_1000
 
 MODES = ("qud", "one-shot", "gold", "rag", "codegen")
 ENGINE_MODES = ("qud", "one-shot", "gold")  # the modes that run operator trees through the engine
@@ -59,7 +59,7 @@ class QuestionResult:
     retrieve_precision: float | None = None
     qud_seconds: float | None = None
     gold_equivalent: bool | None = None   # the tree gives the gold tree's answer on this store (qud, one-shot)
-    retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (app.bench.stages)
+    retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (bench.qa.stages)
     status: str | None = None             # app.answer.AnswerStatus: answered, none_found, failed, ...
     rules: list[str] = field(default_factory=list)  # the QUD rules that acted (app.qud.decompose.Trace.acted)
 
@@ -171,11 +171,11 @@ def answer_question(record: dict, store: Any, mode: str, llm: Any, *, retriever:
 
         return execute(Node.from_json(record["tree"]), store, reference, **models), None
     if mode == "rag":
-        from app.bench.rag import rag_answer
+        from bench.qa.rag import rag_answer
 
         return rag_answer(record["question"], store, reference, llm), None
     if mode == "codegen":
-        from app.bench.codegen import codegen_answer
+        from bench.qa.codegen import codegen_answer
 
         return codegen_answer(record["question"], store, reference, llm, sandbox=sandbox), None
     from app.qud.pipeline import ask
@@ -288,7 +288,7 @@ def store_models(store: Any, mode: str, size: str | None, *, label: str,
                 models.retriever.index_for(store)
                 models.index_seconds = time.perf_counter() - clock
         elif mode == "codegen":
-            from app.bench.codegen import SqlSandbox
+            from bench.qa.codegen import SqlSandbox
 
             models.sandbox = SqlSandbox(store.path)
         yield models
@@ -314,8 +314,8 @@ def bench_records(
 ) -> None:
     """Answer and score `records` on one store, adding to `report`. `gold_of(record)` gives the store ids of
     the answer's evidence and of the relevant events of the gold RETRIEVE queries (the RETRIEVE stage gold)."""
-    from app.bench.stages import RecordingExtractor, RecordingRetriever, retrieve_stage_figures
     from app.qud.decompose import Trace
+    from bench.qa.stages import RecordingExtractor, RecordingRetriever, retrieve_stage_figures
 
     mode = report.mode
     recorder = RecordingRetriever(retriever) if retriever is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.qud.measure import percentile, read_questions
+from bench.qud_measure import percentile, read_questions
 
 
 def test_the_measure_questions_are_twenty_and_not_examples():

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus
-from app.bench.metrics import hit_at_1, relaxed_hit_at_1
-from app.bench.runner import answer_question, scored_value, store_models
+from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
+from bench.qa.runner import answer_question, scored_value, store_models
 
-WILD_DIR = Path(__file__).resolve().parents[2] / "bench" / "wild"
+WILD_DIR = Path(__file__).resolve().parents[1] / "wild"
 QUESTION_FILES = ("questions_personas.jsonl", "questions_other.jsonl")
 GENERATOR = "other_shape.py"
 WILD_MODES = ("qud", "one-shot", "rag", "codegen")

@@ -1,10 +1,10 @@
 """Measuring the QUD: single-step accuracy on held-out examples, and whole questions (time, validity).
 
-    python -m app.qud.measure steps --limit 40            # leave-one-example-out, one step at a time
-    python -m app.qud.measure questions                   # resources/qud/measure_questions.txt, recursive
-    python -m app.qud.measure questions --one-shot        # the same questions, whole tree in one generation
-    python -m app.qud.measure questions --json out.json   # per-question records
-    python -m app.qud.measure speed                       # load time, prompt tokens/s, ms per generated token
+    python -m bench.qud_measure steps --limit 40            # leave-one-example-out, one step at a time
+    python -m bench.qud_measure questions                   # bench/qud_measure_questions.txt, recursive
+    python -m bench.qud_measure questions --one-shot        # the same questions, whole tree in one generation
+    python -m bench.qud_measure questions --json out.json   # per-question records
+    python -m bench.qud_measure speed                       # load time, prompt tokens/s, ms per generated token
 
 Options: --model PATH (a GGUF; default: the configured QUD model), --threads N, --style auto|above|plain|dialog|tuned.
 """
@@ -21,13 +21,13 @@ from pathlib import Path
 
 from app.engine.syntax import StepSyntaxError, format_call, parse_call
 from app.qud.decompose import DecompositionError, QudConfig, Trace, decompose, decompose_one_shot
-from app.qud.examples import RESOURCES, load_examples, step_examples
+from app.qud.examples import load_examples, step_examples
 from app.qud.grammar import step_grammar
 from app.qud.prompt import PROMPT_STYLES, compact_step, expand_call, step_prompt
 from app.qud.select import ExampleSelector
 from app.qud.validate import Needs, step_problems
 
-QUESTIONS_FILE = RESOURCES / "measure_questions.txt"
+QUESTIONS_FILE = Path(__file__).with_name("qud_measure_questions.txt")
 
 
 def read_questions(path: Path = QUESTIONS_FILE) -> list[str]:
@@ -192,7 +192,7 @@ def measure_speed(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.qud.measure", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bench.qud_measure", description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=("steps", "questions", "speed"))
     parser.add_argument("--model", help="GGUF file (default: the configured QUD model)")
     parser.add_argument("--threads", type=int, default=None)

@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--ablate", type=Path, metavar="REPORT",
                    help="a JSON report of this set, split and mode (--out of an earlier run): answer again, each rule "
                         "switched off in turn, only the questions where that rule acted, and print the table of what "
-                        "each rule earns (app.bench.ablation)")
+                        "each rule earns (bench.qa.ablation)")
     p.add_argument("--ablate-max", type=int, default=60, metavar="N",
                    help="with --ablate: rules that acted on more questions than this are listed, not rerun")
     p.add_argument("--out", type=Path, help="write the JSON report here (the Markdown table goes next to it)")
@@ -46,8 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_bench(args: argparse.Namespace) -> int:
     import os
 
-    from app.bench.runner import markdown, run_bench
     from app.qud.decompose import RULES
+    from bench.qa.runner import markdown, run_bench
 
     unknown = sorted(set(args.rule_off) - set(RULES))
     if unknown:
@@ -58,7 +58,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.stage == "extract":
-        from app.bench.extract_stage import extract_markdown, run_extract_stage
+        from bench.qa.extract_stage import extract_markdown, run_extract_stage
 
         extract_report = run_extract_stage(args.split, operators=args.operators, personas=args.persona,
                                            cache=args.cache, say=say)
@@ -75,7 +75,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.ablate is not None:
         return _ablate(args, llm, say)
     if args.question_set == "wild":
-        from app.bench.wild import run_wild, wild_markdown
+        from bench.qa.wild import run_wild, wild_markdown
 
         wild = run_wild(mode=args.mode, operators=args.operators, llm=llm, limit=args.limit, datasets=args.persona,
                         every=args.every, cache=args.cache, say=say)
@@ -90,8 +90,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _ablate(args: argparse.Namespace, llm, say) -> int:
     import os
 
-    from app.bench.ablation import ablation, ablation_markdown
     from app.qud.decompose import RULES
+    from bench.qa.ablation import ablation, ablation_markdown
 
     try:
         questions = json.loads(args.ablate.read_text(encoding="utf-8"))["questions"]
@@ -106,12 +106,12 @@ def _ablate(args: argparse.Namespace, llm, say) -> int:
         os.environ["LIFELENS_QUD_RULES_OFF"] = rule
         try:
             if args.question_set == "wild":
-                from app.bench.wild import run_wild
+                from bench.qa.wild import run_wild
 
                 report = run_wild(mode="qud", operators=args.operators, llm=llm, datasets=args.persona, ids=ids,
                                   cache=args.cache, say=say)
             else:
-                from app.bench.runner import run_bench
+                from bench.qa.runner import run_bench
 
                 report = run_bench(args.split, mode="qud", personas=args.persona, llm=llm, cache=args.cache,
                                    operators=args.operators, ids=ids, say=say)

@@ -1,6 +1,6 @@
 """`lifelens bench --stage extract`: EXTRACT accuracy on a split's labelled (event, key, value) cases.
 
-The cases are those of the extractor's training recipe (`models.extract_eval.extract_cases`: per canonical
+The cases are those of the extractor's training recipe (`bench.extract_eval.extract_cases`: per canonical
 kind of the persona's life, up to `per_kind` events, each store observation asked every known key and one
 key it lacks), built on the bench's own persona stores. The extractor is the one the app runs for the chosen
 operator size, told the person's people as the store knows them (`app.extract.people_of`). Cases are
@@ -63,7 +63,7 @@ def key_labels_for_scoring() -> dict[str, list[str]]:
 def score_store(extractor: Any, persona: BenchPersona, key_labels: dict[str, list[str]], *,
                 per_kind: int = PER_KIND) -> tuple[int, dict[str, Any]]:
     """(cases, figures) of one persona's store."""
-    from models.extract_eval import extract_cases, score_extractor
+    from bench.extract_eval import extract_cases, score_extractor
 
     cases = extract_cases(persona, per_kind=per_kind)
     return len(cases), score_extractor(extractor, cases, key_labels, use_case_people=False)
@@ -112,7 +112,7 @@ def run_extract_stage(
         store = persona_store(persona_id, cache=cache, say=say)
         try:
             timeline = timeline_for(persona_id)
-            from models.extract_eval import persona_people
+            from bench.extract_eval import persona_people
 
             persona = BenchPersona(persona_id, store, timeline, StoreIdMapper(store, timeline), persona_people(timeline))
             owner, people = owner_and_people(store) if size != "lexical" else (None, [])
