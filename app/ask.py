@@ -25,7 +25,8 @@ from typing import Any, Callable
 from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
-from app.qud.validate import carrier_phrases, carrier_sources, source_words
+from app.qud.validate import carrier_phrases, source_words
+from app.sources import carrier_sources
 from models.llm import GenerationCancelled, GrammarError, LLMError, ReplayingLLM
 
 __all__ = ["ask", "RERUNS"]
@@ -43,6 +44,7 @@ def ask(
     trace: Trace | None = None,
     retriever: Any = None,
     extractor: Any = None,
+    count: Callable[[str, int, int, str], None] | None = None,
 ) -> Answer:
     """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
 
@@ -52,6 +54,8 @@ def ask(
               work, so that a cancel takes effect within a second.
     retriever, extractor: the operator models (`app.retrieve.make_retriever`, `app.extract.make_extractor`);
               None runs the engine's lexical baselines.
+    count:    receives live counts while the tree runs, (stage, done, total, unit): ("reading", 12400, 35136,
+              "events"), between the same chunks of work where `cancel` is looked at (app.engine.execute).
     """
     from app.engine import execute
     from app.engine.executor import cancel_check
@@ -90,7 +94,8 @@ def ask(
                                  str(exc), AnswerStatus.FAILED)
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
-        answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel)
+        answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel,
+                         count=count)
         _add_stage_seconds(timings, answer)
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:

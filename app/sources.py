@@ -239,6 +239,12 @@ def spec_of(source: str) -> SourceSpec | None:
     return SOURCES.get(source)
 
 
+def carrier_sources(attribute: str) -> tuple[str, ...]:
+    """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
+    EXTRACT infers from text (a cuisine)."""
+    return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
+
+
 # A word of a RETRIEVE query -> the sources it names ("netflix": movie_stream, tvseries_stream), in spec order.
 QUERY_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     word: tuple(spec.name for spec in SOURCES.values() if word in spec.query_words)

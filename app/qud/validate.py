@@ -22,7 +22,7 @@ from app.engine.tree import Node
 from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
-from app.sources import SOURCES
+from app.sources import SOURCES, carrier_sources
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
 
@@ -290,12 +290,6 @@ def reverses_mail(text: str, question: str) -> bool:
     """
     return (_I_SEND.search(text) is not None and _MAILS_I_GOT.search(question) is not None
             and _I_SEND.search(question) is None)
-
-
-def carrier_sources(attribute: str) -> tuple[str, ...]:
-    """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
-    EXTRACT infers from text (a cuisine)."""
-    return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
 
 
 def carrier_phrases(attribute: str) -> tuple[str, ...]:

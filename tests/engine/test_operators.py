@@ -367,6 +367,28 @@ def test_an_attribute_found_on_none_of_the_events_fails_the_extract():
     assert isinstance(failed.value, OperatorError)   # an operator failure like any other for the executor
 
 
+def test_another_sources_attribute_found_only_in_passing_fails_the_extract():
+    """The artist of 2 of 60 runs (named in a mail among them): the runs are the wrong events for an artist."""
+    from app.engine.extract import KeyAliasExtractor
+
+    runs = tuple(Item({"id": f"w{i}", "source": "workout", "activity": "running"}, [f"w{i}"]) for i in range(58))
+    mails = tuple(Item({"id": f"m{i}", "source": "mail", "artist": "Moderat"}, [f"m{i}"]) for i in range(2))
+    c = ctx()
+    c.extractor = KeyAliasExtractor()
+    with pytest.raises(MissingAttribute, match=r"no value for 'artist' in 58 of the 60 events \(mail, workout\)") as failed:
+        REGISTRY["EXTRACT"](c, {"l": runs + mails, "attr_names": ("artist",), "attr_types": None})
+    assert failed.value.sources == ("mail", "workout")
+    # the same share among songs (the source that carries artists) is a partial result, not the wrong events
+    songs = tuple(Item({"id": f"s{i}", "source": "music_stream"}, [f"s{i}"]) for i in range(58))
+    assert len(REGISTRY["EXTRACT"](c, {"l": songs + mails, "attr_names": ("artist",), "attr_types": None})) == 60
+    # and a value found on many of the runs stands (a calendar's concerts name their artists in the title)
+    named = tuple(Item({"id": f"c{i}", "source": "calendar", "artist": "Air"}, [f"c{i}"]) for i in range(10))
+    assert len(REGISTRY["EXTRACT"](c, {"l": runs + named, "attr_names": ("artist",), "attr_types": None})) == 68
+    # an attribute no source carries (a cuisine is read from text) is never stray
+    cuisine = tuple(Item({"id": f"d{i}", "source": "calendar", "cuisine": "Italian"}, [f"d{i}"]) for i in range(2))
+    assert len(REGISTRY["EXTRACT"](c, {"l": runs + cuisine, "attr_names": ("cuisine",), "attr_types": None})) == 60
+
+
 def test_extract_with_converters():
     from app.engine.extract import KeyAliasExtractor
 

@@ -43,14 +43,14 @@ class TimeLimitReached(OperatorError):
 
 
 class MissingAttribute(OperatorError):
-    """An EXTRACT found `attribute` on none of its events: events of these `sources` do not carry it (the artist
-    of a run). The QUD decomposes again with a JOIN of events that do (app.qud.pipeline)."""
+    """An EXTRACT found `attribute` on none of its events, or only in passing: events of these `sources` do not
+    carry it (the artist of a run). The QUD decomposes again with a JOIN of events that do (app.ask)."""
 
-    def __init__(self, attribute: str, sources: tuple[str, ...], events: int):
+    def __init__(self, attribute: str, sources: tuple[str, ...], events: int, found: int = 0):
         self.attribute = attribute
         self.sources = sources
-        super().__init__(f"no value for {attribute!r} in any of the {events} events ({', '.join(sources)}); "
-                         f"these events do not carry it")
+        where = f"any of the {events} events" if not found else f"{events - found} of the {events} events"
+        super().__init__(f"no value for {attribute!r} in {where} ({', '.join(sources)}); these events do not carry it")
 
 
 @dataclass
@@ -64,6 +64,7 @@ class OpContext:
     warnings: list[str] = field(default_factory=list)
     cancel: Callable[[], bool] | None = None
     deadline: float | None = None  # time.monotonic() after which the question stops
+    count: Callable[[str, int, int, str], None] | None = None  # live counts for the person (see `tell`)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -75,6 +76,12 @@ class OpContext:
             raise Cancelled("cancelled")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise TimeLimitReached("time limit reached")
+
+    def tell(self, stage: str, done: int, total: int, unit: str = "") -> None:
+        """A live count, between the same chunks of work as `check_cancel`: ("filtering", 4096, 35136, "items")
+        reads "filtering 4,096 of 35,136 items" in the window. The receiver must not block (the UI's queues it)."""
+        if self.count is not None:
+            self.count(stage, done, total, unit)
 
 
 def operator(name: str) -> Callable[[Operator], Operator]:
