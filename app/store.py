@@ -450,24 +450,10 @@ class FileWriter:
         except (OverflowError, ValueError, TypeError, OSError, AttributeError) as exc:  # a tzinfo or value that breaks
             self.refuse(event, f"cannot be stored: {type(exc).__name__}: {printable(exc, 200)}")
             return
-        self._pending.append(
-            (
-                event_id(event.source, event.key),
-                event.source,
-                event.type,
-                start_utc,
-                start_offset,
-                end_utc,
-                end_offset,
-                tz,
-                title,
-                text,
-                data,
-                self._file,
-                position,
-                self._run_id,
-            )
-        )
+        self._pending.append((  # in the order of EVENT_COLUMNS
+            event_id(event.source, event.key), event.source, event.type, start_utc, start_offset, end_utc,
+            end_offset, tz, title, text, data, self._file, position, self._run_id,
+        ))
         self._pending_chars += len(text) + len(data)
         if len(self._pending) >= BATCH_SIZE or self._pending_chars >= BATCH_BYTES:
             self._write_behind()
