@@ -94,13 +94,15 @@ def cancel_check(cancel: Any) -> Callable[[], bool] | None:
 
 class _Run:
     def __init__(self, store: Any, reference: date | datetime, retriever: Retriever, extractor: Extractor,
-                 cancel: Callable[[], bool] | None, time_limit: float):
+                 cancel: Callable[[], bool] | None, time_limit: float,
+                 count: Callable[[str, int, int, str], None] | None = None):
         self.store = store
         self.reference = reference
         self.reference_date = reference.date() if isinstance(reference, datetime) else reference
         self.retriever = retriever
         self.extractor = extractor
         self.cancel = cancel
+        self.count = count
         self.deadline = _clock.monotonic() + time_limit
         self.cache: dict[str, tuple[Any, NodeReport]] = {}
         self.first_error: str | None = None
@@ -185,6 +187,7 @@ class _Run:
             warnings=warnings,
             cancel=self.cancel,
             deadline=self.deadline,
+            count=self.count,
         )
         return ctx
 
@@ -257,9 +260,12 @@ def execute(
     cancel: Any = None,
     *,
     time_limit: float = TIME_LIMIT,
+    count: Callable[[str, int, int, str], None] | None = None,
 ) -> Answer:
     """Plan and run `tree` against `store`; "today" is `reference_date`. Never raises on bad trees or data:
-    problems come back in `Answer.error` and on the nodes of `Answer.tree`. Cancelling gives error "cancelled"."""
+    problems come back in `Answer.error` and on the nodes of `Answer.tree`. Cancelling gives error "cancelled".
+    `count(stage, done, total, unit)` receives live counts between the same chunks of work where `cancel` is
+    looked at ("reading", 12400, 35136, "events"); it must not block."""
     if not isinstance(reference_date, date):
         raise TypeError("reference_date must be a date (the day the question is asked about)")
     started = _clock.perf_counter()
@@ -271,7 +277,7 @@ def execute(
         return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error,
                       AnswerStatus.FAILED)
     run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
-               cancel_check(cancel), time_limit)
+               cancel_check(cancel), time_limit, count)
     try:
         result, report = run.run(planned)
     except Cancelled:

@@ -49,6 +49,7 @@ _NEW_CACHE: Any = object()  # ModelRetriever's default: a cache of its own
 # The cross-encoders also look before each batch of 32 (models.cross_encoder); the calls themselves stay as they
 # were, since the int8 models' outputs depend on what else is in a batch (64-event calls changed dev answers).
 CHECK_EVERY = 256   # events per call of the event cross-encoder
+Counter = Callable[[str, int, int, str], None]  # a live count: (stage, done, total, unit), see retrieve()
 POOL_CHUNK = 4096   # pool events read from the store between two checks (~0.2 s)
 
 
@@ -145,8 +146,9 @@ class ModelRetriever:
     # --- the protocol --------------------------------------------------------------------------
 
     def retrieve(self, query: str, store: Any, reference_date: date, *,
-                 check: Callable[[], None] | None = None) -> list[Item]:
-        """check: called between chunks of model work (index sync, event cross-encoder); it raises to stop."""
+                 check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Item]:
+        """check: called between chunks of model work (index sync, event cross-encoder); it raises to stop.
+        count: told the live counts beside it, (stage, done, total, unit): ("reading", 4096, 35136, "events")."""
         clock = time.perf_counter()
         key = self.cache.key(store, query) if self.cache is not None else None
         kept = self.cache.get(key) if key is not None else None
@@ -155,12 +157,13 @@ class ModelRetriever:
             self.last_problems = list(problems)
             self.last_trace = replace(trace, seconds={"cache": time.perf_counter() - clock}, cached=True)
             return list(items)
-        items = self._retrieve(query, store, check)
+        items = self._retrieve(query, store, check, count)
         if key is not None:
             self.cache.put(key, (tuple(items), self.last_trace, tuple(self.last_problems)), size=len(items) + 1)
         return items
 
-    def _retrieve(self, query: str, store: Any, check: Callable[[], None] | None) -> list[Item]:
+    def _retrieve(self, query: str, store: Any, check: Callable[[], None] | None,
+                  count: Counter | None = None) -> list[Item]:
         self.last_problems = []
         trace = RetrieveTrace(query=query)
         self.last_trace = trace
@@ -170,8 +173,8 @@ class ModelRetriever:
         # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
         book = people_book(store) if self.thresholds.name_filter else {}
         events = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
-                           check=check)
-        kept = self.select(query, events, trace, check=check)
+                           check=check, count=count)
+        kept = self.select(query, events, trace, check=check, count=count)
         if self.thresholds.name_filter:
             kept = self.naming(query, kept, events, store, book, trace)
         clock = time.perf_counter()
@@ -188,7 +191,7 @@ class ModelRetriever:
     # --- stages --------------------------------------------------------------------------------
 
     def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace, *,
-             check: Callable[[], None] | None = None) -> list[Any]:
+             check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
         """Step 1: every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool` hits of
         the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
         adding only what the ones before left out. BM25 matches rare names and places ("I moved to Austin") that
@@ -213,9 +216,12 @@ class ModelRetriever:
             ids = ids[: t.max_pool]
         trace.pool = ids
         events = []
+        tell = count or (lambda *told: None)
         for start in range(0, len(ids), POOL_CHUNK):  # most of the pool's time: tens of thousands of events
             look()
+            tell("reading", start, len(ids), "events")
             events += store.get(ids[start: start + POOL_CHUNK])
+        tell("reading", len(ids), len(ids), "events")
         trace.seconds["pool"] = time.perf_counter() - clock
         return events
 
@@ -234,7 +240,7 @@ class ModelRetriever:
         return [event_id for event_id, _ in index.scores(expanded)]
 
     def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace, *,
-               check: Callable[[], None] | None = None) -> list[Any]:
+               check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
         """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
         t = self.thresholds
         clock = time.perf_counter()
@@ -286,6 +292,8 @@ class ModelRetriever:
         for start in range(0, len(undecided), CHECK_EVERY):
             if check is not None:
                 check()
+            if count is not None:
+                count("scoring", start, len(undecided), "candidates")
             chunk = undecided[start: start + CHECK_EVERY]
             probs = self.cross_encoder.event_probs(query, [verbalize_event(e, with_time=True) for e in chunk],
                                                    **_check_kwargs(self.cross_encoder.event_probs, check))

@@ -26,6 +26,7 @@ def filter_rows(ctx: OpContext, args: dict[str, Any]) -> tuple:
     for n, row in enumerate(rows):
         if not n % _CHECK_EVERY:
             ctx.check_cancel()
+            ctx.tell("filtering", n, len(rows), "items")
         try:
             if test(row):
                 kept.append(row)
@@ -50,6 +51,7 @@ def map_rows(ctx: OpContext, args: dict[str, Any]) -> tuple:
     for n, row in enumerate(rows):
         if not n % _CHECK_EVERY:
             ctx.check_cancel()
+            ctx.tell("working through", n, len(rows), "items")
         try:
             value = fct(row)
         except EvalError as exc:
@@ -152,6 +154,7 @@ def group_by(ctx: OpContext, args: dict[str, Any]) -> tuple:
     for n, row in enumerate(rows):
         if not n % _CHECK_EVERY:
             ctx.check_cancel()
+            ctx.tell("grouping", n, len(rows), "items")
         values = []
         for name in names:
             v = row.get(name)
