@@ -14,7 +14,8 @@ Layout of the folder (the exports are what a person would download; canonical/ i
     Takeout/Mail/All mail Including Spam and Trash.mbox
     canonical/persona.json, canonical/events.jsonl, canonical/manifest.json
 
-The same persona id and seed always give byte-identical files.
+The same persona id and seed always give byte-identical files. A style variant of a TRAIN persona
+("p03~diary", app.persona.styles) writes the same life in another style, for training data only.
 """
 
 from __future__ import annotations
@@ -48,8 +49,15 @@ class GenerationResult:
 
 @lru_cache(maxsize=4)
 def timeline_for(persona_id: str, seed: int = 0) -> Timeline:
-    """The canonical timeline (no files), cached: questions and id mapping both need it."""
-    return build_timeline(make_persona(persona_id, seed))
+    """The canonical timeline (no files), cached: questions and id mapping both need it. A style variant
+    ("p03~diary", app.persona.styles) is its persona's life written in that style; its events keep their ids."""
+    from app.persona.splits import persona_split
+    from app.persona.styles import split_variant
+
+    base, style = split_variant(persona_id)
+    if base != persona_id:
+        persona_split(persona_id)  # refuses variants of DEV and TEST personas
+    return build_timeline(make_persona(base, seed), style)
 
 
 def expected_counts(tl: Timeline) -> dict[str, int]:

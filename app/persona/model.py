@@ -23,6 +23,7 @@ class Obs:
     source: str         # the store's `source` of the imported event
     data: dict          # what the renderer writes
     locator: dict       # {"source", "times": [epoch s], "tol": s, "field": key, "value": v}
+    withheld: tuple = ()  # attribute keys its text does not tell ("*": nothing); set by styles (app.persona.styles)
 
 
 @dataclass
@@ -50,8 +51,15 @@ class Canon:
             "start": self.start.isoformat(),
             "end": self.end.isoformat(),
             "attrs": _plain(self.attrs),
-            "obs": [{"id": o.id, "fmt": o.fmt, "source": o.source, "locator": _plain(o.locator)} for o in self.obs],
+            "obs": [_obs_json(o) for o in self.obs],
         }
+
+
+def _obs_json(o: Obs) -> dict:
+    out = {"id": o.id, "fmt": o.fmt, "source": o.source, "locator": _plain(o.locator)}
+    if o.withheld:
+        out["withheld"] = list(o.withheld)
+    return out
 
 
 def _plain(value: Any) -> Any:

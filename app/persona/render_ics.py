@@ -117,9 +117,12 @@ def _people(d: dict) -> list[str]:
 
 def _common(d: dict, stamp: datetime) -> list[str]:
     lines = [f"DTSTAMP:{utc_stamp(stamp)}", f"UID:{d['uid']}", f"CREATED:{utc_stamp(d['created'])}"]
-    lines.append(f"DESCRIPTION:{escape(d.get('description', ''))}")
+    bare = d.get("bare", False)  # a phone calendar leaves empty fields out
+    if d.get("description") or not bare:
+        lines.append(f"DESCRIPTION:{escape(d.get('description', ''))}")
     lines.append(f"LAST-MODIFIED:{utc_stamp(d['created'] + timedelta(minutes=3))}")
-    lines.append(f"LOCATION:{escape(d.get('location', ''))}")
+    if d.get("location") or not bare:
+        lines.append(f"LOCATION:{escape(d.get('location', ''))}")
     lines += ["SEQUENCE:0", "STATUS:CONFIRMED", f"SUMMARY:{escape(d['summary'])}", "TRANSP:OPAQUE"]
     return lines
 

@@ -140,8 +140,10 @@ class Timeline:
         return [e for e in self.events if e.kind in kinds]
 
 
-def build_timeline(persona: Persona) -> Timeline:
+def build_timeline(persona: Persona, style=None) -> Timeline:
+    """`style` (app.persona.styles.Style) changes how the observations are written, never the events."""
     from app.persona import activity, life, media, occasions, routine, social, verbalise
+    from app.persona.styles import DEFAULT
 
     tl = Timeline(persona)
     life.add_trips(tl)
@@ -154,7 +156,7 @@ def build_timeline(persona: Persona) -> Timeline:
     media.add_netflix(tl)
     media.add_audio(tl)
     activity.add_purchases(tl)
-    verbalise.add_observations(tl)
+    verbalise.add_observations(tl, style or DEFAULT)
     tl.events.sort(key=lambda e: (e.start.astimezone(UTC), e.id))
     _renumber(tl)
     return tl

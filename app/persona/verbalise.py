@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 
 from app.persona.model import Canon, Obs, locator
 from app.persona.resources import load
+from app.persona.styles import DEFAULT, Style, add_day_notes, terse_entry
 from app.persona.timeline import Timeline, at
 from app.persona.wording import (company_message_id, fill, fitting, gmail_message_id, google_uid, names_phrase,
                                  sentences, thread_id)
@@ -24,9 +25,12 @@ UTC = timezone.utc
 class Writer:
     """Creates calendar and mail observations for canonical events."""
 
-    def __init__(self, tl: Timeline):
+    def __init__(self, tl: Timeline, style: Style = DEFAULT):
         self.tl, self.p = tl, tl.p
         self.rng = tl.rng("verbalise")
+        self.style = style
+        self.srng = tl.rng(f"style:{style.name}")   # styled choices never touch the default stream
+        self.sw = load("styles")
         self.ws = load("wording_social")
         self.wl = load("wording_life")
         self.culture = tl.p.culture
@@ -81,13 +85,21 @@ class Writer:
                  attendees: list | None = None, organizer: tuple | None = None, series: dict | None = None) -> Obs:
         start = start or ev.start
         end = end or ev.end
+        withheld: tuple = ()
+        if self.style.terse_calendar and series is None and calendar == "primary":
+            summary, location, withheld = terse_entry(self, ev, summary, location)
+            description, attendees, organizer = "", [], None
         uid = series["uid"] if series else google_uid(self.p.id, ev.id, summary)
         created = start - timedelta(days=self.rng.randint(1, 30), minutes=self.rng.randint(0, 600))
         data = {"calendar": calendar, "uid": uid, "summary": summary, "location": location, "description": description,
                 "start": start, "end": end, "all_day": all_day, "attendees": attendees or [], "organizer": organizer,
                 "created": created, "series": series}
+        if withheld:
+            data["bare"] = True   # no empty DESCRIPTION / LOCATION lines, as phone calendars write
         tol = 14 * 3600 if all_day else 60.0
-        return ev.add_obs("ics", "calendar", data, locator("calendar", [start], tol, "uid", uid))
+        obs = ev.add_obs("ics", "calendar", data, locator("calendar", [start], tol, "uid", uid))
+        obs.withheld = withheld
+        return obs
 
     def mail(self, ev: Canon, *, sent: datetime, sender: tuple, to: list, subject: str, body: str, cc: list | None = None,
              html: str = "", thread: str | None = None, in_reply_to: str | None = None, domain: str | None = None,
@@ -136,10 +148,10 @@ class Writer:
         return local
 
 
-def add_observations(tl: Timeline) -> None:
+def add_observations(tl: Timeline, style: Style = DEFAULT) -> None:
     from app.persona import verbalise_life, verbalise_social
 
-    w = Writer(tl)
+    w = Writer(tl, style)
     verbalise_life.add_mail_only_events(tl, w)
     handlers = {
         "meeting": verbalise_social.meeting, "party": verbalise_social.party, "holiday": verbalise_social.holiday,
@@ -154,3 +166,5 @@ def add_observations(tl: Timeline) -> None:
     verbalise_life.trip_highlights(tl, w)
     verbalise_life.birthdays(tl, w)
     verbalise_life.series(tl, w)
+    if style.diary:
+        add_day_notes(tl, w)

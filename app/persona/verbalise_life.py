@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from app.persona.model import Canon
 from app.persona.resources import load
+from app.persona.styles import hotel_ref, service_mail
 from app.persona.timeline import Timeline, at
 from app.persona.verbalise import Writer
 from app.persona.wording import WEEKDAYS, capital, clock, fill, google_uid, long_date, names_phrase
@@ -35,10 +36,13 @@ def doctor(w: Writer, ev: Canon) -> None:
     if rng.random() < 0.5 or not wrote:
         sent = w.before(ev, (1, 3), (8.0, 18.0))
         domain = "".join(ch for ch in a["practice"].lower() if ch.isalnum())[:20] + ".com"
-        w.mail(ev, sent=sent.astimezone(UTC) if rng.random() < 0.5 else sent, sender=(a["practice"], f"noreply@{domain}"),
-               to=[w.me], subject=fill(rng.choice(bank["reminder_subject"]), slots),
-               body=fill(rng.choice(bank["reminder_body"]), slots), domain=domain,
-               labels=["Inbox", "Category Updates"])
+        when = sent.astimezone(UTC) if rng.random() < 0.5 else sent
+        layout = {"sender": (a["practice"], f"noreply@{domain}"), "subject": fill(rng.choice(bank["reminder_subject"]), slots),
+                  "body": fill(rng.choice(bank["reminder_body"]), slots)}
+        if w.style.service_layouts:
+            patient = slots["kid"] or slots["pet"] or slots["me_full"]
+            layout = service_mail(w, "doctor", {**slots, "patient": patient}, domain)
+        w.mail(ev, sent=when, to=[w.me], domain=domain, labels=["Inbox", "Category Updates"], **layout)
 
 
 def trip(w: Writer, ev: Canon) -> None:
@@ -68,18 +72,23 @@ def trip(w: Writer, ev: Canon) -> None:
         domain = airline.lower().replace(" ", "") + ".com"
         body = fill(t["booking_body"], slots)
         html = "<html><body><h2>Booking confirmation</h2><p>" + body.replace("\n\n", "</p><p>").replace("\n", "<br>") + "</p></body></html>"
-        obs = w.mail(ev, sent=booked.astimezone(UTC), sender=(airline, f"booking@{domain}"), to=[w.me],
-                     subject=fill(rng.choice(t["booking_subject"]), slots), body="", html=html, domain=domain,
-                     labels=["Inbox", "Category Updates"])
+        layout = {"sender": (airline, f"booking@{domain}"), "subject": fill(rng.choice(t["booking_subject"]), slots),
+                  "body": "", "html": html}
+        if w.style.service_layouts:
+            layout = service_mail(w, "flight", slots, domain)
+        obs = w.mail(ev, sent=booked.astimezone(UTC), to=[w.me], domain=domain, labels=["Inbox", "Category Updates"],
+                     **layout)
         for leg in legs:
             w.same_record(leg, obs)
         wrote = True
     if rng.random() < 0.7:
         booked = ev.start - timedelta(days=rng.randint(10, 80), hours=rng.uniform(0, 12))
         domain = rng.choice(("booking.com", "hotels.com", "expedia.com", "airbnb.com"))
-        w.mail(ev, sent=booked.astimezone(UTC), sender=(domain.split(".")[0].capitalize(), f"noreply@{domain}"),
-               to=[w.me], subject=fill(rng.choice(t["hotel_subject"]), slots), body=fill(t["hotel_body"], slots),
-               domain=domain, labels=["Inbox", "Category Updates"])
+        layout = {"sender": (domain.split(".")[0].capitalize(), f"noreply@{domain}"),
+                  "subject": fill(rng.choice(t["hotel_subject"]), slots), "body": fill(t["hotel_body"], slots)}
+        if w.style.service_layouts:
+            layout = service_mail(w, "hotel", {**slots, "site": layout["sender"][0], "ref": hotel_ref(w)}, domain)
+        w.mail(ev, sent=booked.astimezone(UTC), to=[w.me], domain=domain, labels=["Inbox", "Category Updates"], **layout)
         wrote = True
     if rng.random() < 0.5 or not wrote:
         highlights = [e for e in w.tl.of_kind("trip_highlight") if e.attrs["trip"] == ev.id]
@@ -158,9 +167,12 @@ def purchase(w: Writer, ev: Canon) -> None:
              "me": w.p.me.first, "date": long_date(ev.day, w.culture), "quantity": a["quantity"],
              "total": f"{a['total']:.2f}", "currency": a["currency"]}
     domain = a["site"].lower()
-    w.mail(ev, sent=(ev.start + timedelta(minutes=rng.randint(1, 3))).astimezone(UTC),
-           sender=(a["site"], f"auto-confirm@{domain}"), to=[w.me], subject=fill(rng.choice(bank["subject"]), slots),
-           body=fill(bank["body"], slots), domain=domain, labels=["Inbox", "Category Updates"])
+    sent = (ev.start + timedelta(minutes=rng.randint(1, 3))).astimezone(UTC)
+    layout = {"sender": (a["site"], f"auto-confirm@{domain}"), "subject": fill(rng.choice(bank["subject"]), slots),
+              "body": fill(bank["body"], slots)}
+    if w.style.service_layouts:
+        layout = service_mail(w, "purchase", slots, domain)
+    w.mail(ev, sent=sent, to=[w.me], domain=domain, labels=["Inbox", "Category Updates"], **layout)
 
 
 def workout(w: Writer, ev: Canon) -> None:
