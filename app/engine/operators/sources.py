@@ -10,8 +10,9 @@ from app.engine.operators import MissingAttribute, OpContext, OperatorError, ite
 from app.engine.values import Item
 from app.sources import carrier_sources
 
-# Values of an attribute that some sources carry as data, found on fewer than this share of events none of which is
-# of those sources, are stray mentions in text: the events are the wrong ones for the attribute.
+# Values of an attribute that some sources carry as data, found on fewer than this share of events of which fewer
+# than this share are of those sources, are strays (a song called "Running" among runs, an artist named in a mail):
+# the bulk of the events are the wrong ones for the attribute.
 STRAY_SHARE = 0.05
 
 
@@ -65,7 +66,7 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
     the warnings say for how many events, per attribute. The input events are not changed. An attribute
     found on none of the events fails the node (the artist of a workout: these are the wrong events for it),
     as a lambda that fails on every item does; an empty result would hide the mistake. So does an attribute of
-    another source's data found only in passing (the artist of 2 of 552 runs, named in a mail among them).
+    another source's data found only on strays (the artist of 2 of 552 runs: two songs called "Running").
     """
     rows = items_of(args["l"], "EXTRACT")
     names = tuple(args["attr_names"])
@@ -77,8 +78,8 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
     for name in names:
         missing = sum(1 for item in out if item.attrs.get(name) is None)
         if rows and (missing == len(rows) or _stray(name, rows, len(rows) - missing)):
-            raise MissingAttribute(name, tuple(sorted({str(item.attrs.get("source")) for item in rows})), len(rows),
-                                   len(rows) - missing)
+            lacking = tuple(sorted({str(item.attrs.get("source")) for item in out if item.attrs.get(name) is None}))
+            raise MissingAttribute(name, lacking, len(rows), len(rows) - missing)
         if missing and rows:
             reasons = getattr(ctx.extractor, "last_reasons", None) or {}
             reason = reasons.get(name, "")
@@ -92,6 +93,7 @@ def extract(ctx: OpContext, args: dict[str, Any]) -> tuple:
 
 def _stray(name: str, rows: tuple[Item, ...], found: int) -> bool:
     carriers = carrier_sources(name)
-    if not carriers or any(item.attrs.get("source") in carriers for item in rows):
+    if not carriers:
         return False
-    return found < STRAY_SHARE * len(rows)
+    carrying = sum(1 for item in rows if item.attrs.get("source") in carriers)
+    return found < STRAY_SHARE * len(rows) and carrying < STRAY_SHARE * len(rows)
