@@ -12,6 +12,12 @@ cache (`~/.cache/lifelens-train/personas/<id>/events.sqlite`). Then:
 
 Nothing here reads a TEST persona: the recipes pass TRAIN and DEV ids (app.persona.splits), and
 `persona_store` refuses a TEST id.
+
+Style variants of TRAIN personas ("p03~diary", "p03~terse": app.persona.styles) are the same lives written in
+other styles; `persona_store("p03~diary")` builds their store like any other, `--train p03~diary` trains on it.
+Their records may leave attributes out (an untitled calendar entry, a day note about three events): a record
+gives no gold for the attributes it does not tell (`Obs.withheld`), an untitled one is gold for no query and
+answers None for every key.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from models.train.base_weights import cache_dir
-from bench.extract_eval import EXTRACT_KEYS, LABEL_KEYS, extract_cases, label_sets, persona_people  # noqa: F401  (shared with the bench)
+from bench.extract_eval import EXTRACT_KEYS, LABEL_KEYS, label_sets, persona_people  # noqa: F401  (shared with the bench)
+from bench.extract_eval import ExtractCase, extract_cases as _extract_cases
 from models.train.examples import RetrieveCase
 
 EXPORT_DIRS = ("Spotify Extended Streaming History", "netflix", "amazon", "apple_health_export", "Takeout")
@@ -38,6 +45,7 @@ class PersonaStore:
     index: Any            # app.retrieve.sparse_index.SparseIndex
     reference_date: date
     _events: dict[str, Any] | None = None
+    _withheld: dict[str, list[tuple[Any, tuple]]] | None = None
 
     def events(self, ids: Iterable[str]) -> list[Any]:
         """StoredEvents by id from one in-memory copy of the store (pools of 40,000 events share objects)."""
@@ -48,6 +56,26 @@ class PersonaStore:
     @property
     def people(self) -> list[str]:
         return persona_people(self.timeline)
+
+    def withheld(self) -> dict[str, list[tuple[Any, tuple]]]:
+        """Store id -> [(canonical event, attribute keys the record does not tell about it)], for the records
+        a style wrote with attributes left out (empty for the default style)."""
+        if self._withheld is None:
+            found: dict[str, list[tuple[Any, tuple]]] = {}
+            for event in self.timeline.events:
+                for obs in event.obs:
+                    if getattr(obs, "withheld", ()):
+                        sid = self.mapper.find(obs.locator)
+                        if sid is not None:
+                            found.setdefault(sid, []).append((event, tuple(obs.withheld)))
+            self._withheld = found
+        return self._withheld
+
+    def untitled(self) -> set[str]:
+        """Store ids of records that tell nothing about any event they observe (an untitled calendar entry)."""
+        from app.persona.styles import UNTITLED
+
+        return {sid for sid, links in self.withheld().items() if all(UNTITLED in keys for _, keys in links)}
 
 
 def persona_store(persona_id: str, log: Callable[[str], None] = print) -> PersonaStore:
@@ -60,7 +88,7 @@ def persona_store(persona_id: str, log: Callable[[str], None] = print) -> Person
 
     from app.persona.splits import persona_split
 
-    if persona_split(persona_id) == "test":
+    if persona_split(persona_id) == "test":  # raises for a style variant of a DEV or TEST persona
         raise ValueError(f"{persona_id} is a TEST persona: nothing trains or tunes on it")
     folder = cache_dir() / "personas" / persona_id
     db = folder / "events.sqlite"
@@ -168,8 +196,8 @@ def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -
         by_kind.setdefault(event.kind, []).append(event)
     out: list[tuple[str, list[str]]] = []
 
-    def add(query: str, events: Iterable[Any]) -> None:
-        ids = [e.id for e in events if e.obs]
+    def add(query: str, events: Iterable[Any], key: str | None = None) -> None:
+        ids = _told_ids(events, key)
         if ids:
             out.append((query, ids))
 
@@ -177,7 +205,7 @@ def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -
     add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"] + _i("I listened to music")), music)
     for artist in _top((e.attrs.get("artist") for e in music), 4, rng):
         add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"] + _i(f"I listened to songs by {artist}")),
-            (e for e in music if e.attrs.get("artist") == artist))
+            (e for e in music if e.attrs.get("artist") == artist), "artist")
     for album in _top((e.attrs.get("album") for e in music), 2, rng):
         add(f"songs from the album {album}", (e for e in music if e.attrs.get("album") == album))
     podcasts = by_kind.get("podcast_stream", [])
@@ -196,33 +224,33 @@ def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -
     add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"] + _i("I bought something online")),
         purchases)
     for category in _top((e.attrs.get("category") for e in purchases), 3, rng):
-        add(f"{category.lower()} products I bought", (e for e in purchases if e.attrs.get("category") == category))
+        add(f"{category.lower()} products I bought", (e for e in purchases if e.attrs.get("category") == category), "category")
     workouts = by_kind.get("workout", [])
     add(rng.choice(["workouts", "my workouts", "sport sessions"] + _i("I did a workout")), workouts)
     for kind in _top((e.attrs.get("workout_type") for e in workouts), 3, rng):
         words = {"soccer": "football games", "running": "runs", "strength training": "gym sessions"}.get(kind, f"{kind} workouts")
         if phrasings > 1 and rng.random() < 0.5:
             words = I_WORKOUT.get(kind, f"I did {kind}")
-        add(words, (e for e in workouts if e.attrs.get("workout_type") == kind))
+        add(words, (e for e in workouts if e.attrs.get("workout_type") == kind), "workout_type")
     social = by_kind.get("meeting", []) + by_kind.get("party", [])
     add(rng.choice(["meetings with friends", "times I met friends"] + _i("I met with friends")), by_kind.get("meeting", []))
     for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
         words = activity.replace("_", " ")
         words += "es" if words.endswith(("ch", "sh", "s")) else "s"
-        add(f"{words} with friends", (e for e in social if e.attrs.get("activity") == activity))
+        add(f"{words} with friends", (e for e in social if e.attrs.get("activity") == activity), "activity")
     for cuisine in _top((e.attrs.get("cuisine") for e in social), 3, rng):
         add(rng.choice([f"{cuisine} food", f"eating {cuisine} food", f"{cuisine} restaurants"]),
-            (e for e in social if e.attrs.get("cuisine") == cuisine))
+            (e for e in social if e.attrs.get("cuisine") == cuisine), "cuisine")
     names = _top((n for e in social for n in e.attrs.get("participants") or []), 3, rng)
     for name in names:
         first = name.split()[0]
         add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"] + _i(f"I met with {first}")),
-            (e for e in social if name in (e.attrs.get("participants") or [])))
+            (e for e in social if name in (e.attrs.get("participants") or [])), "participants")
     doctor = by_kind.get("doctor", [])
     add(rng.choice(["doctor appointments", "visits to the doctor"] + _i("I had a doctor's appointment")), doctor)
     for kind in _top((e.attrs.get("doctor_type") for e in doctor), 2, rng):
         add(rng.choice([f"appointments at the {kind}"] + _i(f"I went to the {kind}")),
-            (e for e in doctor if e.attrs.get("doctor_type") == kind))
+            (e for e in doctor if e.attrs.get("doctor_type") == kind), "doctor_type")
     add(rng.choice(["trips", "holidays abroad", "travels"] + _i("I went on a trip")),
         by_kind.get("trip", []) + by_kind.get("travel_leg", []))
     add(rng.choice(["flights", "train rides"] + _i("I took a flight")), by_kind.get("travel_leg", []))
@@ -232,10 +260,26 @@ def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -
     add(rng.choice(["calls with my parents", "phone calls"]), by_kind.get("call", []))
     add(rng.choice(["newsletters", "newsletter mails"]), by_kind.get("newsletter", []))
     for holiday in _top((e.attrs.get("holiday") for e in by_kind.get("holiday", [])), 2, rng):
-        add(holiday.replace("_", " "), (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday))
+        add(holiday.replace("_", " "), (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday), "holiday")
     if phrasings > 1:
         out.extend(_mail_queries(timeline, rng))
     return out
+
+
+def _told_ids(events: Iterable[Any], key: str | None) -> list[str]:
+    """Canonical ids of the events; for an event some of whose records leave `key` out (or say nothing at
+    all: app.persona.styles), the ids of its records that tell it instead."""
+    from app.persona.styles import UNTITLED
+
+    ids: list[str] = []
+    for e in events:
+        if not e.obs:
+            continue
+        if not any(getattr(o, "withheld", ()) for o in e.obs):
+            ids.append(e.id)
+            continue
+        ids += [o.id for o in e.obs if UNTITLED not in o.withheld and (key is None or key not in o.withheld)]
+    return ids
 
 
 def _mail_queries(timeline: Any, rng: random.Random, n: int = 3) -> list[tuple[str, list[str]]]:
@@ -264,7 +308,7 @@ def retrieve_cases(
         queries = rng.sample(queries, max_queries)
     cases = []
     for query, canonical_ids in queries:
-        gold = _store_ids(ps, canonical_ids)
+        gold = _store_ids(ps, canonical_ids) - ps.untitled()
         if not gold:
             continue
         pool_ids = [i for i, _ in ps.index.query(query, min_score=min_score)]
@@ -303,3 +347,28 @@ def question_bank_leaves(ps: PersonaStore) -> list[tuple[str, list[str]]]:
 
 
 # --- EXTRACT: cases, label sets and the keys live in bench/extract_eval.py (shared with the bench) ------
+
+def extract_cases(ps: Any, *, per_kind: int = 60, seed: int = 13) -> list[ExtractCase]:
+    """`bench.extract_eval.extract_cases`, less the gold a record does not give: a key its text leaves out
+    (or tells for another event of the same day note) is no case; every key of an untitled record is None.
+    For the default style (no record withholds anything) the cases are exactly the bench's."""
+    import json
+
+    cases = _extract_cases(ps, per_kind=per_kind, seed=seed)
+    withheld = ps.withheld() if hasattr(ps, "withheld") else {}
+    if not withheld:
+        return cases
+
+    def value_key(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, default=str)
+
+    untitled = ps.untitled()
+    drop = {(sid, key, value_key(event.attrs.get(key))) for sid, links in withheld.items() if sid not in untitled
+            for event, keys in links for key in keys}
+    kept: list[ExtractCase] = []
+    for case in cases:
+        if case.event.id in untitled:
+            kept.append(ExtractCase(case.event, case.key, None, case.people))
+        elif (case.event.id, case.key, value_key(case.value)) not in drop:
+            kept.append(case)
+    return kept
