@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     g = sub.add_parser("generate", help="write a persona's exports (and canonical ground truth) into a folder")
     which = g.add_mutually_exclusive_group(required=True)
-    which.add_argument("--persona", help="persona id, p01 .. p20")
+    which.add_argument("--persona", help="persona id, p01 .. p20, or a TRAIN persona in a style: p03~diary, p03~terse, p03~mixed")
     which.add_argument("--split", choices=("train", "dev", "test"), help="every persona of a split")
     g.add_argument("--out", required=True, help="folder; each persona gets a sub-folder named by its id")
     g.add_argument("--seed", type=int, default=0)

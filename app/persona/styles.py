@@ -262,7 +262,9 @@ def _diary_phrase(w: "Writer", ev: "Canon", back: bool) -> tuple[str, list[str],
         if spec is None:
             return None
         hour = ev.start.hour
-        when = "morning" if hour < 10 and ev.start.weekday() < 5 else ("evening" if hour >= 17 else "")
+        weekday = ev.start.weekday() < 5
+        when = "morning" if hour < 10 and weekday else ("evening" if hour >= 17 and not weekday else
+                                                         "after_work" if hour >= 17 else "")
         slots = {"workout": rng.choice(spec["phrases"]), "minutes": round(a["duration_s"] / 60),
                  "km": f"{a['distance_km']:.1f}".rstrip("0").rstrip(".") if a.get("distance_km") else "",
                  "when": rng.choice(bank["workout_when"][when]) if when else ""}
