@@ -242,10 +242,25 @@ class ModelRetriever:
     def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace, *,
                check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
         """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
-        t = self.thresholds
         clock = time.perf_counter()
-        patterns = mine_patterns(events, min_count=t.min_count, max_per_source=t.max_patterns)
+        kept, undecided, leaning = self._judge_patterns(query, events, trace, check)
+        trace.seconds["patterns"] = time.perf_counter() - clock
+        open_ids = {e.id for e in undecided}
+        trace.after_patterns = [e.id for e in events if e.id in kept or e.id in open_ids]
+        clock = time.perf_counter()
+        kept |= self._judge_events(query, undecided, leaning, trace, check, count)
+        trace.seconds["events"] = time.perf_counter() - clock
+        trace.after_events = [e.id for e in events if e.id in kept]
         by_id = {e.id: e for e in events}
+        return [by_id[i] for i in trace.after_events]
+
+    def _judge_patterns(self, query: str, events: Sequence[Any], trace: RetrieveTrace,
+                        check: Callable[[], None] | None) -> tuple[set[str], list[Any], dict[str, float]]:
+        """Steps 2-3: (ids kept by their patterns, events left open, event id -> best P(relevant) -
+        P(irrelevant) of its key/value patterns). A source judged relevant keeps all its events; one judged
+        partly relevant has its key/value patterns judged, and its events that none decides stay open."""
+        t = self.thresholds
+        patterns = mine_patterns(events, min_count=t.min_count, max_per_source=t.max_patterns)
         source_patterns = [p for p in patterns if p.is_source]
         verdicts = self._judge(query, source_patterns, trace, check=check)
         self._source_rows = [(p, v, row) for p, v, row in zip(source_patterns, verdicts, self._last_probs)]
@@ -257,7 +272,7 @@ class ModelRetriever:
         value_patterns = [p for p in patterns if not p.is_source and p.source in open_sources]
         value_verdicts = self._judge(query, value_patterns, trace, irrelevant=t.value_irrelevant, check=check)
         decided: dict[str, str] = {}
-        leaning: dict[str, float] = {}   # event id -> best P(relevant) - P(irrelevant) of its key/value patterns
+        leaning: dict[str, float] = {}
         for pattern, verdict, row in zip(value_patterns, value_verdicts, self._last_probs):
             lean = float(row[2] - row[0])
             for event_id in pattern.event_ids:
@@ -274,10 +289,14 @@ class ModelRetriever:
                 kept.add(event.id)
             elif verdict is None or verdict == "partly":
                 undecided.append(event)
-        trace.seconds["patterns"] = time.perf_counter() - clock
-        open_ids = {e.id for e in undecided}
-        trace.after_patterns = [e.id for e in events if e.id in kept or e.id in open_ids]
-        clock = time.perf_counter()
+        return kept, undecided, leaning
+
+    def _judge_events(self, query: str, undecided: list[Any], leaning: dict[str, float], trace: RetrieveTrace,
+                      check: Callable[[], None] | None, count: Counter | None) -> set[str]:
+        """Step 4: the ids the event cross-encoder keeps among the open events (at most max_event_ce of them
+        are read; the rest follow their patterns' leaning)."""
+        t = self.thresholds
+        kept: set[str] = set()
         if len(undecided) > t.max_event_ce:
             # too many to read one by one in time: the events whose patterns lean most towards relevant are
             # read, the overflow follows its leaning (its best key/value pattern's, else its source's)
@@ -299,9 +318,7 @@ class ModelRetriever:
                                                    **_check_kwargs(self.cross_encoder.event_probs, check))
             trace.event_ce_calls += len(chunk)
             kept.update(e.id for e, p in zip(chunk, probs) if p >= t.keep)
-        trace.seconds["events"] = time.perf_counter() - clock
-        trace.after_events = [e.id for e in events if e.id in kept]
-        return [by_id[i] for i in trace.after_events]
+        return kept
 
     def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any, book: dict[str, str],
                trace: RetrieveTrace) -> list[Any]:
