@@ -32,20 +32,9 @@ from models.llm import GenerationCancelled, GrammarError, LLMError, ReplayingLLM
 __all__ = ["ask", "RERUNS"]
 
 
-def ask(
-    question: str,
-    store,
-    reference_date: date,
-    *,
-    llm=None,
-    progress: Callable[[str], None] | None = None,
-    cancel: Any = None,
-    config: QudConfig | None = None,
-    trace: Trace | None = None,
-    retriever: Any = None,
-    extractor: Any = None,
-    count: Callable[[str, int, int, str], None] | None = None,
-) -> Answer:
+def ask(question: str, store, reference_date: date, *, llm=None, progress: Callable[[str], None] | None = None,
+        cancel: Any = None, config: QudConfig | None = None, trace: Trace | None = None, retriever: Any = None,
+        extractor: Any = None, count: Callable[[str, int, int, str], None] | None = None) -> Answer:
     """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
 
     progress: receives short messages ("Understanding the question …", each step written, "Running …").
@@ -83,15 +72,8 @@ def ask(
             with _interruptible(llm, check):
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for)
-        except DecompositionError as exc:
-            return _not_answered(question, timings, started, qud_started, f"I could not understand the question: {exc}",
-                                 str(exc), AnswerStatus.NOT_UNDERSTOOD)
-        except (Cancelled, GenerationCancelled):
-            return _not_answered(question, timings, started, qud_started, "The question was cancelled.", "cancelled",
-                                 AnswerStatus.CANCELLED)
-        except (LLMError, GrammarError) as exc:  # the model failed, not the question: say so, do not crash
-            return _not_answered(question, timings, started, qud_started, f"The question model failed: {exc}",
-                                 str(exc), AnswerStatus.FAILED)
+        except _NOT_ANSWERED as exc:
+            return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
         answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel,
@@ -107,6 +89,9 @@ def ask(
 
 
 RERUNS = 2  # new decompositions after a tree whose step failed when it ran (a join too large, a bad lambda)
+# What stops a decomposition without an answer: the question (not understood), a cancel, or the model (it failed,
+# not the question: said so, never a crash); _not_answered says which.
+_NOT_ANSWERED = (DecompositionError, Cancelled, GenerationCancelled, LLMError, GrammarError)
 STAGE_OPERATORS = {"RETRIEVE": "retrieve", "EXTRACT": "extract"}  # operators timed as stages of their own
 
 
@@ -153,10 +138,16 @@ def _plan_rerun(failed: NodeReport, config: QudConfig | None, avoid: dict[str, f
     avoid[failed.question] = avoid.get(failed.question, frozenset()) | {failed.operator}
 
 
-def _not_answered(question: str, timings: dict[str, float], started: float, qud_started: float, text: str,
-                  error: str, status: AnswerStatus) -> Answer:
-    """The Answer of a question whose decomposition stopped (not understood, cancelled, the model failed): no tree,
-    `timings` closed with this attempt's QUD seconds and the total."""
+def _not_answered(question: str, exc: Exception, timings: dict[str, float], started: float,
+                  qud_started: float) -> Answer:
+    """The Answer of a question whose decomposition stopped with `exc` (not understood, cancelled, the model
+    failed): no tree, `timings` closed with this attempt's QUD seconds and the total."""
+    if isinstance(exc, DecompositionError):
+        text, error, status = f"I could not understand the question: {exc}", str(exc), AnswerStatus.NOT_UNDERSTOOD
+    elif isinstance(exc, (Cancelled, GenerationCancelled)):  # before LLMError: a GenerationCancelled is one
+        text, error, status = "The question was cancelled.", "cancelled", AnswerStatus.CANCELLED
+    else:
+        text, error, status = f"The question model failed: {exc}", str(exc), AnswerStatus.FAILED
     now = time.perf_counter()
     timings["qud"] += now - qud_started
     timings["total"] = now - started
