@@ -1,8 +1,10 @@
-"""The answer: one sentence, the number of events behind it, the runner-ups of an arg-max, the engine's warnings,
-what to do next when there is no answer, and a bar chart for grouped answers.
+"""The answer: one sentence (it restates what was counted over what period, and an arg-max's runner-ups), the number
+of events behind it, the engine's warnings, what to do next when there is no answer, and a bar chart for grouped
+answers.
 
-While a question runs, the sentence says so and the line under it follows the stage ("Breaking the question
-down: “runs per weekday” …"), so that working, cancelled, timed out and failed never look alike.
+While a question runs, the sentence says so, the line under it follows the stage ("Breaking the question
+down: “runs per weekday” …") and the count under that how far the running step is ("Reading 12,400 of 35,136
+events"), so that working, cancelled, timed out and failed never look alike.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QSi
 from .bar_chart import BarChart
 from .colours import warning_colour
 from .presenting import (
-    answer_basis, answer_headline, answer_warnings, chart_series, evidence_line, format_duration, runner_ups, way_on,
+    answer_headline, answer_warnings, chart_series, evidence_line, format_duration, format_number, way_on,
 )
 
 
@@ -35,10 +37,8 @@ class AnswerPane(QWidget):
         self.headline.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.evidence = QLabel("")
         self.evidence.setWordWrap(True)
-        self.basis = QLabel("")  # what the number was worked out over: 'Counted: “my runs in 2023”.'
-        self.basis.setWordWrap(True)
-        self.runner_ups = QLabel("")
-        self.runner_ups.setWordWrap(True)
+        self.count_label = QLabel("")  # while a step runs: "Reading 12,400 of 35,136 events"
+        self.count_label.setVisible(False)
         self.warnings = QLabel("")
         self.warnings.setWordWrap(True)
         self.warnings.setTextFormat(Qt.TextFormat.PlainText)
@@ -60,9 +60,8 @@ class AnswerPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
-        layout.addWidget(self.basis)
-        layout.addWidget(self.runner_ups)
         layout.addWidget(self.evidence)
+        layout.addWidget(self.count_label)
         layout.addWidget(self.warnings)
         layout.addLayout(way_row)
         layout.addWidget(self.chart_area, 1)
@@ -79,12 +78,7 @@ class AnswerPane(QWidget):
         self.retry_button.clicked.connect(lambda: self.retry_requested.emit(self.question))
         self._set_extras()
 
-    def _set_extras(self, runner_ups: str = "", warnings: list[str] | None = None, way_on: str = "",
-                    retry: bool = False, basis: str = "") -> None:
-        self.basis.setText(basis)
-        self.basis.setVisible(bool(basis))
-        self.runner_ups.setText(runner_ups)
-        self.runner_ups.setVisible(bool(runner_ups))
+    def _set_extras(self, warnings: list[str] | None = None, way_on: str = "", retry: bool = False) -> None:
         warnings = warnings or []
         # Amber, in the shade the theme reads (set when shown: the theme may have changed since).
         self.warnings.setStyleSheet(f"color: {warning_colour(self.palette()).name()};")
@@ -101,6 +95,11 @@ class AnswerPane(QWidget):
     def _stop_working(self) -> None:
         self.tick.stop()
         self.working_since = None
+        self._clear_count()
+
+    def _clear_count(self) -> None:
+        self.count_label.setText("")
+        self.count_label.setVisible(False)
 
     @Slot()
     def _show_working_line(self) -> None:
@@ -135,11 +134,23 @@ class AnswerPane(QWidget):
         """The stage the running question is in, under the "Working on" headline, with the time so far."""
         if self.working_since is not None and text:
             self._stage = text
+            self._clear_count()  # a count belongs to the stage it was told in
             self._show_working_line()
+
+    @Slot(str, int, int, str)
+    def show_count(self, stage: str, done: int, total: int, unit: str = "") -> None:
+        """How far the running step is: ("reading", 12400, 35136, "events") -> "Reading 12,400 of 35,136 events",
+        numbers in the locale's separators. Ignored unless a question is being worked out."""
+        if self.working_since is None or self._cancelling:
+            return
+        text = f"{stage[:1].upper()}{stage[1:]} {format_number(done)} of {format_number(total)} {unit}".strip()
+        self.count_label.setText(text)
+        self.count_label.setVisible(True)
 
     def show_cancelling(self) -> None:
         if self.working_since is not None:
             self._stage, self._cancelling = "Cancelling …", True
+            self._clear_count()
             self._show_working_line()
 
     def show_answer(self, answer: Any, kept_from: str | None = None) -> None:
@@ -153,8 +164,7 @@ class AnswerPane(QWidget):
         if kept_from:
             next_step = (f"This answer was worked out on {kept_from}; press Ask again to work it out anew "
                          "(your data may have changed since).")
-        self._set_extras(runner_ups(answer), answer_warnings(answer), next_step, retry=bool(next_step),
-                         basis=answer_basis(answer))
+        self._set_extras(answer_warnings(answer), next_step, retry=bool(next_step))
         series = chart_series(answer)
         self.chart.set_series(series)
         self.chart_area.setVisible(bool(series))

@@ -1,10 +1,11 @@
 """The UI's one door to question answering: an injected `Answerer` callable.
 
-    answerer(question, reference_date, progress, cancel) -> Answer
-    answerer.run_tree(tree_json, reference_date, progress, cancel) -> Answer    # optional: an edited tree
+    answerer(question, reference_date, progress, cancel, count=None) -> Answer
+    answerer.run_tree(tree_json, reference_date, progress, cancel, count=None) -> Answer   # optional: an edited tree
 
 `progress(text)` reports a step for the status bar; `cancel` is an `app.importing.CancelToken`
-(its `.cancelled` turns true when the person presses Cancel). Tests pass a fake; `launch` binds
+(its `.cancelled` turns true when the person presses Cancel); `count(stage, done, total, unit)`, taken by an
+answerer that can, reports the live count of the running tree (app.engine.execute). Tests pass a fake; `launch` binds
 `PipelineAnswerer`, which runs the real QUD pipeline (app.qud.pipeline.ask) on a read-only store
 connection of its own, so the GUI thread's connection is never shared with a worker.
 """
@@ -73,17 +74,19 @@ class PipelineAnswerer:
                 progress("Question model ready.")
 
     def __call__(self, question: str, reference_date: date, progress: Callable[[str], None],
-                 cancel: CancelToken, *, trace: Any = None) -> Any:
-        """`trace`: an app.qud.decompose.Trace that receives every model call (the bench counts them)."""
+                 cancel: CancelToken, *, trace: Any = None, count: Callable[..., None] | None = None) -> Any:
+        """`trace`: an app.qud.decompose.Trace that receives every model call (the bench counts them); `count`:
+        the live counts of the running tree."""
         from app.qud.pipeline import ask
 
         self.load(progress, cancel)
         with EventStore.open(self.store_path, read_only=True) as store:
             retriever, extractor = self._operators_for(store)
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
-                       retriever=retriever, extractor=extractor, trace=trace)
+                       retriever=retriever, extractor=extractor, trace=trace, count=count)
 
-    def run_tree(self, tree: dict, reference_date: date, progress: Callable[[str], None], cancel: CancelToken) -> Any:
+    def run_tree(self, tree: dict, reference_date: date, progress: Callable[[str], None], cancel: CancelToken, *,
+                 count: Callable[..., None] | None = None) -> Any:
         """Run a tree the person edited (app.ui.tree_edit) with the same operators; the question model is not
         asked, so nothing needs loading."""
         from app.engine import Node, execute
@@ -92,7 +95,7 @@ class PipelineAnswerer:
             retriever, extractor = self._operators_for(store)
             progress("Running the edited tree …")
             return execute(Node.from_json(tree), store, reference_date, retriever=retriever, extractor=extractor,
-                           cancel=cancel)
+                           cancel=cancel, count=count)
 
     def _operators_for(self, store: EventStore) -> tuple[Any, Any]:
         from app.operators import operator_models

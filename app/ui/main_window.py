@@ -25,23 +25,21 @@ from app.store import EventStore, FileResult, StoreBug, StoreError
 from . import dialogs
 from .answer_pane import AnswerPane
 from .answer_history import AnswerHistory
+from .answer_flow import AnswerFlow
 from .answering import REFERENCE_DATE_META, Answerer, reference_date_for
 from .data_removal import UnsafeDeletion, delete_user_data
 from .event_dialog import EventDialog
 from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
-from .step_dialog import StepDialog
-from .follow_up import period_follow_up, time_follow_up, tree_for_year, tree_within
-from .tree_edit import EditError, edited_tree, tree_json, tree_problems
 from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
 from .import_model import ImportFilesModel
 from .import_pane import ImportPane
 from .indexing import Indexer
-from .jobs import AnswerJob, CallJob, ImportJob, Job, JobRunner
+from .jobs import CallJob, ImportJob, Job, JobRunner
 from .presenting import (
-    NumberStyle, plural, progress_words, reimport_paths, set_number_style, source_label, value_attribute,
+    NumberStyle, plural, reimport_paths, set_number_style, source_label, value_attribute,
 )
 from .question_pane import QuestionPane, SuggestionsPane
 from .settings import AppSettings
@@ -76,8 +74,6 @@ class MainWindow(QMainWindow):
         self.indexer = indexer
         self.index_job: Job | None = None
         self.index_again = False
-        self.waiting_question: str | None = None  # asked while the index was being brought up to date
-        self.waiting_tree: dict | None = None  # and the tree it runs, for an edited tree or a follow-up
         self.demo_path = demo_path
         self.demo_builder = demo_builder
         self.own_store_path = Path(store_path)
@@ -86,10 +82,8 @@ class MainWindow(QMainWindow):
         self.answerer: Answerer | None = None
         self.in_demo = False
         self.import_job: ImportJob | None = None
-        self.answer_job: AnswerJob | None = None
         self.queued_imports: list[list[Path]] = []
         self.last_summary: ImportSummary | None = None
-        self.last_answer: Any = None
         self.event_dialog: EventDialog | None = None
         self.evidence_ids: list[str] = []  # the events of the selected step, all of them
         self.answer_history = AnswerHistory(data_dir() / "answers")
@@ -109,6 +103,7 @@ class MainWindow(QMainWindow):
         self.answer_pane = AnswerPane()
         self.tree_pane = TreePane(self.tree_model)
         self.evidence_pane = EvidencePane(self.event_model)
+        self.answering = AnswerFlow(self)  # a question from asked to shown: the one code that starts AnswerJobs
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -216,14 +211,14 @@ class MainWindow(QMainWindow):
         self.import_pane.cancel_requested.connect(self.cancel_import)
         self.import_pane.import_files_requested.connect(self.choose_files)
         self.import_pane.unfolded.connect(self._make_room_for_imports)
-        self.question_pane.ask_requested.connect(self.ask)
-        self.question_pane.cancel_requested.connect(self.cancel_answer)
-        self.answer_pane.retry_requested.connect(self.ask)
+        self.question_pane.ask_requested.connect(self.answering.ask)
+        self.question_pane.cancel_requested.connect(self.answering.cancel)
+        self.answer_pane.retry_requested.connect(self.answering.ask)
         self.cancel_shortcut.activated.connect(self.cancel_running)
         self.suggestions_pane.chosen.connect(self.question_pane.ask_text)
-        self.suggestions_pane.history_chosen.connect(self.open_from_history)
+        self.suggestions_pane.history_chosen.connect(self.answering.open_from_history)
         self.tree_pane.node_selected.connect(self.show_node_events)
-        self.tree_pane.edit_requested.connect(self.edit_step)
+        self.tree_pane.edit_requested.connect(self.answering.edit_step)
         self.evidence_pane.event_opened.connect(self.open_event)
         self.evidence_pane.show_all_requested.connect(self.show_all_events)
         self.import_files_action.triggered.connect(self.choose_files)
@@ -238,6 +233,9 @@ class MainWindow(QMainWindow):
         self.copy_answer_action.triggered.connect(self.copy_answer)
         self.export_markdown_action.triggered.connect(self.export_markdown)
         self.export_csv_action.triggered.connect(self.export_csv)
+        self.answering.answered.connect(self.answered)
+        self.answering.editable_changed.connect(self._update_answer_actions)
+        self.answering.finished.connect(self._on_answer_finished)
         self.answered.connect(self._update_answer_actions)
         self.about_action.triggered.connect(self.show_about)
 
@@ -291,7 +289,7 @@ class MainWindow(QMainWindow):
             self.store.close()
             self.store = None
 
-    def _ensure_store(self) -> bool:
+    def ensure_store(self) -> bool:
         return self.store is not None or self.open_store(self.store_path, demo=self.in_demo)
 
     def _update_title(self) -> None:
@@ -345,7 +343,7 @@ class MainWindow(QMainWindow):
                 return None
             self.leave_demo()
             self.status_label.setText("Left the demo persona: this is your own data.")
-        if not self._ensure_store():
+        if not self.ensure_store():
             return None
         job = ImportJob(self.store_path, paths)
         job.file_progress.connect(self.import_model.update_progress)
@@ -464,7 +462,7 @@ class MainWindow(QMainWindow):
             return None
         if self.settings.operator_size == "lexical":
             return None
-        if self.index_job is not None or self.answer_job is not None:
+        if self.index_job is not None or self.answering.job is not None:
             # Once more after the running index; or after the running question, whose RETRIEVE brings the index up
             # to date itself (two indexers at once would each do the whole work).
             self.index_again = True
@@ -484,13 +482,13 @@ class MainWindow(QMainWindow):
         """Indexing has its own place in the status bar, so that a question's progress does not hide it."""
         if self.index_job is not None and text:
             self.index_label.setText(text)
-        if self.waiting_question is not None and text:
-            self.answer_pane.show_stage(self._waiting_words())
+            self.answering.index_progress()
 
-    def _waiting_words(self) -> str:
-        """'Waiting for the search index (1,200 of 3,000 new events); the question starts right after'."""
-        progress = self.index_label.text().removeprefix("Indexing for search").strip(" :…")
-        return f"Waiting for the search index{f' ({progress})' if progress else ''}; the question starts right after"
+    def indexing_words(self) -> str | None:
+        """How far the running index is ('1,200 of 3,000 new events', or ''); None when nothing is indexed."""
+        if self.index_job is None:
+            return None
+        return self.index_label.text().removeprefix("Indexing for search").strip(" :…")
 
     @Slot()
     def _on_index_finished(self) -> None:
@@ -500,179 +498,38 @@ class MainWindow(QMainWindow):
             if self.update_index() is not None:
                 return
         self.index_label.setVisible(False)
-        if self.waiting_question is not None:
-            question, tree = self.waiting_question, self.waiting_tree
-            self.waiting_question = self.waiting_tree = None
-            self._start_answer(question, tree)
+        self.answering.index_finished()
 
-    # --- answering ------------------------------------------------------------------------------
+    # --- answering: app.ui.answer_flow runs the questions; the window lends it its panes ------------------
 
-    @Slot(str)
-    def ask(self, question: str) -> AnswerJob | None:
-        """Answer `question` on a worker thread; while the search index is being brought up to date, the question
-        waits for it (a RETRIEVE would otherwise index the store a second time, racing the indexer)."""
-        question = question.strip()
-        if not question or self.answer_job is not None or self.waiting_question is not None \
-                or not self._ensure_store():
-            return None
-        assert self.answerer is not None
-        self.question_pane.remember(question)
-        # "and in 2022?", "only on weekends" right after an answer: its steps changed, without the question model.
-        tree = self._follow_up_tree(question)
-        if tree is not None:
-            self.question_pane.line.setText(tree["question"])  # the box shows how the follow-up was read
-        return self._work_out(question if tree is None else tree["question"], tree)
+    @property
+    def last_answer(self) -> Any:
+        """The answer the panes show (None while a question is worked out or none was asked)."""
+        return self.answering.last_answer
 
-    def _follow_up_tree(self, question: str) -> dict | None:
-        """The last answer's tree for a follow-up that moves or narrows its period; None for any other question."""
-        if self.last_answer is None or self.last_answer.tree is None or not hasattr(self.answerer, "run_tree"):
-            return None
-        tree = tree_json(self.last_answer.tree)
-        year = period_follow_up(question)
-        if year is not None:
-            return tree_for_year(tree, year)
-        part = time_follow_up(question)
-        return tree_within(tree, part) if part is not None else None
-
-    def _work_out(self, question: str, tree: dict | None = None) -> AnswerJob | None:
-        """Answer `question` (through the question model), or run `tree` for it; after the index, if it is
-        being brought up to date."""
-        self._begin_working(question)
-        if self.index_job is not None:
-            self.waiting_question, self.waiting_tree = question, tree
-            self.answer_pane.show_stage(self._waiting_words())
-            return None
-        return self._start_answer(question, tree)
-
-    def _begin_working(self, question: str) -> None:
-        """The window while `question` is worked out: the pane says so, the old tree and evidence go."""
-        self.last_answer = None  # Copy and Export act on what the pane shows, and it shows this question now
-        self._update_answer_actions()
-        self.answer_pane.show_working(question)
-        self.tree_pane.show_tree(None)
-        self.evidence_pane.show_events([])
-        self.question_pane.set_busy(True)
-        self._set_working(True)
-
-    def _start_answer(self, question: str, tree: dict | None = None) -> AnswerJob:
-        job = AnswerJob(self.answerer, question, reference_date_for(self.store), tree)
-        job.message.connect(self._on_answer_progress)
-        job.succeeded.connect(self._on_answer)
-        job.failed.connect(self._on_answer_failed)
-        job.finished.connect(self._on_answer_finished)
-        self.answer_job = job
-        self.runner.start(job)
-        return job
-
-    # --- editing the tree and running it again ---------------------------------------------------------
-
-    def _update_editable(self) -> None:
-        """A step can be edited while an answer with a tree is shown, nothing runs, and the answerer runs trees."""
-        self.tree_pane.set_editable(self.last_answer is not None and self.last_answer.tree is not None
-                                    and self.answer_job is None and self.waiting_question is None
-                                    and hasattr(self.answerer, "run_tree"))
-
-    @Slot(object)
-    def edit_step(self, report: Any) -> StepDialog | None:
-        """Edit `report`'s step of the shown answer's tree in a dialog; on Run again, run the edited tree."""
-        answer = self.last_answer
-        if answer is None or answer.tree is None or not hasattr(self.answerer, "run_tree"):
-            return None
-
-        def check(question: str, step: str) -> list[str]:
-            try:
-                return tree_problems(edited_tree(answer.tree, report, question, step))
-            except EditError as exc:
-                return [str(exc)]
-
-        dialog = StepDialog(report, check, self)
-        self.step_dialog = self._open_dialog(
-            dialog, lambda: self.run_edited_tree(edited_tree(answer.tree, report, *dialog.edit())))
-        return dialog
-
-    def run_edited_tree(self, tree: dict) -> AnswerJob | None:
-        """Run an edited tree through the answerer (no question model: only the engine), as a question runs."""
-        if self.answer_job is not None or self.waiting_question is not None or not self._ensure_store():
-            return None
-        return self._work_out(tree["question"], tree)
-
-    @Slot(str)
-    def open_from_history(self, question: str) -> bool:
-        """A past question: its kept answer when this store has one (nothing is worked out again), else ask it.
-        True when a kept answer was shown."""
-        kept = self.answer_history.get(self.store_path, question)
-        if kept is None or self.answer_job is not None or self.waiting_question is not None:
-            self.question_pane.ask_text(question)
-            return False
-        self.question_pane.line.setText(question)
-        self.last_answer = kept.answer
-        self.answer_pane.show_answer(kept.answer, kept_from=QLocale().toString(kept.asked_at, "d MMMM yyyy, HH:mm"))
-        self.tree_pane.show_tree(kept.answer.tree)  # selects the root, which shows its events
-        if kept.answer.tree is None:
-            self.show_events(kept.answer.evidence_ids)
-        self._update_answer_actions()
-        return True
-
-    @Slot(str)
-    def _on_answer_progress(self, text: str) -> None:
-        words = progress_words(text)
-        self.status_label.setText(words)
-        self.answer_pane.show_stage(words)
-
-    @Slot()
-    def cancel_answer(self) -> None:
-        if self.waiting_question is not None:  # it never started: nothing to stop but the wait
-            self.waiting_question = self.waiting_tree = None
-            self.answer_pane.show_cancelled()
-            self._on_answer_finished()
-            self.answered.emit(None)
-            return
-        if self.answer_job is not None:
-            self.answer_job.cancel()
-            self.status_label.setText("Cancelling …")
-            self.answer_pane.show_cancelling()
+    @property
+    def answer_job(self) -> Any:
+        return self.answering.job
 
     @Slot()
     def cancel_running(self) -> None:
         """Esc: the running (or waiting) question, else the running import."""
-        if self.answer_job is not None or self.waiting_question is not None:
-            self.cancel_answer()
+        if self.answering.busy:
+            self.answering.cancel()
         elif self.import_job is not None:
             self.cancel_import()
 
-    @Slot(object)
-    def _on_answer(self, answer: Any) -> None:
-        self.last_answer = answer
-        self.answer_history.add(self.store_path, answer)
-        self.answer_pane.show_answer(answer)
-        self.tree_pane.show_tree(answer.tree)  # selects the root, which shows its events
-        if answer.tree is None:
-            self.show_events(answer.evidence_ids)
-        self.status_label.setText("")
-        self.answered.emit(answer)
-
-    @Slot(str)
-    def _on_answer_failed(self, text: str) -> None:
-        self.last_answer = None
-        if self.answer_job is not None and self.answer_job.cancelled:
-            self.answer_pane.show_cancelled()  # the answerer stopped by raising: still a cancel, not a failure
-        else:
-            self.answer_pane.show_failure(text)
-        self.status_label.setText("")
-        self.answered.emit(None)
-
     @Slot()
     def _on_answer_finished(self) -> None:
-        self.answer_job = None
-        self.question_pane.set_busy(False)
-        self._set_working(False)
-        self._update_editable()
         if self.index_again and self.index_job is None:
             self.index_again = False
             self.update_index()
 
-    def _set_working(self, working: bool) -> None:
+    def set_working(self, working: bool) -> None:
         self.busy_bar.setVisible(working)
+
+    def set_status(self, text: str) -> None:
+        self.status_label.setText(text)
 
     @Slot(object)
     def show_node_events(self, report: Any | None) -> None:
@@ -704,14 +561,8 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _clear_answer(self) -> None:
-        if self.waiting_question is not None:  # another store: the question waited for the old one's index
-            self.waiting_question = self.waiting_tree = None
-            self._on_answer_finished()
-        self.last_answer = None
+        self.answering.clear()
         self._update_answer_actions()
-        self.answer_pane.clear()
-        self.tree_pane.show_tree(None)
-        self.evidence_pane.show_events([])
 
     # --- models, demo, first run --------------------------------------------------------------
 
@@ -738,7 +589,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_models_finished(self) -> None:
-        self.busy_bar.setVisible(self.answer_job is not None or self.waiting_question is not None)
+        self.busy_bar.setVisible(self.answering.busy)
         self.update_index()
 
     @Slot()
@@ -753,7 +604,7 @@ class MainWindow(QMainWindow):
     def _update_answer_actions(self) -> None:
         for action in (self.copy_answer_action, self.export_markdown_action, self.export_csv_action):
             action.setEnabled(self.last_answer is not None)
-        self._update_editable()
+        self.tree_pane.set_editable(self.answering.editable)
 
     @Slot()
     def copy_answer(self) -> str | None:
@@ -841,7 +692,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_demo_finished(self) -> None:
-        self.busy_bar.setVisible(self.answer_job is not None or self.runner.busy())
+        self.busy_bar.setVisible(self.answering.job is not None or self.runner.busy())
 
     @Slot(object)
     def _on_demo_ready(self, result: Any) -> None:
@@ -868,11 +719,11 @@ class MainWindow(QMainWindow):
         """The people book of the open store (the demo persona's too): who is who to the owner."""
         from app.people import owner_and_people, people_book
 
-        if not self._ensure_store():
+        if not self.ensure_store():
             return None
         owner, people = owner_and_people(self.store)
         book = people_book(self.store)
-        self.people_dialog = self._open_dialog(PeopleDialog(owner, people, book, self), self._people_accepted)
+        self.people_dialog = self.open_dialog(PeopleDialog(owner, people, book, self), self._people_accepted)
         return self.people_dialog
 
     @Slot()
@@ -886,7 +737,7 @@ class MainWindow(QMainWindow):
             return
         self.status_label.setText("People saved; the next question reads them.")
 
-    def _open_dialog(self, dialog, on_accepted):
+    def open_dialog(self, dialog, on_accepted):
         """Show a window-modal dialog that deletes itself when closed; `on_accepted` runs on OK."""
         dialog.accepted.connect(on_accepted)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -898,7 +749,7 @@ class MainWindow(QMainWindow):
         values = SettingsValues(self.settings.store_path, self.settings.qud_model, self.settings.operator_size)
         dialog = SettingsDialog(values, db_path(), self)
         dialog.delete_all_requested.connect(self.delete_all_data)
-        self.settings_dialog = self._open_dialog(dialog, self._settings_accepted)
+        self.settings_dialog = self.open_dialog(dialog, self._settings_accepted)
         return dialog
 
     @Slot()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from app.answer import AnswerStatus
-from app.engine.phrasing import spoken_duration
+from app.engine.phrasing import format_number as plain_number, spoken_duration
 from app.sources import Display, spec_of
 
 NOT_FOUND_PREFIX = "I could not find"
@@ -58,25 +58,32 @@ def set_number_style(style: NumberStyle) -> None:
 
 def format_number(n: float, decimals: int = 2, *, fixed: bool = False) -> str:
     """A number with the locale's separators and at most `decimals` decimals, trailing zeros dropped
-    (kept with `fixed`, for money and minutes).
+    (kept with `fixed`, for money and minutes): the engine's plain format (app.engine.phrasing.format_number) in
+    the person's locale.
 
     >>> format_number(16512.989999999987)
     '16,512.99'
     >>> format_number(1234567), format_number(9.9, fixed=True)
     ('1,234,567', '9.90')
     """
-    if isinstance(n, float) and not math.isfinite(n):
-        return str(n)
-    if fixed:
-        text = f"{n:,.{decimals}f}"
-    elif isinstance(n, int) or (float(n).is_integer() and abs(n) < 1e15):
-        text = f"{int(n):,}"
-    else:
-        text = f"{n:,.{decimals}f}".rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
+    return _in_locale(plain_number(n, decimals, fixed=fixed))
+
+
+def _in_locale(text: str) -> str:
     # Through a placeholder, so that "," -> "." and "." -> "," do not overwrite each other.
     return text.replace(",", "\0").replace(".", _number_style.decimal).replace("\0", _number_style.group)
+
+
+# A number as the engine writes it in an answer's sentence: "1,234", "1,234.50", "12.5" (not "2023" nor "2024-03-01").
+_ENGINE_NUMBER = re.compile(r"(?<![\w.,:-])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w-]|[.,]\d)")
+
+
+def localized_numbers(text: str) -> str:
+    """The engine's sentence with its numbers in the locale's separators ("1.234,50 EUR" in German); English
+    reads it unchanged."""
+    if _number_style == NumberStyle():
+        return text
+    return _ENGINE_NUMBER.sub(lambda m: _in_locale(m.group(0)), text)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -102,7 +109,8 @@ def answer_headline(answer: Any) -> str:
         if text.startswith(NOT_FOUND_PREFIX):
             return text
         return f"{NOT_FOUND_PREFIX} anything in your data about “{question}”."
-    return (answer.text or "").strip() or f"The answer is {format_value(answer.value)}."
+    text = (answer.text or "").strip()
+    return localized_numbers(text) if text else f"The answer is {format_value(answer.value)}."
 
 
 def evidence_line(answer: Any) -> str:
@@ -151,56 +159,6 @@ def answer_warnings(answer: Any) -> list[str]:
         for warning in getattr(node, "warnings", ()):
             seen.setdefault(str(warning).strip(), None)
     return [w for w in seen if w]
-
-
-# How an aggregate's root step used its one sub-question, for the line that restates what the number is about.
-_BASIS_WORDS = {"SUM": "Added up", "AVG": "Averaged over", "MIN": "Among", "MAX": "Among", "ARGMAX": "Compared",
-                "ARGMIN": "Compared"}
-
-
-def answer_basis(answer: Any) -> str:
-    """What a number or a choice was worked out over, in the tree's own words: the sub-question under the root
-    ('Counted: “my runs in 2023”.'), so that '128 (counted from 128 events)' says what was counted and when.
-    "" when the root is no aggregate of one sub-question, or the tree did not run."""
-    root = answer.tree
-    status = getattr(answer, "status", AnswerStatus.ANSWERED)
-    if root is None or not status.ran or len(root.children) != 1:
-        return ""
-    if root.operator == "APPLY":
-        verb = "Counted" if re.search(r"\bfct\s*=\s*len\b", root.step) else "Worked out from"
-    else:
-        verb = _BASIS_WORDS.get(root.operator)
-        if verb is None:
-            return ""
-    question = root.children[0].question.strip()
-    return f"{verb}: “{question}”" + ("" if question.endswith(("?", "!", ".")) else ".")
-
-
-RUNNER_UPS_SHOWN = 3
-
-
-def runner_ups(answer: Any) -> str:
-    """For an arg-max (or arg-min) answer, the ones that came next: 'Then Air (3), Phoenix (3) and Can (1).'
-
-    Only when the groups it chose from are all known (the chart's series); "" otherwise.
-    """
-    root = answer.tree
-    if root is None or root.operator not in ("ARGMAX", "ARGMIN") or not answer.evidence_ids:
-        return ""
-    series = chart_series(answer)
-    if not series:
-        return ""
-    winners = answer.value if isinstance(answer.value, list) else [answer.value]
-    chosen = {format_value(w) for w in winners}
-    ordered = sorted(series, key=lambda kv: kv[1], reverse=root.operator == "ARGMAX")
-    others = [(k, v) for k, v in ordered if k not in chosen]
-    rest = others[:RUNNER_UPS_SHOWN]
-    if not rest:
-        return ""
-    texts = [f"{k} ({format_value(v)})" for k, v in rest]
-    joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
-    more = len(others) - len(rest)
-    return f"Then {joined}" + (f", and {plural(more, 'other')}." if more > 0 else ".")
 
 
 def format_value(value: Any) -> str:

@@ -1,7 +1,7 @@
 """Keeping and sharing an answer: as plain text (the clipboard), as Markdown (answer, tree and evidence), and the
 evidence as CSV. Plain Python, no Qt; the words are presenting's, so a copy reads as the window does.
 
-    answer_text(answer)                       # 'Daft Punk (count: 14).\nThen Air (13) and Phoenix (13).\n…'
+    answer_text(answer)                       # 'The artist with the most songs … was Daft Punk (14), then Air (13).\n…'
     answer_markdown(answer, events)           # '# Which artist did I listen to most?\n\nDaft Punk …'
     write_events_csv(path, events)            # one row per event: time, source, title, value, details, file, …
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .presenting import (
-    answer_basis, answer_headline, answer_warnings, event_value, evidence_line, format_seconds, format_time, key_fields,
-    node_size_text, operator_words, runner_ups, source_label, way_on,
+    answer_headline, answer_warnings, event_value, evidence_line, format_seconds, format_time, key_fields,
+    node_size_text, operator_words, source_label, way_on,
 )
 
 # "value" as the window writes it ("3 min"), "number" as a spreadsheet sums it (180000).
@@ -22,8 +22,8 @@ CSV_HEADERS = ("time", "source", "title", "value", "number", "details", "file", 
 
 
 def answer_text(answer: Any) -> str:
-    """What the answer pane says, line by line: headline, runner-ups, evidence line, warnings, what to do next."""
-    lines = [answer_headline(answer), answer_basis(answer), runner_ups(answer), evidence_line(answer)]
+    """What the answer pane says, line by line: headline, evidence line, warnings, what to do next."""
+    lines = [answer_headline(answer), evidence_line(answer)]
     lines += [f"Note: {w}" for w in answer_warnings(answer)]
     lines.append(way_on(answer))
     return "\n".join(line for line in lines if line)

@@ -54,29 +54,32 @@ class TreeAnswerer:
     """A fake Answerer with a real engine: runs a hand-made tree (the QUD's part is faked) with app.engine.
 
     Records every (question, reference_date) it was asked; the root's question is the one asked. `run_tree`
-    runs an edited tree as the real answerer does.
+    runs an edited tree as the real answerer does. The engine's live counts go to `count`, as the real one's do;
+    `retriever` is the RETRIEVE operator (None: the engine's lexical one).
     """
 
-    def __init__(self, store_path: Path, tree: dict = PER_ARTIST_TREE):
+    def __init__(self, store_path: Path, tree: dict = PER_ARTIST_TREE, retriever=None):
         self.store_path = store_path
         self.tree = tree
+        self.retriever = retriever
         self.questions: list[tuple[str, date]] = []
         self.trees_run: list[dict] = []  # edited trees run (run_tree)
 
-    def __call__(self, question, reference_date, progress, cancel):
+    def __call__(self, question, reference_date, progress, cancel, count=None):
         from app.engine import Node, execute
 
         self.questions.append((question, reference_date))
         progress("Running the operator tree …")
         tree = Node.from_json(dict(self.tree, question=question))
         with EventStore.open(self.store_path, read_only=True) as store:
-            return execute(tree, store, reference_date, cancel=cancel)
+            return execute(tree, store, reference_date, retriever=self.retriever, cancel=cancel, count=count)
 
-    def run_tree(self, tree, reference_date, progress, cancel):
+    def run_tree(self, tree, reference_date, progress, cancel, count=None):
         """As PipelineAnswerer.run_tree: the edited tree through the engine, no question model."""
         from app.engine import Node, execute
 
         self.trees_run.append(tree)
         progress("Running the edited tree …")
         with EventStore.open(self.store_path, read_only=True) as store:
-            return execute(Node.from_json(tree), store, reference_date, cancel=cancel)
+            return execute(Node.from_json(tree), store, reference_date, retriever=self.retriever, cancel=cancel,
+                           count=count)

@@ -43,7 +43,7 @@ def main(out: Path) -> int:
     window.answered.connect(loop.quit)
     QTimer.singleShot(120_000, loop.quit)
     window.question_pane.line.setText(demo["question"])
-    window.ask(demo["question"])
+    window.answering.ask(demo["question"])
     loop.exec()
     QTest.qWait(500)  # let the last repaints land on the X server
     pixmap = window.screen().grabWindow(window.winId())

@@ -90,5 +90,5 @@ def test_a_question_from_the_history_opens_its_kept_answer_without_working_it_ou
     again = window_factory()
     assert again.answer_history.get(again.store_path, "Something else?") is not None
     with qtbot.waitSignal(again.answered, timeout=TIMEOUT_MS):
-        again.open_from_history("Never kept?")
+        again.answering.open_from_history("Never kept?")
     assert [q for q, _ in again.answerer.questions] == ["Never kept?"]

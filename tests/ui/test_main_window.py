@@ -170,7 +170,7 @@ def test_an_argmax_answer_has_its_own_evidence_and_charts_the_groups(qtbot, wind
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
     window.answerer.tree = ARGMAX_TREE
     answer = ask(qtbot, window, "Which artist did I listen to most?")
-    assert (answer.value, window.answer_pane.headline.text()) == ("Daft Punk", "Daft Punk (count: 4).")
+    assert (answer.value, window.answer_pane.headline.text()) == ("Daft Punk", "The artist with the most songs you listened to was Daft Punk (4), then Air (3) and Phoenix (3).")
     assert window.answer_pane.evidence.text().startswith("Based on 4 events.")
     assert window.answer_pane.chart.series() == [("Daft Punk", 4.0), ("Air", 3.0), ("Phoenix", 3.0)]
     assert {window.event_model.event_at(r).data["artist"] for r in range(window.event_model.rowCount())} == {"Daft Punk"}
@@ -399,12 +399,13 @@ def test_cancel_stops_answering(qtbot, window_factory):
 
 
 class StopsWhenCancelled:
-    """As app.qud.pipeline.ask does: reports each step it writes as operator code, and answers "cancelled"."""
+    """As app.ask.ask does: reports each step it writes as operator code, then reads events with a live count
+    (a 1,000 every 10 ms of 35,136, as RETRIEVE's pool does), and answers "cancelled"."""
 
     def __init__(self):
         self.started = 0
 
-    def __call__(self, question, reference_date, progress, cancel):
+    def __call__(self, question, reference_date, progress, cancel, count=None):
         import time
 
         from app.answer import Answer, AnswerStatus
@@ -412,8 +413,11 @@ class StopsWhenCancelled:
         self.started += 1
         progress("Understanding the question …")
         progress('  MAP(l=QUD("runs, grouped by weekday"), fct=lambda group: len(group), res_name="count")')
-        began = time.monotonic()
+        began, done = time.monotonic(), 0
         while not cancel.cancelled:
+            if count is not None and done < 35_136:
+                count("reading", done, 35_136, "events")
+                done += 1_000
             time.sleep(0.01)
         return Answer(question, None, "The question was cancelled.", None, (), {"total": time.monotonic() - began},
                       "cancelled", AnswerStatus.CANCELLED)
@@ -429,10 +433,12 @@ def test_working_shows_the_stage_in_words_and_esc_cancels_into_a_cancelled_state
     assert window.answer_pane.headline.text() == "Working on “On which weekday did I run most?” …"
     assert re.fullmatch(re.escape(stage) + r"( · \d+ s)? \(Esc cancels\)", window.answer_pane.evidence.text())
     assert "MAP(" not in window.status_label.text()
+    qtbot.waitUntil(lambda: window.answer_pane.count_label.text().startswith("Reading "), timeout=TIMEOUT_MS)
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
         qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
     assert blocker.args[0].status.value == "cancelled"
     pane = window.answer_pane
+    assert pane.count_label.text() == "" and not pane.count_label.isVisible()  # a count only while it runs
     assert pane.headline.text() == "Cancelled: “On which weekday did I run most?” was not answered."
     assert "could not find" not in pane.headline.text() and "Problem" not in pane.evidence.text()
     assert pane.evidence.text().startswith("Stopped after ")
@@ -458,16 +464,15 @@ def test_a_cancel_that_stops_the_answerer_by_raising_still_reads_as_cancelled(qt
     assert window.answer_pane.retry_button.isVisible()
 
 
-def test_engine_warnings_and_runner_ups_are_shown_with_the_answer(qtbot, window_factory, tmp_path):
+def test_engine_warnings_are_shown_with_the_answer(qtbot, window_factory, tmp_path):
     from .fakes import ARGMAX_TREE
 
     window = window_factory()
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 10)])
     window.answerer.tree = ARGMAX_TREE
     ask(qtbot, window, "Which artist did I listen to most?")
-    assert window.answer_pane.runner_ups.text() == "Then Air (3) and Phoenix (3)."
-    assert window.answer_pane.basis.text() == "Compared: “How often did I listen to each artist?”"
-    assert window.answer_pane.runner_ups.isVisible() and not window.answer_pane.warnings.isVisible()
+    assert window.answer_pane.headline.text().endswith(", then Air (3) and Phoenix (3).")  # the runner-ups
+    assert not window.answer_pane.warnings.isVisible()
     assert not window.answer_pane.retry_button.isVisible()
     # Songs and a podcast grouped by artist (a podcast has none): the engine warns, and the window says so.
     podcasts = tmp_path / "export" / "StreamingHistory_podcast_0.json"
@@ -688,7 +693,7 @@ def test_a_question_asked_while_indexing_waits_for_the_index_with_a_word(qtbot, 
                     timeout=TIMEOUT_MS)
     assert window.index_label.isVisible()
     window.question_pane.line.setText("How often did I listen to each artist?")
-    assert window.ask("How often did I listen to each artist?") is None  # not started: it waits
+    assert window.answering.ask("How often did I listen to each artist?") is None  # not started: it waits
     assert window.answerer.questions == [] and window.answer_job is None
     assert re.fullmatch(re.escape("Waiting for the search index (1,200 of 3,000 new events); the question starts "
                                   "right after") + r"( · \d+ s)? \(Esc cancels\)", window.answer_pane.evidence.text())
@@ -709,11 +714,11 @@ def test_esc_while_a_question_waits_for_the_index_drops_it(qtbot, window_factory
     qtbot.waitUntil(lambda: window.index_job is not None, timeout=TIMEOUT_MS)
     window.question_pane.line.setText("Anything?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
-    assert window.waiting_question == "Anything?"
+    assert window.answering.waiting == ("Anything?", None)
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
     assert window.answer_pane.headline.text() == "Cancelled: “Anything?” was not answered."
-    assert window.question_pane.ask_button.isEnabled() and window.waiting_question is None
+    assert window.question_pane.ask_button.isEnabled() and window.answering.waiting is None
     indexer.release.set()
     qtbot.waitUntil(lambda: window.index_job is None, timeout=TIMEOUT_MS)
     assert window.answerer.questions == [] and window.answer_job is None  # it did not start after all

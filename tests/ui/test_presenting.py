@@ -9,10 +9,10 @@ import pytest
 
 from app.ui import presenting
 from app.ui.presenting import (
-    NumberStyle, answer_basis, answer_headline, answer_warnings, chart_series, event_document, event_value, evidence_line,
+    NumberStyle, answer_headline, answer_warnings, chart_series, event_document, event_value, evidence_line,
     format_bytes,
     format_number, format_seconds, format_value, key_fields, original_location, pairs_of, parse_reference_date,
-    preview_text, progress_words, reimport_paths, runner_ups, way_on,
+    preview_text, progress_words, reimport_paths, way_on,
 )
 
 TZ = timezone(timedelta(hours=2))
@@ -209,21 +209,9 @@ def test_group_previews_cut_to_100_ids_still_chart():
     series = chart_series(a)
     assert series is not None and series[:3] == [("Wednesday", 178.0), ("Saturday", 140.0), ("Monday", 120.0)]
     assert len(series) == 7
-    assert runner_ups(a) == "Then Saturday (140), Monday (120) and Thursday (101), and 3 others."
     grouped = answer(question="runs per weekday", value=list(days), text="7 groups", tree=per_day,
                      evidence_ids=("w0",))
     assert chart_series(grouped)[0] == ("Wednesday", 178.0)
-    assert runner_ups(grouped) == ""  # not an arg-max
-
-
-def test_runner_ups_of_an_argmin_and_of_a_tie():
-    groups = tuple({"artist": k, "count": n, "size": n, "ids": ["x"]} for k, n in (("Air", 3), ("Can", 1), ("Abba", 1),
-                                                                                    ("Muse", 7)))
-    counts = NodeReport("MAP", "counts", "MAP(...)", 4, 0.1, None, preview=groups)
-    least = NodeReport("ARGMIN", "q", "ARGMIN(...)", 1, 0.1, None, children=(counts,))
-    tie = answer(value=["Can", "Abba"], text="A tie between Can and Abba (count: 1 each).", tree=least,
-                 evidence_ids=("x",))
-    assert runner_ups(tie) == "Then Air (3) and Muse (7)."
 
 
 def test_warnings_of_every_node_are_collected_once():
@@ -267,18 +255,15 @@ def test_numbers_follow_the_locale(german_numbers):
     assert preview_text([{"total": 16512.989999999987}], size=1200) == "total: 16.512,99\n… and 1.199 more"
 
 
-def test_the_basis_line_restates_what_a_number_was_worked_out_over():
-    runs = NodeReport("RETRIEVE", "my runs in 2023", 'RETRIEVE(query="my runs in 2023")', 128, 0.1, None)
-    count = NodeReport("APPLY", "How often did I run in 2023?", 'APPLY(l=QUD("my runs in 2023"), fct=len)', 1, 0.1,
-                       None, children=(runs,))
-    a = answer(question=count.question, value=128, text="128 (counted from 128 events).", tree=count,
-               evidence_ids=("a",))
-    assert answer_basis(a) == "Counted: “my runs in 2023”."
-    total = NodeReport("SUM", "How much did I spend?", 'SUM(l=QUD("orders in 2023"), attr_name="total")', 1, 0.1,
-                       None, children=(runs,))
-    assert answer_basis(answer(value=3.5, text="x", tree=total, evidence_ids=("a",))) == "Added up: “my runs in 2023”."
-    # Nothing to restate: a plain retrieval, a join of two sub-questions, a tree that did not run.
-    assert answer_basis(answer(value=["x"], text="x", tree=runs, evidence_ids=("a",))) == ""
-    join = NodeReport("JOIN", "q", "JOIN(...)", 3, 0.1, None, children=(runs, runs))
-    assert answer_basis(answer(value=["x"], text="x", tree=join, evidence_ids=("a",))) == ""
-    assert answer_basis(answer(text="x", tree=count, status=AnswerStatus.CANCELLED)) == ""
+def test_the_headline_writes_the_engines_numbers_in_the_locale(german_numbers):
+    """The engine writes "1,234.50" (app.engine.phrasing); the window says it as the person's locale does. Years,
+    dates and times stay as they are."""
+    bought = answer(value=1234.5, text="In total 1,234.50 EUR for 17 Amazon purchases in 2023.", tree=None,
+                    evidence_ids=("a",))
+    assert answer_headline(bought) == "In total 1.234,50 EUR for 17 Amazon purchases in 2023."
+    day = answer(value="2024-03-03", text="The day with the most songs was 2024-03-03 (5), then 2024-03-01 (4).",
+                 tree=None, evidence_ids=("a",))
+    assert answer_headline(day) == day.text
+    run = answer(value=12.5, text="On average 12.5 km over 1,204 runs since 1 March 2024 at 07:30.", tree=None,
+                 evidence_ids=("a",))
+    assert answer_headline(run) == "On average 12,5 km over 1.204 runs since 1 March 2024 at 07:30."

@@ -100,7 +100,8 @@ def test_main_window_screenshot_under_xvfb(xvfb_display, private_dirs):
     assert report["platform"] == "xcb" and report["saved"]
     assert report["question"] == "Which artist did I listen to most when running?"
     assert report["value"] == report["gold"]
-    assert report["headline"].startswith(f"{report['gold']} (count: ")
+    assert report["headline"].startswith(f"The artist with the most songs you listened to while running was "
+                                         f"{report['gold']} (")
     assert report["tree_nodes"] == 8 and report["evidence_rows"] > 0
     assert report["width"] >= 1000 and report["height"] >= 700
     variance, greys = pixel_variance(ARTIFACT)

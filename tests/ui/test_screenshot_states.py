@@ -3,7 +3,8 @@ writes them to tests/artifacts/states/ (git-ignored). No language model: the fak
 
     01_first_start.png      nothing imported: the import pane folded, the cursor in the question box
     02_import_problems.png  a good and a bad file dropped: the counts and the problem without a click
-    03_working.png          a question running: the stage in words, Esc to cancel
+    03_working.png          a question running: the stage in words, the live count ("Reading 12,000 of 35,136
+                            events"), Esc to cancel
     04_cancelled.png        after Esc: cancelled, never "none found", with Ask again
     05_argmax_chart.png     "which … most": the runner-ups and the chart of all groups
     06_warning.png          an answer with the engine's warning under it
@@ -16,6 +17,7 @@ writes them to tests/artifacts/states/ (git-ignored). No language model: the fak
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -72,6 +74,9 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     window.question_pane.line.setText("On which weekday did I run most?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.status_label.text().startswith("Breaking"), timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: bool(re.fullmatch(r"Reading \d\d,\d{3} of 35,136 events",
+                                              window.answer_pane.count_label.text())), timeout=TIMEOUT_MS)
+    assert window.answer_pane.count_label.isVisible()
     shoot(window, "03_working.png")
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
@@ -82,7 +87,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     window.answerer = real_answerer
     real_answerer.tree = ARGMAX_TREE
     ask(qtbot, window, "Which artist did I listen to most?")
-    assert window.answer_pane.chart_area.isVisible() and window.answer_pane.runner_ups.isVisible()
+    assert window.answer_pane.chart_area.isVisible() and ", then Air (13)" in window.answer_pane.headline.text()
     shoot(window, "05_argmax_chart.png")
 
     import_by_drop(qtbot, window, [podcast_file(tmp_path / "export")])
@@ -99,7 +104,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     qtbot.waitUntil(lambda: window.index_label.text().startswith("Indexing for search: "), timeout=TIMEOUT_MS)
     window.question_pane.line.setText("How often did I listen to each artist?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
-    assert window.waiting_question is not None
+    assert window.answering.waiting is not None
     shoot(window, "07_waiting_for_index.png")
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         indexer.release.set()
@@ -120,5 +125,5 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     grouping = window.tree_model.index(0, 0, window.tree_model.index(0, 0))
     window.tree_pane.view.setCurrentIndex(grouping)
     qtbot.mouseClick(window.tree_pane.edit_button, Qt.MouseButton.LeftButton)
-    shoot(window.step_dialog, "10_edit_step.png")
-    window.step_dialog.reject()
+    shoot(window.answering.step_dialog, "10_edit_step.png")
+    window.answering.step_dialog.reject()

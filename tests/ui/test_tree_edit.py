@@ -83,7 +83,7 @@ def test_editing_a_step_runs_the_tree_again_without_the_question_model(qtbot, wi
     window.tree_pane.view.setCurrentIndex(group_index)
     assert window.tree_pane.edit_button.isEnabled()
     qtbot.mouseClick(window.tree_pane.edit_button, Qt.MouseButton.LeftButton)
-    dialog = window.step_dialog
+    dialog = window.answering.step_dialog
     assert dialog.question.text() == "songs I listened to, grouped by artist"
     dialog.question.setText("songs I listened to, grouped by track")
     dialog.step.setPlainText('GROUP_BY(l=QUD("songs I listened to"), attr_names=["track"])')
@@ -106,8 +106,8 @@ def test_f2_edits_the_selected_step(qtbot, window_factory, tmp_path):
     ask(qtbot, window, "How often did I listen to each artist?")
     window.tree_pane.view.setFocus()
     qtbot.keyClick(window.tree_pane.view, Qt.Key.Key_F2)
-    assert window.step_dialog.isVisible() and window.step_dialog.report is window.last_answer.tree
-    window.step_dialog.reject()
+    assert window.answering.step_dialog.isVisible() and window.answering.step_dialog.report is window.last_answer.tree
+    window.answering.step_dialog.reject()
 
 
 def test_a_failed_step_is_fixed_in_place_and_the_answer_comes(qtbot, window_factory, tmp_path):
@@ -126,7 +126,7 @@ def test_a_failed_step_is_fixed_in_place_and_the_answer_comes(qtbot, window_fact
     bad = model.index(0, 0, model.index(0, 0))
     assert model.report_at(bad).error  # the FILTER, marked in red
     window.tree_pane.view.setCurrentIndex(bad)
-    dialog = window.edit_step(model.report_at(bad))
+    dialog = window.answering.edit_step(model.report_at(bad))
     dialog.step.setPlainText('FILTER(l=QUD("songs I listened to"), filter=lambda attr: attr["ms_played"] > 180004)')
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
         dialog.run_button.click()
