@@ -31,6 +31,13 @@ WEEKDAY_TITLES = tuple(day.capitalize() for day in WEEKDAY_NAMES)               
 # Parts of the day, in the order of the clock from the morning on.
 PARTS_OF_DAY = ("morning", "afternoon", "evening", "night")
 
+# "most recent", "latest", "last" of recency ("my last trip"), not of a period ("last year", "in the last 6 months",
+# "last Tuesday", "last summer", "last night").
+_PERIOD_NOUNS = ("(calendar |\\d+ |few |couple of )?(years?|months?|weeks?|days?|weekends?|nights?)|"
+                 + "|".join((*WEEKDAY_NAMES, *MONTH_NAMES, *PARTS_OF_DAY, "summer", "winter", "spring", "autumn",
+                             "fall", "christmas", "easter")))
+RECENCY_PATTERN = rf"\b(most recent(ly)?|latest)\b|\blast\b(?! ({_PERIOD_NOUNS})\b)"
+
 # Counts written as words in questions ("the last three months"); the index is the number.
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from app.lexicon import MONTH_PATTERN
+from app.lexicon import MONTH_PATTERN, RECENCY_PATTERN
 
 _UNITS = r"(hours|minutes|seconds|km|kilometers|kilometres|miles|calories|kcal|euros?|dollars?|items|steps)"
 
@@ -30,9 +30,8 @@ _ROOT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     # a bill or an expense is a sum of amounts ("what was my online shopping bill in July?")
     (r"\b(bill|expenses|expenditure|spending)\b", ("SUM",)),
     (r"\bhow (many|often)\b|\bnumber of\b", ("APPLY", "SUM")),
-    # "last" of recency, not of a period ("during the last calendar year", "in the last 6 months")
-    (r"\b(most recent(ly)?|latest)\b|\blast\b(?! (calendar |\d+ |few |couple of )?(years?|months?|weeks?|days?)\b)",
-     ("MAX", "ARGMAX")),
+    # "last" of recency, not of a period ("during the last calendar year", "last summer")
+    (RECENCY_PATTERN, ("MAX", "ARGMAX")),
     (r"\b(first|earliest|next)\b", ("MIN", "ARGMIN")),
     # A superlative asked without "which", "what", ... asks for the value itself ("my longest hike in km?",
     # "maximum heart rate in 2020?"): a MAX or MIN, as every such train gold tree has it (counts in
