@@ -149,7 +149,7 @@ def _install_probe(app: Any, window: Any, probe: str) -> None:
         QTimer.singleShot(0, lambda: report("window shown, event loop idle"))
     else:
         def poll() -> None:
-            if getattr(window.answerer, "loaded", False) and window.answer_job is None:
+            if getattr(window.answerer, "loaded", False) and window.answering.job is None:
                 report("models loaded")
             else:
                 QTimer.singleShot(100, poll)

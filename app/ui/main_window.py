@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QLocale, QStringListModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QVBoxLayout, QWidget
 
 from app.importing import ImportSummary
@@ -27,15 +27,16 @@ from .answer_pane import AnswerPane
 from .answer_history import AnswerHistory
 from .answer_flow import AnswerFlow
 from .answering import REFERENCE_DATE_META, Answerer, reference_date_for
+from .keeping import EVIDENCE_LIMIT, Keeping
 from .data_removal import UnsafeDeletion, delete_user_data
 from .event_dialog import EventDialog
 from .event_model import EventTableModel
 from .evidence_pane import EvidencePane
 from .help_dialog import HelpDialog
-from .sharing import answer_markdown, answer_text, write_events_csv
 from .examples import example_questions
 from .import_model import ImportFilesModel
 from .import_pane import ImportPane
+from .index_keeper import IndexKeeper
 from .indexing import Indexer
 from .jobs import CallJob, ImportJob, Job, JobRunner
 from .presenting import (
@@ -53,7 +54,6 @@ from .welcome_dialog import WelcomeDialog
 
 log = logging.getLogger(__name__)
 
-EVIDENCE_LIMIT = 5000  # events shown per node; more would only slow the table down
 AnswererFactory = Callable[[Path, AppSettings], Answerer]
 DemoBuilder = Callable[[Path, Callable[[str], None]], Any]  # (store path, say) -> anything
 
@@ -72,8 +72,6 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.answerer_factory = answerer_factory
         self.indexer = indexer
-        self.index_job: Job | None = None
-        self.index_again = False
         self.demo_path = demo_path
         self.demo_builder = demo_builder
         self.own_store_path = Path(store_path)
@@ -104,6 +102,7 @@ class MainWindow(QMainWindow):
         self.tree_pane = TreePane(self.tree_model)
         self.evidence_pane = EvidencePane(self.event_model)
         self.answering = AnswerFlow(self)  # a question from asked to shown: the one code that starts AnswerJobs
+        self.keeping = Keeping(self, self)  # copy and save the answer shown
         self._build_layout()
         self._build_menus()
         self._build_status_bar()
@@ -190,6 +189,7 @@ class MainWindow(QMainWindow):
         self.index_label.setVisible(False)
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.index_label)
+        self.indexing = IndexKeeper(self, self.indexer, self.runner, self.index_label)
         self.statusBar().addPermanentWidget(self.busy_bar)
 
     def _set_tab_order(self) -> None:
@@ -230,12 +230,14 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         self.welcome_action.triggered.connect(self.show_welcome)
         self.help_action.triggered.connect(self.show_help)
-        self.copy_answer_action.triggered.connect(self.copy_answer)
-        self.export_markdown_action.triggered.connect(self.export_markdown)
-        self.export_csv_action.triggered.connect(self.export_csv)
+        self.copy_answer_action.triggered.connect(self.keeping.copy_answer)
+        self.export_markdown_action.triggered.connect(self.keeping.export_markdown)
+        self.export_csv_action.triggered.connect(self.keeping.export_csv)
         self.answering.answered.connect(self.answered)
         self.answering.editable_changed.connect(self._update_answer_actions)
-        self.answering.finished.connect(self._on_answer_finished)
+        self.answering.finished.connect(self.indexing.after_question)
+        self.indexing.progressed.connect(self.answering.index_progress)
+        self.indexing.finished.connect(self.answering.index_finished)
         self.answered.connect(self._update_answer_actions)
         self.about_action.triggered.connect(self.show_about)
 
@@ -385,7 +387,7 @@ class MainWindow(QMainWindow):
         self.import_pane.finished(summary)
         self.refresh_sources()
         if summary.added:
-            self.update_index()
+            self.indexing.update()
         self.import_finished.emit(summary)
 
     @Slot(str)
@@ -441,7 +443,7 @@ class MainWindow(QMainWindow):
         removed = self.store.remove_source(source)
         self.status_label.setText(f"Removed {plural(removed, 'event')} of {source_label(source)}.")
         self.refresh_sources()
-        self.update_index()
+        self.indexing.update()
 
     @Slot(str)
     def reimport_source(self, source: str) -> None:
@@ -455,61 +457,12 @@ class MainWindow(QMainWindow):
                                + "\n".join(str(p) for p in missing))
         self.start_import([p for p in paths if p.exists()])
 
-    def update_index(self) -> Job | None:
-        """Bring the search index up to date in the background; once more afterwards if asked meanwhile.
-        Only the RETRIEVE models read it: with the lexical operators nothing is indexed."""
-        if self.indexer is None or self.store is None or self.store.count() == 0:
-            return None
-        if self.settings.operator_size == "lexical":
-            return None
-        if self.index_job is not None or self.answering.job is not None:
-            # Once more after the running index; or after the running question, whose RETRIEVE brings the index up
-            # to date itself (two indexers at once would each do the whole work).
-            self.index_again = True
-            return None
-        indexer, path = self.indexer, self.store_path
-        job = CallJob("Indexing", lambda say, cancel: indexer(path, say, cancel))
-        job.message.connect(self._on_index_progress)
-        job.failed.connect(self.status_label.setText)
-        job.finished.connect(self._on_index_finished)
-        self.index_job = job
-        self.index_label.setText("Indexing for search …")
-        self.index_label.setVisible(True)
-        return self.runner.start(job)
-
-    @Slot(str)
-    def _on_index_progress(self, text: str) -> None:
-        """Indexing has its own place in the status bar, so that a question's progress does not hide it."""
-        if self.index_job is not None and text:
-            self.index_label.setText(text)
-            self.answering.index_progress()
-
-    def indexing_words(self) -> str | None:
-        """How far the running index is ('1,200 of 3,000 new events', or ''); None when nothing is indexed."""
-        if self.index_job is None:
-            return None
-        return self.index_label.text().removeprefix("Indexing for search").strip(" :…")
-
-    @Slot()
-    def _on_index_finished(self) -> None:
-        self.index_job = None
-        if self.index_again:
-            self.index_again = False
-            if self.update_index() is not None:
-                return
-        self.index_label.setVisible(False)
-        self.answering.index_finished()
-
     # --- answering: app.ui.answer_flow runs the questions; the window lends it its panes ------------------
 
     @property
     def last_answer(self) -> Any:
         """The answer the panes show (None while a question is worked out or none was asked)."""
         return self.answering.last_answer
-
-    @property
-    def answer_job(self) -> Any:
-        return self.answering.job
 
     @Slot()
     def cancel_running(self) -> None:
@@ -519,11 +472,11 @@ class MainWindow(QMainWindow):
         elif self.import_job is not None:
             self.cancel_import()
 
-    @Slot()
-    def _on_answer_finished(self) -> None:
-        if self.index_again and self.index_job is None:
-            self.index_again = False
-            self.update_index()
+    def question_running(self) -> bool:
+        return self.answering.job is not None
+
+    def indexing_words(self) -> str | None:
+        return self.indexing.words()
 
     def set_working(self, working: bool) -> None:
         self.busy_bar.setVisible(working)
@@ -571,7 +524,7 @@ class MainWindow(QMainWindow):
         """Runs once the window is up: load the models and catch up the search index in the background,
         and greet on first run."""
         if self.load_models() is None:  # else the index catches up once the models are in
-            self.update_index()
+            self.indexing.update()
         if not self.settings.welcomed and self.store is not None and self.store.count() == 0:
             self.settings.welcomed = True
             self.show_welcome()
@@ -590,7 +543,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_models_finished(self) -> None:
         self.busy_bar.setVisible(self.answering.busy)
-        self.update_index()
+        self.indexing.update()
 
     @Slot()
     def show_about(self) -> None:
@@ -605,60 +558,6 @@ class MainWindow(QMainWindow):
         for action in (self.copy_answer_action, self.export_markdown_action, self.export_csv_action):
             action.setEnabled(self.last_answer is not None)
         self.tree_pane.set_editable(self.answering.editable)
-
-    @Slot()
-    def copy_answer(self) -> str | None:
-        if self.last_answer is None:
-            return None
-        text = f"{self.last_answer.question}\n{answer_text(self.last_answer)}"
-        QGuiApplication.clipboard().setText(text)
-        self.status_label.setText("The answer is on the clipboard.")
-        return text
-
-    def _save_path(self, title: str, suffix: str, kind: str) -> Path | None:
-        stem = "".join(c if c.isalnum() or c in " -_" else " " for c in self.last_answer.question).strip()[:60]
-        suggested = str(Path.home() / f"{' '.join(stem.split()) or 'answer'}{suffix}")
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, f"{kind} (*{suffix})")
-        if not path:
-            return None
-        return Path(path) if Path(path).suffix else Path(path + suffix)
-
-    @Slot()
-    def export_markdown(self) -> Path | None:
-        """The answer, how it was answered and its evidence (the first EVIDENCE_LIMIT events) as Markdown."""
-        def write(path: Path) -> str:
-            ids = list(self.last_answer.evidence_ids)
-            path.write_text(answer_markdown(self.last_answer, self.store.get(ids[:EVIDENCE_LIMIT]), len(ids)),
-                            encoding="utf-8")
-            return f"Saved the answer to {path}."
-
-        return self._export("Export answer as Markdown", ".md", "Markdown", "Export answer", write)
-
-    @Slot()
-    def export_csv(self) -> Path | None:
-        """Every event of the step selected under "How it was answered" (not only the listed ones) as CSV."""
-        def write(path: Path) -> str:
-            count = write_events_csv(path, self.store.get(self.evidence_ids), value_attribute(self.last_answer))
-            return f"Saved {plural(count, 'event')} to {path}."
-
-        return self._export("Export events as CSV", ".csv", "CSV", "Export events", write)
-
-    def _export(self, title: str, suffix: str, kind: str, error_title: str,
-                write: Callable[[Path], str]) -> Path | None:
-        """Ask where to save, `write` there (it returns what the status bar says); a file that cannot be written
-        is an error dialog, not a crash."""
-        if self.last_answer is None or self.store is None:
-            return None
-        path = self._save_path(title, suffix, kind)
-        if path is None:
-            return None
-        try:
-            done = write(path)
-        except OSError as exc:
-            dialogs.show_error(self, error_title, f"{path} could not be written: {exc.strerror or exc}")
-            return None
-        self.status_label.setText(done)
-        return path
 
     @Slot()
     def show_help(self) -> HelpDialog:
@@ -700,7 +599,7 @@ class MainWindow(QMainWindow):
         if self.open_store(self.demo_path, demo=True):
             self.status_label.setText("Demo persona ready: pick an example question.")
             if self.load_models() is None:
-                self.update_index()
+                self.indexing.update()
 
     @Slot(str)
     def _on_demo_failed(self, text: str) -> None:
@@ -767,7 +666,7 @@ class MainWindow(QMainWindow):
             self.own_store_path = new_store
             self.open_store(new_store if not self.in_demo else self.store_path, demo=self.in_demo)
             if self.load_models() is None:  # else the index follows the models (_on_models_finished)
-                self.update_index()
+                self.indexing.update()
 
     @Slot()
     def delete_all_data(self) -> list[Path] | None:

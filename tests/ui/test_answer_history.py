@@ -85,7 +85,7 @@ def test_a_question_from_the_history_opens_its_kept_answer_without_working_it_ou
         qtbot.mouseClick(pane.retry_button, Qt.MouseButton.LeftButton)
     assert [q for q, _ in window.answerer.questions][-1] == "How often did I listen to each artist?"
     # A question without a kept answer (in a new window over the same store: the file is read again) is asked.
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     window.close()
     again = window_factory()
     assert again.answer_history.get(again.store_path, "Something else?") is not None

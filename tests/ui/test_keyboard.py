@@ -57,7 +57,7 @@ def test_enter_on_an_example_asks_it_and_on_an_event_opens_it(qtbot, window_fact
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         qtbot.keyClick(view, Qt.Key.Key_Return)
     assert window.answerer.questions[0][0] == "How many songs did I listen to per month?"
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     table = window.evidence_pane.table
     table.setFocus()
     table.setCurrentIndex(window.evidence_pane.proxy.index(2, 0))

@@ -126,7 +126,7 @@ def ask(qtbot, window, question: str):
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
         qtbot.mouseClick(window.question_pane.ask_button, Qt.MouseButton.LeftButton)
     # The answer arrives just before the job lets go of the window: wait until it has, so the next ask runs.
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     return blocker.args[0]
 
 
@@ -443,13 +443,13 @@ def test_working_shows_the_stage_in_words_and_esc_cancels_into_a_cancelled_state
     assert "could not find" not in pane.headline.text() and "Problem" not in pane.evidence.text()
     assert pane.evidence.text().startswith("Stopped after ")
     assert pane.way_on.text() == "Press Ask again to run it once more." and pane.retry_button.isVisible()
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     # Ask again runs the same question once more.
     qtbot.mouseClick(pane.retry_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: slow.started == 2, timeout=TIMEOUT_MS)
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         window.cancel_shortcut.activated.emit()
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
 
 
 def test_a_cancel_that_stops_the_answerer_by_raising_still_reads_as_cancelled(qtbot, window_factory):
@@ -660,13 +660,13 @@ def test_the_search_index_follows_imports_and_removals(qtbot, window_factory, se
                                      "episodeName": "Colors", "msPlayed": 1200000}]))
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3), podcasts])
     assert source_rows(window) == {"music_stream": "3", "podcast_stream": "1"}
-    qtbot.waitUntil(lambda: indexer.calls == [4] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [4] and window.indexing.job is None, timeout=TIMEOUT_MS)
     import_by_drop(qtbot, window, [podcasts])  # nothing new: no indexing
     monkeypatch.setattr(dialogs, "confirm", lambda *a, **k: True)
     window.remove_source("music_stream")
-    qtbot.waitUntil(lambda: indexer.calls == [4, 1] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [4, 1] and window.indexing.job is None, timeout=TIMEOUT_MS)
     window.remove_source("podcast_stream")  # an empty store has nothing to index
-    assert window.index_job is None and indexer.calls == [4, 1]
+    assert window.indexing.job is None and indexer.calls == [4, 1]
 
 
 class HeldIndexer(RecordingIndexer):
@@ -694,7 +694,7 @@ def test_a_question_asked_while_indexing_waits_for_the_index_with_a_word(qtbot, 
     assert window.index_label.isVisible()
     window.question_pane.line.setText("How often did I listen to each artist?")
     assert window.answering.ask("How often did I listen to each artist?") is None  # not started: it waits
-    assert window.answerer.questions == [] and window.answer_job is None
+    assert window.answerer.questions == [] and window.answering.job is None
     assert re.fullmatch(re.escape("Waiting for the search index (1,200 of 3,000 new events); the question starts "
                                   "right after") + r"( · \d+ s)? \(Esc cancels\)", window.answer_pane.evidence.text())
     assert window.question_pane.cancel_button.isVisible() and not window.question_pane.ask_button.isEnabled()
@@ -702,7 +702,7 @@ def test_a_question_asked_while_indexing_waits_for_the_index_with_a_word(qtbot, 
         indexer.release.set()
     assert blocker.args[0].evidence_ids and indexer.calls == [3]
     assert [q for q, _ in window.answerer.questions] == ["How often did I listen to each artist?"]
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     assert not window.index_label.isVisible()
 
 
@@ -711,7 +711,7 @@ def test_esc_while_a_question_waits_for_the_index_drops_it(qtbot, window_factory
     indexer = HeldIndexer()
     window = window_factory(indexer=indexer)
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
-    qtbot.waitUntil(lambda: window.index_job is not None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.indexing.job is not None, timeout=TIMEOUT_MS)
     window.question_pane.line.setText("Anything?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
     assert window.answering.waiting == ("Anything?", None)
@@ -720,8 +720,8 @@ def test_esc_while_a_question_waits_for_the_index_drops_it(qtbot, window_factory
     assert window.answer_pane.headline.text() == "Cancelled: “Anything?” was not answered."
     assert window.question_pane.ask_button.isEnabled() and window.answering.waiting is None
     indexer.release.set()
-    qtbot.waitUntil(lambda: window.index_job is None, timeout=TIMEOUT_MS)
-    assert window.answerer.questions == [] and window.answer_job is None  # it did not start after all
+    qtbot.waitUntil(lambda: window.indexing.job is None, timeout=TIMEOUT_MS)
+    assert window.answerer.questions == [] and window.answering.job is None  # it did not start after all
 
 
 def test_indexing_asked_for_while_a_question_runs_waits_for_it(qtbot, window_factory, settings, tmp_path):
@@ -731,15 +731,15 @@ def test_indexing_asked_for_while_a_question_runs_waits_for_it(qtbot, window_fac
     indexer = RecordingIndexer()
     window = window_factory(indexer=indexer)
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
-    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [3] and window.indexing.job is None, timeout=TIMEOUT_MS)
     window.answerer = slow = StopsWhenCancelled()
     window.question_pane.line.setText("Slow?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: slow.started == 1, timeout=TIMEOUT_MS)
-    assert window.update_index() is None and window.index_job is None  # not beside the question
+    assert window.indexing.update() is None and window.indexing.job is None  # not beside the question
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: indexer.calls == [3, 3] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [3, 3] and window.indexing.job is None, timeout=TIMEOUT_MS)
 
 
 def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_chosen(qtbot, window_factory, settings,
@@ -751,9 +751,9 @@ def test_with_the_lexical_operators_nothing_is_indexed_until_a_model_size_is_cho
     indexer = RecordingIndexer()
     window = window_factory(indexer=indexer)
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 3)])
-    assert window.index_job is None and indexer.calls == []
+    assert window.indexing.job is None and indexer.calls == []
     window.apply_settings(SettingsValues(settings.store_path, settings.qud_model, "small"))
-    qtbot.waitUntil(lambda: indexer.calls == [3] and window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: indexer.calls == [3] and window.indexing.job is None, timeout=TIMEOUT_MS)
 
 
 def test_a_drop_during_an_import_waits_its_turn_and_folders_are_read_whole(qtbot, window_factory, tmp_path):

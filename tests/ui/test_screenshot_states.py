@@ -65,7 +65,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     bad = tmp_path / "holiday.jpg.json"
     bad.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF" * 30)
     import_by_drop(qtbot, window, [write_spotify(tmp_path / "export", 40), bad])
-    qtbot.waitUntil(lambda: window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.indexing.job is None, timeout=TIMEOUT_MS)
     shoot(window, "02_import_problems.png")
     assert window.sources_pane.table.horizontalScrollBar().maximum() == 0  # every column of Sources in view
 
@@ -80,7 +80,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     shoot(window, "03_working.png")
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     assert slow.started == 1
     shoot(window, "04_cancelled.png")
 
@@ -91,7 +91,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     shoot(window, "05_argmax_chart.png")
 
     import_by_drop(qtbot, window, [podcast_file(tmp_path / "export")])
-    qtbot.waitUntil(lambda: window.index_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.indexing.job is None, timeout=TIMEOUT_MS)
     real_answerer.tree = {"question": "", "step": 'GROUP_BY(l=QUD("songs and podcasts"), attr_names=["artist"])',
                           "children": [{"question": "songs and podcasts",
                                         "step": 'RETRIEVE(query="songs and podcasts I listened to")', "children": []}]}
@@ -100,7 +100,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     shoot(window, "06_warning.png")
 
     indexer.release.clear()
-    window.update_index()
+    window.indexing.update()
     qtbot.waitUntil(lambda: window.index_label.text().startswith("Indexing for search: "), timeout=TIMEOUT_MS)
     window.question_pane.line.setText("How often did I listen to each artist?")
     qtbot.keyClick(window.question_pane.line, Qt.Key.Key_Return)
@@ -108,7 +108,7 @@ def test_main_states_as_screenshots(qtbot, window_factory, settings, tmp_path, m
     shoot(window, "07_waiting_for_index.png")
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS):
         indexer.release.set()
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
 
     monkeypatch.setattr(main_window, "EVIDENCE_LIMIT", 25)
     real_answerer.tree = {"question": "", "step": 'RETRIEVE(query="songs I listened to")', "children": []}

@@ -66,7 +66,7 @@ def test_csv_export_has_every_event_of_the_selected_step(qtbot, window_factory, 
     assert window.event_model.rowCount() == 3
     target = tmp_path / "plays.csv"
     monkeypatch.setattr(main_window.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "CSV (*.csv)"))
-    assert window.export_csv() == target
+    assert window.keeping.export_csv() == target
     with open(target, encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 10 and window.status_label.text() == f"Saved 10 events to {target}."

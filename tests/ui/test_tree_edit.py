@@ -90,7 +90,7 @@ def test_editing_a_step_runs_the_tree_again_without_the_question_model(qtbot, wi
     with qtbot.waitSignal(window.answered, timeout=TIMEOUT_MS) as blocker:
         dialog.run_button.click()
     answer = blocker.args[0]
-    qtbot.waitUntil(lambda: window.answer_job is None, timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.answering.job is None, timeout=TIMEOUT_MS)
     # 10 plays of 10 tracks: 10 groups now; the question model was not asked again, the engine ran the edit.
     assert len(window.answerer.questions) == 1 and len(window.answerer.trees_run) == 1
     assert answer.tree.children[0].question == "songs I listened to, grouped by track"
