@@ -8,6 +8,12 @@ even when A and C do not overlap. A component holds at most one event per source
 real-world event once, so two of its events are two events, even when a third bridges them (the order mail
 at the time of two items of one Amazon order; two songs played during one run).
 
+A mail about an occasion is not at its time: the reminder of a dentist appointment comes three days before it, the
+booking of a trip weeks before. A mail whose subject or opening names a date (`mentioned_dates`: "your appointment
+on 12 March 2020", "Friday the 26th") joins the one other event of the result on that date; mails that name the
+same date and find no such event are one occasion together. Within one RETRIEVE result these are mentions of
+the same occasion, and counting them apart counted each appointment two or three times.
+
 A merged item keeps every key/value (where two events disagree on a key, the event that starts first keeps
 it and the others' values stay reachable under `<source>.<key>`), the union of the time spans, and the ids of
 all its events as provenance.
@@ -18,10 +24,23 @@ all its events as provenance.
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import date, datetime, timedelta
 from typing import Any, Sequence
 
 from app.engine.values import Item
+from app.lexicon import MONTH_NUMBERS, WEEKDAY_NAMES
+
+_MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d\d))?"
+_DATE_FORMS = (
+    re.compile(rf"\b{_DAY}(?:\s+of)?\s+(?P<month>{_MONTH})\.?{_YEAR}\b", re.IGNORECASE),        # 12 March 2020
+    re.compile(rf"\b(?P<month>{_MONTH})\.?\s+{_DAY}\b{_YEAR}", re.IGNORECASE),                   # March 12, 2020
+    re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),               # 2020-03-12
+    re.compile(rf"\b(?P<weekday>{'|'.join(WEEKDAY_NAMES)})\s+the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b", re.IGNORECASE),
+)
+_OPENING = 300   # characters of a mail's body read for dates, after its subject
 
 
 def _span(event: Any) -> tuple[datetime, datetime]:
@@ -74,13 +93,15 @@ def overlap_components(events: Sequence[Any]) -> list[list[Any]]:
     return sorted(groups.values(), key=lambda g: (_span(g[0])[0], g[0].id))
 
 
-def merge_events(group: Sequence[Any]) -> Item:
-    """One Item for a component: all key/values, the union of the spans, all ids."""
-    if len(group) == 1:
+def merge_events(group: Sequence[Any], mentions: Sequence[Any] = ()) -> Item:
+    """One Item for a component: all key/values, the union of the spans, all ids. `mentions` (mails about the
+    occasion) add their keys and ids after the group's own, but not their times: the occasion is when it was."""
+    if len(group) == 1 and not mentions:
         return Item.from_event(group[0])
-    items = [Item.from_event(e) for e in group]
+    members = [*group, *mentions]
+    items = [Item.from_event(e) for e in members]
     attrs: dict[str, Any] = dict(items[0].attrs)
-    for event, item in zip(group[1:], items[1:]):
+    for event, item in zip(members[1:], items[1:]):
         for key, value in item.attrs.items():
             if key in ("id", "start", "end"):
                 continue
@@ -90,9 +111,97 @@ def merge_events(group: Sequence[Any]) -> Item:
                 attrs.setdefault(f"{event.source}.{key}", value)
     attrs["start"] = min(_span(e)[0] for e in group)
     attrs["end"] = max(_span(e)[1] for e in group)
-    attrs["sources"] = sorted({e.source for e in group})
-    return Item(attrs, [e.id for e in group])
+    attrs["sources"] = sorted({e.source for e in members})
+    return Item(attrs, [e.id for e in members])
+
+
+def mentioned_dates(text: str, written: date) -> list[date]:
+    """The calendar dates `text` names, in order; a date without a year (or a month) is the one nearest to the day
+    it was `written` on."""
+    found: list[tuple[int, date]] = []
+    for form in _DATE_FORMS:
+        for match in form.finditer(text):
+            parts = match.groupdict()
+            month_word = parts.get("month")
+            if month_word == "may":   # the verb ("it may rain"); the month is written with a capital
+                continue
+            month = (int(month_word) if month_word and month_word.isdigit()
+                     else MONTH_NUMBERS.get((month_word or "").lower().rstrip("."), 0))
+            day = int(parts["day"])
+            if month_word is None:   # "Friday the 26th": the nearest 26th that is a Friday
+                weekday = WEEKDAY_NAMES.index(parts["weekday"].lower())
+                candidates = [_safe_date(written.year, written.month + shift, day) for shift in (-1, 0, 1, 2)]
+                candidates = [c for c in candidates if c is not None and c.weekday() == weekday]
+            elif parts.get("year"):
+                candidates = [_safe_date(int(parts["year"]), month, day)]
+            else:
+                candidates = [_safe_date(written.year + shift, month, day) for shift in (-1, 0, 1)]
+            candidates = [c for c in candidates if c is not None]
+            if candidates:
+                found.append((match.start(), min(candidates, key=lambda c: abs((c - written).days))))
+    dates: list[date] = []
+    for _, day in sorted(found):
+        if day not in dates:
+            dates.append(day)
+    return dates
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _days(event: Any) -> tuple[date, date]:
+    """The local dates an event covers (an all-day end at midnight is exclusive)."""
+    start, end = _span(event)
+    last = end.date()
+    if end > start and end.time() == datetime.min.time():
+        last -= timedelta(days=1)
+    return start.date(), max(start.date(), last)
+
+
+def _mail_dates(event: Any) -> list[date]:
+    body = str(event.data.get("body") or "")[:_OPENING] if hasattr(event, "data") else ""
+    return mentioned_dates(f"{event.title}\n{body}", event.start.date())
+
+
+def join_mentions(groups: list[list[Any]]) -> list[tuple[list[Any], list[Any]]]:
+    """(component, mentions) pairs: components of mails that name a date become mentions of the one other
+    component on that date; mails naming a date no such component covers stay one occasion with the others that
+    name it (see the module's text)."""
+    mail_only = [i for i, g in enumerate(groups) if all(e.source == "mail" for e in g)]
+    others = [i for i, g in enumerate(groups) if any(e.source != "mail" for e in g)]
+    covers: dict[date, list[int]] = {}
+    for i in others:
+        first, last = min(_days(e)[0] for e in groups[i]), max(_days(e)[1] for e in groups[i])
+        if (last - first).days > 60:   # a span that long is a period, not an occasion
+            continue
+        day = first
+        while day <= last:
+            covers.setdefault(day, []).append(i)
+            day += timedelta(days=1)
+    host: dict[int, int] = {}
+    by_date: dict[date, int] = {}
+    for i in mail_only:
+        dates = {d for e in groups[i] for d in _mail_dates(e)}
+        if len(dates) != 1:      # none, or several: which occasion is not clear
+            continue
+        (day,) = dates
+        hosts = covers.get(day, [])
+        if len(hosts) == 1:
+            host[i] = hosts[0]
+        elif not hosts:
+            host[i] = by_date.setdefault(day, i)
+    mentions: dict[int, list[Any]] = {i: [] for i in range(len(groups))}
+    for i, h in host.items():
+        if h != i:
+            mentions[h].extend(groups[i])
+    return [(groups[i], sorted(mentions[i], key=lambda e: (_span(e)[0], e.id)))
+            for i in range(len(groups)) if host.get(i, i) == i]
 
 
 def dedupe_events(events: Sequence[Any]) -> list[Item]:
-    return [merge_events(g) for g in overlap_components(events)]
+    return [merge_events(group, mentions) for group, mentions in join_mentions(overlap_components(events))]

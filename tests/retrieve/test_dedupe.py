@@ -72,3 +72,43 @@ def test_the_order_of_the_events_does_not_change_the_merge():
     merged, alone = dedupe_events([later, mail, workout, calendar])
     assert set(merged.ids) == {workout.id, calendar.id, mail.id} and alone.ids == (later.id,)
     assert merged.get("location") == "Park"   # the event that starts first keeps a key both have
+
+
+def test_dates_a_mail_names():
+    from datetime import date
+
+    from app.retrieve.dedupe import mentioned_dates
+
+    written = date(2022, 8, 20)
+    assert mentioned_dates("Reminder: your appointment on 12 March 2020", written) == [date(2020, 3, 12)]
+    assert mentioned_dates("Don't forget: 5 April at 15:00", written) == [date(2022, 4, 5)]
+    assert mentioned_dates("Flights: August 30th, then 2022-09-04", written) == [date(2022, 8, 30), date(2022, 9, 4)]
+    assert mentioned_dates("Dinner on Friday the 26th?", written) == [date(2022, 8, 26)]   # a Friday
+    assert mentioned_dates("Back on Jan 3", date(2022, 12, 20)) == [date(2023, 1, 3)]      # the nearest 3 January
+    assert mentioned_dates("It may rain; ran 10.2 km today", written) == []
+
+
+def test_a_mail_about_an_occasion_joins_the_event_on_the_date_it_names():
+    visit = stored(event("c", "calendar", "Dentist - Dr. Zimmermann", {"summary": "Dentist"}, at(12, 8, 30), 45))
+    reminder = stored(event("r", "mail", "Reminder: your appointment on 12 March 2024", {"body": "See you soon."},
+                            at(9, 17), None))
+    other = stored(event("o", "calendar", "Dental check-up", {"summary": "Dental check-up"}, at(20, 14), 30))
+    # a mail that names no date, and one that names the day of no event, stay occasions of their own
+    thanks = stored(event("t", "mail", "Thank you", {"body": "Thanks for the cleaning"}, at(12, 19), None))
+    booked = stored(event("b", "mail", "Your appointment", {"body": "Confirmed for 28 March 2024 at 9:00."},
+                          at(10, 9), None))
+    again = stored(event("a", "mail", "Don't forget: 28 March", {"body": ""}, at(26, 9), None))
+    items = dedupe_events([visit, reminder, other, thanks, booked, again])
+    assert sorted(item.ids for item in items) == sorted([
+        tuple(sorted([visit.id, reminder.id])), (other.id,), (thanks.id,), tuple(sorted([booked.id, again.id]))])
+    merged = next(i for i in items if visit.id in i.ids)
+    # the occasion is when the visit was, and reads as the visit; the reminder adds its keys
+    assert merged.get("summary") == "Dentist" and merged.get("start") == at(12, 8, 30)
+    assert merged.get("title") == "Dentist - Dr. Zimmermann" and merged.get("body") == "See you soon."
+    assert merged.get("sources") == ["calendar", "mail"]
+
+
+def test_a_mail_naming_a_day_two_events_share_joins_neither():
+    runs = [stored(event(f"w{i}", "workout", "Run", {}, at(5, 7 + 10 * i), 30)) for i in range(2)]
+    mail = stored(event("m", "mail", "Race on 5 March", {}, at(1, 9), None))
+    assert len(dedupe_events([*runs, mail])) == 3
