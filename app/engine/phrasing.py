@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 from app.answer import NodeReport
 from app.engine.operators.aggregate import UNITS
-from app.engine.restating import Subject, among, counted, of_them, subject_of
+from app.engine.restating import Subject, among, counted, many, of_them, subject_of
 from app.engine.syntax import Call, FuncRef, Lambda, parse_call
 from app.engine.values import Group, Item, Scalar, format_plain, jsonable, result_ids
 
@@ -148,7 +148,7 @@ def _subject(report: NodeReport | None) -> Subject | None:
     """The root's one sub-question as the person's words, when the root has exactly one."""
     if report is None or len(report.children) != 1:
         return None
-    return subject_of(report.children[0])
+    return subject_of(report.children[0], above=(report,))
 
 
 def answer_sentence(question: str, call: Call, result: Any, report: NodeReport | None = None,
@@ -185,8 +185,11 @@ def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeRepo
             over = of_them(subject, n, format_number(n))
             if op == "AVG":
                 return f"On average {value} over {over}."
+            name = str(d.get("attr_name") or "")
+            if result.unit is None and re.fullmatch(r"[a-z]+s", name):  # an amount named by its unit: "hours"
+                return f"In total {value} {name} for {over}."
             if result.unit is None:  # a count of things, not an amount: "The quantity adds up to 3 over 2 orders"
-                return f"The {_attr_words(d.get('attr_name'))} adds up to {value} over {over}."
+                return f"The {_attr_words(name)} adds up to {value} over {over}."
             return f"In total {value} for {over}."
         return f"In total {value}, from {_events(len(ids))}." if op == "SUM" else (
             f"On average {value}, over {_events(n)}.")
@@ -236,10 +239,9 @@ def _choice_sentence(call: Call, result: Scalar, value: str, report: NodeReport 
         return f"{_capital(value)} ({_attr_words(arg)}: {measure})."
     items = _counted_items(report.children[0], arg)
     if items is not None:
-        what = items.bare if items.kind == "noun" else among(items)
-        head = f"The {_attr_words(d.get('val_attr_name'))} with the {'most' if most else 'fewest'} {what}"
+        head = f"The {_attr_words(d.get('val_attr_name'))} with the {'most' if most else 'fewest'} {many(items)}"
     else:
-        subject = subject_of(report.children[0])
+        subject = subject_of(report.children[0], above=(report,))
         temporal = isinstance(d.get("arg_value"), (date, time))
         word = ("latest" if most else "earliest") if temporal else ("highest" if most else "lowest")
         where = f" among {among(subject)}" if subject is not None else ""
@@ -261,7 +263,7 @@ def _counted_items(report: NodeReport, arg: Any) -> Subject | None:
         isinstance(fct, Lambda) and re.fullmatch(r"lambda\s+(\w+)\s*:\s*len\(\s*\1\s*\)", fct.source.strip()))
     if not counts or step.get("res_name") != arg or len(report.children[0].children) != 1:
         return None
-    return subject_of(report.children[0].children[0])
+    return subject_of(report.children[0].children[0], above=(report.children[0], report))
 
 
 def _runner_ups(call: Call, result: Scalar, report: NodeReport, inputs: Sequence[Any]) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from app.lexicon import MONTH_NAMES, WEEKDAY_NAMES
 from app.engine.values import DERIVED, FIXED
@@ -72,12 +72,14 @@ class Subject:
         return re.sub(r"^(?:your|the|all(?: of)?(?: your| the)?)\s+", "", self.text, flags=re.IGNORECASE)
 
 
-def subject_of(report: Any) -> Subject | None:
+def subject_of(report: Any, above: Iterable[Any] = ()) -> Subject | None:
     """The root's sub-question `report` (a NodeReport) as a Subject: its words in the second person, without the
-    attributes its steps read, with the period of a FILTER below it when the words name none."""
+    attributes its steps (and those of the nodes `above` it) read, with the period of a FILTER below it when the
+    words name none."""
     if report is None or not report.question.strip():
         return None
-    text = _without_attributes(report.question.strip().rstrip(" ?.!"), attribute_words(report))
+    attributes = attribute_words(report) | {w for node in above for w in attribute_words(node, walk=False)}
+    text = _without_attributes(report.question.strip().rstrip(" ?.!"), attributes)
     text = re.sub(r",?\s+grouped by\s+.+$", "", text, flags=re.IGNORECASE)
     first = text.split()[0].lower() if text.split() else ""
     if not text or first in _QUESTION_WORDS or report.question.strip().endswith("?"):
@@ -100,11 +102,12 @@ _SUBSCRIPT = re.compile(r"""\[\s*["']([A-Za-z_][\w ]*)["']\s*\]""")
 _DEFAULT_ATTRIBUTES = {*DERIVED, *FIXED, "datetime", "date", "amount", "amounts"}
 
 
-def attribute_words(report: Any) -> set[str]:
-    """Every word of an attribute name the steps of `report`'s subtree read or write, and of the fixed columns
-    ('distance_km' -> distance, km), singular: what a sub-question's 'with ...' may name."""
+def attribute_words(report: Any, walk: bool = True) -> set[str]:
+    """Every word of an attribute name the steps of `report`'s subtree (or, without `walk`, its own step) read or
+    write, and of the fixed columns ('distance_km' -> distance, km), singular: what a sub-question's 'with ...'
+    may name."""
     names = set(_DEFAULT_ATTRIBUTES)
-    for node in report.walk():
+    for node in report.walk() if walk else (report,):
         for found in _ATTRIBUTE_ARGS.findall(node.step):
             names.update(re.findall(r"\"([^\"]*)\"", found))
         names.update(_SUBSCRIPT.findall(node.step))
@@ -112,14 +115,16 @@ def attribute_words(report: Any) -> set[str]:
 
 
 def _without_attributes(text: str, attributes: set[str]) -> str:
-    """'my purchases in 2023 with total' -> 'my purchases in 2023'; 'meetings with Anna' stays (Anna is no
-    attribute)."""
-    match = re.search(r"\s+with\s+((?:(?:its|their|the|and|,)\s*|[\w']+\s*)+)$", text, re.IGNORECASE)
-    if match is None:
+    """'my purchases in 2023 with total' -> 'my purchases in 2023'; 'podcasts in 2023 in hours' -> 'podcasts in
+    2023'; 'meetings with Anna' stays (Anna is no attribute), and so does 'runs in 2023'."""
+    starts = list(re.finditer(r"\s+(?:with|in)\s+", text, re.IGNORECASE))
+    if not starts:
         return text
-    words = [w for w in re.findall(r"[\w']+", match.group(1).lower()) if w not in ("its", "their", "the", "and")]
+    last = starts[-1]
+    tail = re.findall(r"[\w']+", text[last.end():].lower())
+    words = [w for w in tail if w not in ("its", "their", "the", "and")]
     if words and all(_singular_word(w) in attributes for w in words):
-        return text[:match.start()]
+        return _without_attributes(text[:last.start()], attributes)
     return text
 
 
@@ -181,6 +186,15 @@ def of_them(subject: Subject, n: int, number: str) -> str:
     if subject.kind == "clause":
         return f"the {number} time{'' if n == 1 else 's'} {subject.text}"
     return f"{number} items of “{subject.text}”"
+
+
+def many(subject: Subject) -> str:
+    """The subject after 'the most' / 'the fewest': 'songs you listened to', 'times you went running'."""
+    if subject.kind == "noun":
+        return subject.bare
+    if subject.kind == "clause":
+        return f"times {subject.text}"
+    return f"items of “{subject.text}”"
 
 
 def among(subject: Subject) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.answer import NodeReport
-from app.engine.restating import counted, period_of_filter, second_person, singular, subject_of
+from app.engine.restating import counted, many, period_of_filter, second_person, singular, subject_of
 
 
 def node(question, step, *children):
@@ -46,3 +46,14 @@ def test_a_subject_leaves_out_attributes_and_adds_the_filters_period():
         "clause", "You went running 12 times in 2023", "You went running once in 2023")
     asked = subject_of(node("How often did I run?", 'RETRIEVE(query="run")'))
     assert asked.kind == "question" and counted(asked, 3, "3") == "3 for “How often did I run?”"
+
+
+def test_a_unit_or_attribute_at_the_end_is_left_out_and_only_there():
+    hours = node("I listened to a podcast in 2023 in hours",
+                 'MAP(l=QUD("podcasts"), fct=lambda attr: attr["ms_played"] / 3600000, res_name="hours")')
+    assert subject_of(hours).text == "you listened to a podcast in 2023"
+    assert many(subject_of(hours)) == "times you listened to a podcast in 2023"
+    amounts = node("my online purchases in March 2022 with amounts", 'EXTRACT(l=QUD("x"), attr_names=["amount_spent"])')
+    assert subject_of(amounts).text == "your online purchases in March 2022"
+    park = node("I met with Robert in the park", 'RETRIEVE(query="Robert")')
+    assert subject_of(park).text == "you met with Robert in the park"
