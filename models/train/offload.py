@@ -27,13 +27,21 @@ from typing import Any, Callable, Sequence
 KINDS = ("cross_encoder", "extractor")
 
 
-def save_pack(path: Path, kind: str, examples: Sequence[Any], config: Any, *, n_labels: int = 0) -> None:
+def save_pack(path: Path, kind: str, examples: Sequence[Any], config: Any, *, n_labels: int = 0,
+              meta: dict[str, Any] | None = None) -> None:
+    """`meta`: what the recipe's card says of its data (cases, example kinds); `fit` keeps it beside the state."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; one of {KINDS}")
-    pack = {"kind": kind, "config": asdict(config), "n_labels": n_labels,
+    pack = {"kind": kind, "config": asdict(config), "n_labels": n_labels, "meta": meta or {},
             "examples": [_example_json(e) for e in examples]}
     with gzip.open(path, "wt", encoding="utf-8") as handle:
         json.dump(pack, handle)
+
+
+def pack_meta(path: Path) -> dict[str, Any]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        pack = json.load(handle)
+    return {**pack.get("meta", {}), "examples": len(pack["examples"])}
 
 
 def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
@@ -52,24 +60,40 @@ def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
     return kind, examples, TrainConfig(**pack["config"]), int(pack["n_labels"])
 
 
-def fit_pack(path: Path, base_dir: Path, *, device: str, log: Callable[[str], None] = print) -> Any:
+def fit_pack(path: Path, base_dir: Path, *, device: str, log: Callable[[str], None] = print,
+             batch_size: int | None = None, lr: float | None = None, budget_s: float | None = None) -> Any:
+    """Train from a pack on `device`; `batch_size`, `lr` and `budget_s` replace the pack's (a GPU wants larger
+    batches than the 16 that suit two CPU cores)."""
     from dataclasses import replace
 
     from models.train.trainer import train_cross_encoder, train_extractor
 
     kind, examples, config, n_labels = read_pack(path)
-    config = replace(config, device=device)
-    log(f"{path}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), batch {config.batch_size}, on {device}")
+    config = replace(config, device=device, batch_size=batch_size or config.batch_size, lr=lr or config.lr,
+                     budget_s=budget_s or config.budget_s)
+    log(f"{path}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), batch {config.batch_size}, "
+        f"lr {config.lr:g}, on {device}")
     if kind == "cross_encoder":
         return train_cross_encoder(base_dir, examples, config, log)
     return train_extractor(base_dir, examples, n_labels, config, log)
 
 
-def save_state(net: Any, path: Path) -> None:
+def save_state(net: Any, path: Path, meta: dict[str, Any] | None = None) -> None:
+    """The trained parameters to `path`, and `meta` (the pack's, how it was trained) to `path` + ".json"."""
     import torch
 
     trained = {name: p.detach().cpu() for name, p in net.named_parameters() if p.requires_grad}
     torch.save(trained, path)
+    if meta is not None:
+        Path(f"{path}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+def state_meta(path: Path) -> dict[str, Any]:
+    """What `fit` wrote beside a state: the pack's meta, its examples, and the training that ran."""
+    side = Path(f"{path}.json")
+    if not side.is_file():
+        raise ValueError(f"{path}: no {side.name} beside it (written by `python -m models.train fit`)")
+    return json.loads(side.read_text(encoding="utf-8"))
 
 
 def load_state(kind: str, base_dir: Path, config: Any, path: Path, *, n_labels: int = 0) -> Any:
@@ -91,12 +115,12 @@ def load_state(kind: str, base_dir: Path, config: Any, path: Path, *, n_labels: 
 
 
 def train_or_offload(kind: str, args: argparse.Namespace, base_dir: Path, examples: Sequence[Any], config: Any,
-                     log: Callable[[str], None], *, n_labels: int = 0) -> Any | None:
+                     log: Callable[[str], None], *, n_labels: int = 0, meta: dict[str, Any] | None = None) -> Any | None:
     """What a recipe does at its training step: train here, write a pack and stop (None), or load a state."""
     from models.train.trainer import train_cross_encoder, train_extractor
 
     if getattr(args, "save_examples", None):
-        save_pack(Path(args.save_examples), kind, examples, config, n_labels=n_labels)
+        save_pack(Path(args.save_examples), kind, examples, config, n_labels=n_labels, meta=meta)
         log(f"wrote {len(examples)} examples to {args.save_examples}; train with `python -m models.train fit`, "
             f"then run this recipe again with --load-state")
         return None
@@ -114,13 +138,32 @@ def register(sub: Any) -> None:
     p.add_argument("--base", type=Path, required=True, help="the base weights folder (models.train.base_weights)")
     p.add_argument("--out", type=Path, required=True, help="where the trained parameters go (torch file)")
     p.add_argument("--device", default="cuda")
+    p.add_argument("--batch-size", type=int, help="instead of the pack's batch size")
+    p.add_argument("--lr", type=float, help="instead of the pack's learning rate")
+    p.add_argument("--budget-s", type=float, help="instead of the pack's time budget")
+    p.add_argument("--log", type=Path, help="also write the progress to this file")
     p.set_defaults(run=run_fit)
 
 
 def run_fit(args: argparse.Namespace) -> None:
-    net = fit_pack(args.pack, args.base, device=args.device)
-    save_state(net, args.out)
-    print(f"wrote {args.out}")
+    handle = open(args.log, "a", encoding="utf-8") if args.log else None
+
+    def log(message: str) -> None:
+        if handle is not None:
+            handle.write(message + "\n")
+            handle.flush()
+        if handle is None or "step" not in message or message.startswith("time budget"):
+            print(message, flush=True)
+
+    import time
+
+    started = time.perf_counter()
+    net = fit_pack(args.pack, args.base, device=args.device, log=log, batch_size=args.batch_size, lr=args.lr,
+                   budget_s=args.budget_s)
+    meta = {**pack_meta(args.pack), "device": args.device, "batch_size": args.batch_size, "lr": args.lr,
+            "train_seconds": round(time.perf_counter() - started, 1)}
+    save_state(net, args.out, meta)
+    log(f"wrote {args.out}")
 
 
 def add_offload_arguments(p: argparse.ArgumentParser) -> None:

@@ -141,24 +141,34 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     dev_bench = getattr(args, "dev_bench", False)
     log, train, dev = _setup(args)
     started = time.perf_counter()
-    cases = _retrieve_training_cases(train, getattr(args, "query_seeds", 1))
-    examples = cross_encoder_examples(cases, events_per_case=getattr(args, "events_per_case", 12),
-                                      hard_share=getattr(args, "hard_share", 0.0),
-                                      near_share=getattr(args, "near_share", 0.0))
-    wanted = args.examples or spec["examples"]
-    examples = _balanced(examples, wanted)
-    log(f"{len(cases)} train queries -> {len(examples)} examples "
-        f"({sum(e.head == 'pattern' for e in examples)} pattern, {sum(e.head == 'event' for e in examples)} event)")
     base = fetch(spec["base"])
-    weights = _class_weights(examples) if getattr(args, "class_weights", False) else {}
-    if weights:
-        log(f"class weights (inverse square root of the counts): {weights}")
-    config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
-                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor, class_weights=weights)
     clock = time.perf_counter()
-    net = train_or_offload("cross_encoder", args, base, examples, config, log)
-    if net is None:
-        return
+    if getattr(args, "load_state", None):   # trained elsewhere (`fit`): the data's figures come with the state
+        from models.train.offload import load_state, state_meta
+
+        meta = state_meta(Path(args.load_state))
+        n_cases, n_examples = meta["cases"], meta["examples"]
+        net = load_state("cross_encoder", base, TrainConfig(trainable_layers=spec["layers"]), Path(args.load_state))
+        log(f"trained weights from {args.load_state}: {json.dumps(meta)}")
+        clock -= meta.get("train_seconds", 0.0)
+    else:
+        cases = _retrieve_training_cases(train, getattr(args, "query_seeds", 1))
+        examples = cross_encoder_examples(cases, events_per_case=getattr(args, "events_per_case", 12),
+                                          hard_share=getattr(args, "hard_share", 0.0),
+                                          near_share=getattr(args, "near_share", 0.0))
+        examples = _balanced(examples, args.examples or spec["examples"])
+        n_cases, n_examples = len(cases), len(examples)
+        log(f"{n_cases} train queries -> {n_examples} examples "
+            f"({sum(e.head == 'pattern' for e in examples)} pattern, {sum(e.head == 'event' for e in examples)} event)")
+        weights = _class_weights(examples) if getattr(args, "class_weights", False) else {}
+        if weights:
+            log(f"class weights (inverse square root of the counts): {weights}")
+        config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=spec["max_length"], budget_s=args.budget_s,
+                             trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor, class_weights=weights)
+        clock = time.perf_counter()
+        net = train_or_offload("cross_encoder", args, base, examples, config, log, meta={"cases": n_cases})
+        if net is None:
+            return
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
     reference = _ce_reference(net, base, spec["max_length"])
@@ -168,7 +178,7 @@ def run_cross_encoder(args: argparse.Namespace) -> None:
     log(f"exported {out}")
     # thresholds on DEV, with the int8 model that ships
     dev, thresholds, figures = _ce_dev_thresholds(out, spec, dev, dev_bench, log)
-    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
+    _card(out, args, spec, BASES[spec["base"]], train, dev, n_cases, n_examples, train_seconds,
           time.perf_counter() - started, {"dev retrieve figures (micro/macro, per stage)": figures,
                                           "thresholds": thresholds})
 
@@ -357,25 +367,38 @@ def run_extractor(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     key_labels = label_sets(train)
     labels = sorted({v for values in key_labels.values() for v in values})
-    cases = [c for ps in train for c in extract_cases(ps, per_kind=getattr(args, "per_kind", 60))]
-    examples, counts = extractor_examples(cases, labels, key_labels)
-    if getattr(args, "group_cap", 0):
-        from models.train.examples import cap_extractor_examples
-
-        examples = cap_extractor_examples(examples, args.group_cap, none_ratio=args.none_ratio)
-    wanted = args.examples or spec["examples"]
-    rng = random.Random(13)
-    if len(examples) > wanted:
-        examples = rng.sample(examples, wanted)
-    log(f"{len(cases)} train cases {counts} -> {len(examples)} examples, {len(labels)} labels")
     base = fetch(spec["base"])
-    config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
-                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
-                         tag_weight=args.tag_weight)
     clock = time.perf_counter()
-    net = train_or_offload("extractor", args, base, examples, config, log, n_labels=len(labels))
-    if net is None:
-        return
+    if getattr(args, "load_state", None):   # trained elsewhere (`fit`): the data's figures come with the state
+        from models.train.offload import load_state, state_meta
+
+        meta = state_meta(Path(args.load_state))
+        n_cases, n_examples, counts = meta["cases"], meta["examples"], meta.get("counts", {})
+        net = load_state("extractor", base, TrainConfig(trainable_layers=spec["layers"]), Path(args.load_state),
+                         n_labels=len(labels))
+        log(f"trained weights from {args.load_state}: {json.dumps(meta)}")
+        clock -= meta.get("train_seconds", 0.0)
+    else:
+        cases = [c for ps in train for c in extract_cases(ps, per_kind=getattr(args, "per_kind", 60))]
+        examples, counts = extractor_examples(cases, labels, key_labels)
+        if getattr(args, "group_cap", 0):
+            from models.train.examples import cap_extractor_examples
+
+            examples = cap_extractor_examples(examples, args.group_cap, none_ratio=args.none_ratio)
+        wanted = args.examples or spec["examples"]
+        rng = random.Random(13)
+        if len(examples) > wanted:
+            examples = rng.sample(examples, wanted)
+        n_cases, n_examples = len(cases), len(examples)
+        log(f"{n_cases} train cases {counts} -> {n_examples} examples, {len(labels)} labels")
+        config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
+                             trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
+                             tag_weight=args.tag_weight)
+        clock = time.perf_counter()
+        net = train_or_offload("extractor", args, base, examples, config, log, n_labels=len(labels),
+                               meta={"cases": n_cases, "counts": counts, "labels": len(labels)})
+        if net is None:
+            return
     train_seconds = time.perf_counter() - clock
     out = Path(args.out)
     reference = _extractor_reference(net, base)
@@ -391,7 +414,7 @@ def run_extractor(args: argparse.Namespace) -> None:
     cfg = json.loads(cfg_path.read_text())
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
-    _card(out, args, spec, BASES[spec["base"]], train, dev, len(cases), len(examples), train_seconds,
+    _card(out, args, spec, BASES[spec["base"]], train, dev, n_cases, n_examples, train_seconds,
           time.perf_counter() - started, {"dev extract accuracy": figures, "example kinds": counts})
 
 

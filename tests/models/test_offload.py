@@ -11,7 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from models.train.base_weights import fetch  # noqa: E402
-from models.train.offload import fit_pack, load_state, read_pack, save_pack, save_state, train_or_offload  # noqa: E402
+from models.train.offload import (fit_pack, load_state, pack_meta, read_pack, save_pack, save_state, state_meta,  # noqa: E402
+                                  train_or_offload)
 from models.train.trainer import ExtractExample, PairExample, TrainConfig  # noqa: E402
 
 PAIRS = [PairExample("dinners with Anna", "calendar | Dinner with Anna at Luigi's", "event", 1),
@@ -26,9 +27,10 @@ EXTRACTS = [ExtractExample("cuisine", "calendar | Pizza at Luigi's", 2, (), 1),
 def test_packs_round_trip_both_kinds(tmp_path):
     config = TrainConfig(epochs=1.5, lr=1e-4, batch_size=4, class_weights={"event": [1.0, 2.0]})
     save_pack(tmp_path / "ce.json.gz", "cross_encoder", PAIRS, config)
-    save_pack(tmp_path / "ex.json.gz", "extractor", EXTRACTS, config, n_labels=5)
+    save_pack(tmp_path / "ex.json.gz", "extractor", EXTRACTS, config, n_labels=5, meta={"cases": 4})
     assert read_pack(tmp_path / "ce.json.gz") == ("cross_encoder", PAIRS, config, 0)
     assert read_pack(tmp_path / "ex.json.gz") == ("extractor", EXTRACTS, config, 5)
+    assert pack_meta(tmp_path / "ex.json.gz") == {"cases": 4, "examples": len(EXTRACTS)}
     with gzip.open(tmp_path / "ce.json.gz", "rt") as handle:   # plain data, no pickle
         assert json.load(handle)["examples"][0]["query"] == "dinners with Anna"
 
@@ -52,7 +54,11 @@ def test_fit_then_load_gives_the_trained_network(tmp_path):
     # a recipe asked to save its examples writes the pack and trains nothing
     assert train_or_offload("cross_encoder", Namespace(save_examples=str(pack)), base, PAIRS, config, print) is None
     net = fit_pack(pack, base, device="cpu", log=lambda _: None)
-    save_state(net, tmp_path / "state.pt")
+    with pytest.raises(ValueError, match="no state.pt.json beside it"):
+        save_state(net, tmp_path / "state.pt")
+        state_meta(tmp_path / "state.pt")
+    save_state(net, tmp_path / "state.pt", {"cases": 3, "examples": 12, "train_seconds": 1.5})
+    assert state_meta(tmp_path / "state.pt")["cases"] == 3
     loaded = train_or_offload("cross_encoder", Namespace(load_state=str(tmp_path / "state.pt")), base, PAIRS,
                               config, print)
     ids = torch.tensor([[101, 7592, 102, 2000, 102]])
