@@ -38,10 +38,17 @@ def save_pack(path: Path, kind: str, examples: Sequence[Any], config: Any, *, n_
         json.dump(pack, handle)
 
 
-def pack_meta(path: Path) -> dict[str, Any]:
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        pack = json.load(handle)
-    return {**pack.get("meta", {}), "examples": len(pack["examples"])}
+def pack_meta(paths: Path | Sequence[Path]) -> dict[str, Any]:
+    """The data figures of one pack, or of several summed (cases, examples)."""
+    total: dict[str, Any] = {"packs": [], "cases": 0, "examples": 0}
+    for path in [paths] if isinstance(paths, Path) else paths:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            pack = json.load(handle)
+        meta = pack.get("meta", {})
+        total["packs"].append({"pack": Path(path).name, **meta, "examples": len(pack["examples"])})
+        total["cases"] += meta.get("cases", 0)
+        total["examples"] += len(pack["examples"])
+    return total
 
 
 def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
@@ -60,19 +67,27 @@ def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
     return kind, examples, TrainConfig(**pack["config"]), int(pack["n_labels"])
 
 
-def fit_pack(path: Path, base_dir: Path, *, device: str, log: Callable[[str], None] = print,
+def fit_pack(paths: Path | Sequence[Path], base_dir: Path, *, device: str, log: Callable[[str], None] = print,
              batch_size: int | None = None, lr: float | None = None, budget_s: float | None = None) -> Any:
-    """Train from a pack on `device`; `batch_size`, `lr` and `budget_s` replace the pack's (a GPU wants larger
-    batches than the 16 that suit two CPU cores)."""
+    """Train from one pack, or from several of one kind (their examples together, the first one's settings), on
+    `device`; `batch_size`, `lr` and `budget_s` replace the pack's (a GPU wants larger batches than the 16 that
+    suit two CPU cores)."""
     from dataclasses import replace
 
     from models.train.trainer import train_cross_encoder, train_extractor
 
-    kind, examples, config, n_labels = read_pack(path)
+    paths = [paths] if isinstance(paths, Path) else list(paths)
+    kind, examples, config, n_labels = read_pack(paths[0])
+    for more in paths[1:]:
+        other_kind, other_examples, _, other_labels = read_pack(more)
+        if (other_kind, other_labels) != (kind, n_labels):
+            raise ValueError(f"{more}: a {other_kind} pack with {other_labels} labels does not go with {paths[0]} "
+                             f"({kind}, {n_labels} labels)")
+        examples.extend(other_examples)
     config = replace(config, device=device, batch_size=batch_size or config.batch_size, lr=lr or config.lr,
                      budget_s=budget_s or config.budget_s)
-    log(f"{path}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), batch {config.batch_size}, "
-        f"lr {config.lr:g}, on {device}")
+    log(f"{', '.join(map(str, paths))}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), "
+        f"batch {config.batch_size}, lr {config.lr:g}, on {device}")
     if kind == "cross_encoder":
         return train_cross_encoder(base_dir, examples, config, log)
     return train_extractor(base_dir, examples, n_labels, config, log)
@@ -134,7 +149,7 @@ def train_or_offload(kind: str, args: argparse.Namespace, base_dir: Path, exampl
 
 def register(sub: Any) -> None:
     p = sub.add_parser("fit", help="train a recipe's network from a pack written by --save-examples (on a GPU)")
-    p.add_argument("pack", type=Path)
+    p.add_argument("pack", type=Path, nargs="+", help="one pack, or several of one kind trained together")
     p.add_argument("--base", type=Path, required=True, help="the base weights folder (models.train.base_weights)")
     p.add_argument("--out", type=Path, required=True, help="where the trained parameters go (torch file)")
     p.add_argument("--device", default="cuda")

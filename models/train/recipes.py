@@ -373,7 +373,7 @@ def run_extractor(args: argparse.Namespace) -> None:
         from models.train.offload import load_state, state_meta
 
         meta = state_meta(Path(args.load_state))
-        n_cases, n_examples, counts = meta["cases"], meta["examples"], meta.get("counts", {})
+        n_cases, n_examples, counts = meta["cases"], meta["examples"], meta.get("counts") or meta.get("packs", {})
         net = load_state("extractor", base, TrainConfig(trainable_layers=spec["layers"]), Path(args.load_state),
                          n_labels=len(labels))
         log(f"trained weights from {args.load_state}: {json.dumps(meta)}")

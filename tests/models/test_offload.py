@@ -30,7 +30,8 @@ def test_packs_round_trip_both_kinds(tmp_path):
     save_pack(tmp_path / "ex.json.gz", "extractor", EXTRACTS, config, n_labels=5, meta={"cases": 4})
     assert read_pack(tmp_path / "ce.json.gz") == ("cross_encoder", PAIRS, config, 0)
     assert read_pack(tmp_path / "ex.json.gz") == ("extractor", EXTRACTS, config, 5)
-    assert pack_meta(tmp_path / "ex.json.gz") == {"cases": 4, "examples": len(EXTRACTS)}
+    assert pack_meta(tmp_path / "ex.json.gz") == {"cases": 4, "examples": len(EXTRACTS), "packs": [
+        {"pack": "ex.json.gz", "cases": 4, "examples": len(EXTRACTS)}]}
     with gzip.open(tmp_path / "ce.json.gz", "rt") as handle:   # plain data, no pickle
         assert json.load(handle)["examples"][0]["query"] == "dinners with Anna"
 
@@ -54,6 +55,9 @@ def test_fit_then_load_gives_the_trained_network(tmp_path):
     # a recipe asked to save its examples writes the pack and trains nothing
     assert train_or_offload("cross_encoder", Namespace(save_examples=str(pack)), base, PAIRS, config, print) is None
     net = fit_pack(pack, base, device="cpu", log=lambda _: None)
+    save_pack(tmp_path / "ex.json.gz", "extractor", EXTRACTS, config, n_labels=5)
+    with pytest.raises(ValueError, match="ex.json.gz: a extractor pack with 5 labels does not go with"):
+        fit_pack([pack, tmp_path / "ex.json.gz"], base, device="cpu", log=lambda _: None)
     with pytest.raises(ValueError, match="no state.pt.json beside it"):
         save_state(net, tmp_path / "state.pt")
         state_meta(tmp_path / "state.pt")
