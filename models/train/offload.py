@@ -6,7 +6,8 @@ the GPU is (`python -m models.train fit PACK --base DIR --out STATE --device cud
 with `--load-state STATE`: it rebuilds the same examples' figures, loads the trained weights instead of
 training, and exports, chooses thresholds and writes the card as usual.
 
-A pack is gzipped JSON (examples and the TrainConfig), never pickle: nothing read here is executed. The state
+A pack is JSON (examples and the TrainConfig), gzipped, or xz-compressed when its name ends in .xz (a quarter of
+the size: what travels to a lent machine is limited), never pickle: nothing read here is executed. The state
 holds only the parameters that were trained (the frozen word embeddings come from the base weights again).
 
     save_pack(path, "cross_encoder", examples, config)            # then stop
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import lzma
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -34,15 +36,20 @@ def save_pack(path: Path, kind: str, examples: Sequence[Any], config: Any, *, n_
         raise ValueError(f"unknown kind {kind!r}; one of {KINDS}")
     pack = {"kind": kind, "config": asdict(config), "n_labels": n_labels, "meta": meta or {},
             "examples": [_example_json(e) for e in examples]}
-    with gzip.open(path, "wt", encoding="utf-8") as handle:
+    with _open(path, "wt") as handle:
         json.dump(pack, handle)
+
+
+def _open(path: Path, mode: str):
+    opener = lzma.open if str(path).endswith(".xz") else gzip.open
+    return opener(path, mode, encoding="utf-8")
 
 
 def pack_meta(paths: Path | Sequence[Path]) -> dict[str, Any]:
     """The data figures of one pack, or of several summed (cases, examples)."""
     total: dict[str, Any] = {"packs": [], "cases": 0, "examples": 0}
     for path in [paths] if isinstance(paths, Path) else paths:
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
+        with _open(path, "rt") as handle:
             pack = json.load(handle)
         meta = pack.get("meta", {})
         total["packs"].append({"pack": Path(path).name, **meta, "examples": len(pack["examples"])})
@@ -54,7 +61,7 @@ def pack_meta(paths: Path | Sequence[Path]) -> dict[str, Any]:
 def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
     from models.train.trainer import ExtractExample, PairExample, TrainConfig
 
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
+    with _open(path, "rt") as handle:
         pack = json.load(handle)
     kind = pack["kind"]
     if kind == "cross_encoder":

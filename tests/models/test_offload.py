@@ -34,6 +34,9 @@ def test_packs_round_trip_both_kinds(tmp_path):
         {"pack": "ex.json.gz", "cases": 4, "examples": len(EXTRACTS)}]}
     with gzip.open(tmp_path / "ce.json.gz", "rt") as handle:   # plain data, no pickle
         assert json.load(handle)["examples"][0]["query"] == "dinners with Anna"
+    save_pack(tmp_path / "ce.json.xz", "cross_encoder", PAIRS, config)     # xz by its name
+    assert read_pack(tmp_path / "ce.json.xz") == read_pack(tmp_path / "ce.json.gz")
+    assert (tmp_path / "ce.json.xz").read_bytes()[:6] == b"\xfd7zXZ\x00"
 
 
 def test_a_pack_of_another_kind_is_refused(tmp_path):
