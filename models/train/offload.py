@@ -75,10 +75,12 @@ def read_pack(path: Path) -> tuple[str, list[Any], Any, int]:
 
 
 def fit_pack(paths: Path | Sequence[Path], base_dir: Path, *, device: str, log: Callable[[str], None] = print,
-             batch_size: int | None = None, lr: float | None = None, budget_s: float | None = None) -> Any:
+             batch_size: int | None = None, lr: float | None = None, budget_s: float | None = None,
+             fit_budget: bool = False) -> Any:
     """Train from one pack, or from several of one kind (their examples together, the first one's settings), on
     `device`; `batch_size`, `lr` and `budget_s` replace the pack's (a GPU wants larger batches than the 16 that
-    suit two CPU cores)."""
+    suit two CPU cores); `fit_budget`: as many steps as the measured speed fits in the budget, the schedule
+    shortened to end there."""
     from dataclasses import replace
 
     from models.train.trainer import train_cross_encoder, train_extractor
@@ -92,7 +94,7 @@ def fit_pack(paths: Path | Sequence[Path], base_dir: Path, *, device: str, log: 
                              f"({kind}, {n_labels} labels)")
         examples.extend(other_examples)
     config = replace(config, device=device, batch_size=batch_size or config.batch_size, lr=lr or config.lr,
-                     budget_s=budget_s or config.budget_s)
+                     budget_s=budget_s or config.budget_s, fit_budget=fit_budget)
     log(f"{', '.join(map(str, paths))}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), "
         f"batch {config.batch_size}, lr {config.lr:g}, on {device}")
     if kind == "cross_encoder":
@@ -163,6 +165,8 @@ def register(sub: Any) -> None:
     p.add_argument("--batch-size", type=int, help="instead of the pack's batch size")
     p.add_argument("--lr", type=float, help="instead of the pack's learning rate")
     p.add_argument("--budget-s", type=float, help="instead of the pack's time budget")
+    p.add_argument("--fit-budget", action="store_true",
+                   help="fewer steps when the measured speed does not fit them all in the budget (the schedule ends)")
     p.add_argument("--log", type=Path, help="also write the progress to this file")
     p.set_defaults(run=run_fit)
 
@@ -180,10 +184,12 @@ def run_fit(args: argparse.Namespace) -> None:
     import time
 
     started = time.perf_counter()
-    net = fit_pack(args.pack, args.base, device=args.device, log=log, batch_size=args.batch_size, lr=args.lr,
-                   budget_s=args.budget_s)
+    steps: list[str] = []
+    net = fit_pack(args.pack, args.base, device=args.device, log=lambda m: (steps.append(m), log(m)),
+                   batch_size=args.batch_size, lr=args.lr, budget_s=args.budget_s, fit_budget=args.fit_budget)
     meta = {**pack_meta(args.pack), "device": args.device, "batch_size": args.batch_size, "lr": args.lr,
-            "train_seconds": round(time.perf_counter() - started, 1)}
+            "train_seconds": round(time.perf_counter() - started, 1),
+            "last_step": next((m for m in reversed(steps) if m.startswith("step ")), "")}
     save_state(net, args.out, meta)
     log(f"wrote {args.out}")
 

@@ -65,17 +65,35 @@ class TrainConfig:
     class_weights: dict[str, list[float]] = field(default_factory=dict)
     tag_weight: float = 1.0   # extractor: weight of B and I tokens against O in the tag loss (most tokens are O)
     device: str = "cpu"       # "cuda" where a GPU is lent (models/train/offload.py); the export runs on CPU
+    fit_budget: bool = False  # shorten the run, once its speed is measured, so its schedule ends within budget_s
 
 
-def _schedule(optimizer: torch.optim.Optimizer, total: int, warmup: float) -> torch.optim.lr_scheduler.LambdaLR:
-    warm = max(1, int(total * warmup))
+def _schedule(optimizer: torch.optim.Optimizer, plan: dict[str, int], warmup: float) -> torch.optim.lr_scheduler.LambdaLR:
+    """Linear warm-up, then linear decay to zero at plan["total"] (which `_fit_budget` may lower on the way)."""
+    warm = max(1, int(plan["total"] * warmup))
 
     def factor(step: int) -> float:
         if step < warm:
             return (step + 1) / warm
-        return max(0.0, (total - step) / max(1, total - warm))
+        return max(0.0, (plan["total"] - step) / max(1, plan["total"] - warm))
 
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+_SPEED_STEPS = 50   # steps timed before a run is fitted to its budget
+
+
+def _fit_budget(plan: dict[str, int], step: int, elapsed: float, config: "TrainConfig",
+                log: Callable[[str], None]) -> None:
+    """With `fit_budget`, after the first steps: fewer steps when all of them would not end within the budget, so
+    that the learning rate still decays to zero (a run cut by the budget stops at a high rate)."""
+    if not config.fit_budget or step + 1 != _SPEED_STEPS:
+        return
+    fits = int(config.budget_s * 0.95 / (elapsed / _SPEED_STEPS))
+    if fits < plan["total"]:
+        log(f"{elapsed / _SPEED_STEPS * 1000:.1f} ms per step: {fits} of {plan['total']} steps fit in "
+            f"{config.budget_s:.0f}s ({fits * config.batch_size / plan['examples']:.2f} epochs)")
+        plan["total"] = max(fits, step + 2)
 
 
 def _optimizer(net: nn.Module, config: TrainConfig) -> torch.optim.Optimizer:
@@ -126,13 +144,16 @@ def train_cross_encoder(
     net.train()
     optimizer = _optimizer(net, config)
     total = _steps(len(examples), config)
-    scheduler = _schedule(optimizer, total, config.warmup)
+    plan = {"total": total, "examples": len(examples)}
+    scheduler = _schedule(optimizer, plan, config.warmup)
     weights = {h: torch.tensor(w, device=device) for h, w in config.class_weights.items()}
     losses = {"pattern": nn.CrossEntropyLoss(weight=weights.get("pattern")),
               "event": nn.CrossEntropyLoss(weight=weights.get("event"))}
     started = time.perf_counter()
     running = 0.0
     for step, idx in enumerate(_batches(len(examples), config, rng)):
+        if step >= plan["total"]:
+            break
         batch = [examples[i] for i in idx]
         ids, mask, types = tok.encode_pairs([e.query for e in batch], [e.text for e in batch], max_length=config.max_length)
         pattern_logits, event_logits = net(*(torch.from_numpy(a).to(device) for a in (ids, mask, types)))
@@ -149,10 +170,11 @@ def train_cross_encoder(
         scheduler.step()
         running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
         elapsed = time.perf_counter() - started
-        if step % 20 == 0 or step == total - 1:
-            log(f"step {step + 1}/{total} loss {running:.4f} elapsed {elapsed:.0f}s")
+        _fit_budget(plan, step, elapsed, config, log)
+        if step % 20 == 0 or step == plan["total"] - 1:
+            log(f"step {step + 1}/{plan['total']} loss {running:.4f} elapsed {elapsed:.0f}s")
         if elapsed > config.budget_s:
-            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{total}")
+            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{plan['total']}")
             break
     net.eval()
     return net.cpu()
@@ -190,7 +212,8 @@ def train_extractor(
     net.train()
     optimizer = _optimizer(net, config)
     total = _steps(len(examples), config)
-    scheduler = _schedule(optimizer, total, config.warmup)
+    plan = {"total": total, "examples": len(examples)}
+    scheduler = _schedule(optimizer, plan, config.warmup)
     mode_loss = nn.CrossEntropyLoss()
     tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight], device=device),
                                    ignore_index=-100)
@@ -198,6 +221,8 @@ def train_extractor(
     started = time.perf_counter()
     running = 0.0
     for step, idx in enumerate(_batches(len(examples), config, rng)):
+        if step >= plan["total"]:
+            break
         batch = [examples[i] for i in idx]
         # one key per row: encode row by row with its own key, then pad together
         feeds_rows, spans_rows = [], []
@@ -227,10 +252,11 @@ def train_extractor(
         scheduler.step()
         running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
         elapsed = time.perf_counter() - started
-        if step % 20 == 0 or step == total - 1:
-            log(f"step {step + 1}/{total} loss {running:.4f} elapsed {elapsed:.0f}s")
+        _fit_budget(plan, step, elapsed, config, log)
+        if step % 20 == 0 or step == plan["total"] - 1:
+            log(f"step {step + 1}/{plan['total']} loss {running:.4f} elapsed {elapsed:.0f}s")
         if elapsed > config.budget_s:
-            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{total}")
+            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{plan['total']}")
             break
     net.eval()
     return net.cpu()

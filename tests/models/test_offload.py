@@ -85,3 +85,17 @@ def test_a_state_of_another_recipe_is_refused(tmp_path):
     torch.save({"head.weight": torch.zeros(2, 2)}, tmp_path / "other.pt")
     with pytest.raises(ValueError, match="other.pt: not a trained cross_encoder"):
         load_state("cross_encoder", base, config, tmp_path / "other.pt")
+
+
+@pytest.mark.slow
+def test_a_run_fitted_to_its_budget_ends_its_schedule_within_it(tmp_path):
+    from models.train.trainer import train_cross_encoder
+
+    lines: list[str] = []
+    config = TrainConfig(epochs=2000, lr=1e-4, batch_size=4, max_length=32, budget_s=2.0, fit_budget=True)
+    train_cross_encoder(fetch("splade"), PAIRS, config, lines.append)
+    fitted = [line for line in lines if "steps fit in 2s" in line]
+    assert len(fitted) == 1                        # 6,000 steps do not fit in 2 s on any machine here
+    planned = int(fitted[0].split(": ")[1].split(" of ")[0])
+    assert lines[-1].startswith(f"step {planned}/{planned} ")      # ran to the end of the shortened schedule
+    assert not any(line.startswith("time budget") for line in lines)
