@@ -218,18 +218,21 @@ def train_extractor(
     tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight], device=device),
                                    ignore_index=-100)
     label_loss = nn.CrossEntropyLoss()
+    encoded: dict[int, tuple[dict[str, np.ndarray], list]] = {}
     started = time.perf_counter()
     running = 0.0
     for step, idx in enumerate(_batches(len(examples), config, rng)):
         if step >= plan["total"]:
             break
         batch = [examples[i] for i in idx]
-        # one key per row: encode row by row with its own key, then pad together
+        # one key per row: encode row by row with its own key (once per example: later epochs reuse it), then pad
         feeds_rows, spans_rows = [], []
-        for e in batch:
-            feeds, spans = encoder._encode(e.key, [e.segment])
-            feeds_rows.append(feeds)
-            spans_rows.append(spans[0])
+        for i in idx:
+            if i not in encoded:
+                feeds, spans = encoder._encode(examples[i].key, [examples[i].segment])
+                encoded[i] = (feeds, spans[0])
+            feeds_rows.append(encoded[i][0])
+            spans_rows.append(encoded[i][1])
         width = max(f["input_ids"].shape[1] for f in feeds_rows)
         inputs = {
             name: torch.from_numpy(np.concatenate([np.pad(f[name], ((0, 0), (0, width - f[name].shape[1]))) for f in feeds_rows])).to(device)
