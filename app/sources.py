@@ -76,6 +76,9 @@ class SourceSpec:
     sql_keys: tuple[str, ...] = ()
     sql_notes: Mapping[str, str] = field(default_factory=dict)
     display: Display | None = None
+    # keys whose values are names a person writes as such ("Queen", "Football Weekly"): a RETRIEVE query naming
+    # one asks for the events with that value (app.retrieve.pipeline, the value filter)
+    name_keys: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -119,6 +122,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("artist", "track", "album", "ms_played"),
         display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",),
                         examples=("Which artist did I listen to most?", "How many songs did I listen to per month?")),
+        name_keys=("artist", "track", "album"),
     ),
     SourceSpec(
         "podcast_stream",
@@ -131,6 +135,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("show", "episode", "ms_played"),
         display=Display("Podcasts", details=("show", "ms_played"), value_keys=("ms_played",),
                         examples=("Which podcast did I listen to most?",)),
+        name_keys=("show", "episode"),
     ),
     SourceSpec(
         "audiobook_stream",
@@ -140,6 +145,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("audiobook", "chapter", "ms_played"),
         display=Display("Audiobooks", details=("audiobook", "chapter"), value_keys=("ms_played",),
                         examples=("Which audiobook did I listen to last?",)),
+        name_keys=("audiobook",),
     ),
     SourceSpec(
         "movie_stream",
@@ -153,6 +159,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("title", "duration_s"),
         display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",),
                         examples=("How many movies did I watch last year?",)),
+        name_keys=("title",),
     ),
     SourceSpec(
         "tvseries_stream",
@@ -169,6 +176,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         display=Display("TV series", details=("series", "profile", "device", "duration_s"),
                         value_keys=("duration_s",),
                         examples=("Which TV series did I watch most?", "How many episodes did I watch per month?")),
+        name_keys=("series", "title"),
     ),
     SourceSpec(
         "online_purchase",
@@ -186,6 +194,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("product", "quantity", "unit_price", "total", "currency", "category"),
         display=Display("Purchases", details=("total", "quantity", "category"), value_keys=("total",),
                         examples=("How much did I spend on Amazon last year?", "What was my most expensive order?")),
+        name_keys=("product",),
     ),
     SourceSpec(
         "workout",

@@ -40,6 +40,7 @@ from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, mine_patterns
 from app.retrieve.sparse_index import SparseIndex
 from app.retrieve.verbalize import format_value, verbalize_event
+from app.sources import SOURCES
 from models.cross_encoder import CrossEncoder
 from models.splade import SpladeEncoder
 
@@ -69,6 +70,7 @@ class RetrieveThresholds:
     feedback_weight: float = 0.5     # weight of their mean vector added to the query's
     feedback_pool: int = 10000       # best hits of the expanded query that join the pool
     name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
+    value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -177,6 +179,9 @@ class ModelRetriever:
         kept = self.select(query, events, trace, check=check, count=count)
         if self.thresholds.name_filter:
             kept = self.naming(query, kept, events, store, book, trace)
+        if self.thresholds.value_filter:
+            kept = valued(query, kept)
+            trace.after_events = [e.id for e in kept]
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept)
@@ -406,3 +411,60 @@ def _written(event: Any) -> str:
 
 def _fields(event: Any, keys: tuple[str, ...]) -> str:
     return "\n".join(format_value(event.data.get(key) or "") for key in keys)
+
+
+def named_values(query: str, events: Sequence[Any]) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    """Per source, the values of its name keys (app.sources: an artist, a show, a product) that `query` names, each
+    with the keys it is a value of, longest first: "I listened to Dancing Queen" names the track, not the artist
+    Queen. A one-word value counts only where the query writes it as a name, with a capital ("Queen", not "queen"
+    or "home")."""
+    values: dict[tuple[str, str], set[str]] = {}
+    for event in events:
+        spec = SOURCES.get(event.source)
+        for key in spec.name_keys if spec is not None else ():
+            value = event.data.get(key)
+            if isinstance(value, str) and len(value) >= 3 and not value.isdigit():
+                values.setdefault((event.source, value), set()).add(key)
+    spans: list[tuple[int, int, str, str, frozenset[str]]] = []
+    lowered = query.lower()
+    for (source, value), keys in values.items():
+        at = lowered.find(value.lower())
+        while at >= 0:
+            end = at + len(value)
+            bounded = (at == 0 or not lowered[at - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum())
+            if bounded and (" " in value.strip() or query[at].isupper()):
+                spans.append((at, end, source, value, frozenset(keys)))
+                break
+            at = lowered.find(value.lower(), at + 1)
+    named: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for at, end, source, value, keys in sorted(spans, key=lambda s: s[0] - s[1]):   # longest first
+        inside = any(a <= at and end <= e and (a, e) != (at, end) for a, e, *_ in spans)
+        if not inside:
+            named.setdefault(source, []).append((value, keys))
+    return named
+
+
+def valued(query: str, events: Sequence[Any]) -> list[Any]:
+    """Step 4c: where the query names a value of a source's name keys ("I listened to Queen", "episodes of
+    Football Weekly"), that source's events stay only when they carry it: all the values it names ("Hello by
+    Adele"), or one of them for "Queen or ABBA". Other sources' events stay as they are. The small cross-encoder
+    tells Queen's songs from songs in general, but hardly from ABBA's "Dancing Queen"."""
+    named = named_values(query, events)
+    if not named:
+        return list(events)
+    alternatives = re.search(r"\bor\b", query) is not None
+    # values of the same keys are alternatives ("songs by Queen and ABBA"); of other keys, all hold ("Hello by Adele")
+    groups: dict[str, dict[frozenset[str], list[str]]] = {}
+    for source, values in named.items():
+        for value, keys in values:
+            groups.setdefault(source, {}).setdefault(keys, []).append(value)
+
+    def carries(event: Any, keys: frozenset[str], values: list[str]) -> bool:
+        return any(event.data.get(key) in values for key in keys)
+
+    kept = []
+    for event in events:
+        wanted = groups.get(event.source)
+        if wanted is None or (any if alternatives else all)(carries(event, k, v) for k, v in wanted.items()):
+            kept.append(event)
+    return kept

@@ -12,7 +12,7 @@ import pytest
 
 from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
 from app.store import EventStore
-from tests.retrieve.helpers import at, event, import_events, small_life
+from tests.retrieve.helpers import at, event, import_events, small_life, stored
 
 
 class FakeCrossEncoder:
@@ -452,3 +452,31 @@ def test_no_cache_reads_every_time(store):
     retriever.retrieve("songs", store, date(2024, 4, 1))
     assert len(fake.event_calls) == 2 * reads
     retriever.close()
+
+
+def test_a_query_naming_an_artist_or_a_show_keeps_that_sources_events_that_carry_it():
+    from app.retrieve.pipeline import named_values, valued
+
+    songs = [stored(event(f"s{i}", "music_stream", f"{artist} - {track}", {"artist": artist, "track": track},
+                          at(1 + i, 8)))
+             for i, (artist, track) in enumerate([("Queen", "Killer Queen"), ("ABBA", "Dancing Queen"),
+                                                  ("Adele", "Hello"), ("Air", "Home")])]
+    shows = [stored(event(f"p{i}", "podcast_stream", show, {"show": show, "episode": f"Ep {i}"}, at(10 + i, 9)))
+             for i, show in enumerate(["Football Weekly", "The Daily"])]
+    mail = stored(event("m", "mail", "Queen tickets", {"subject": "Queen tickets"}, at(20, 9), None))
+    every = [*songs, *shows, mail]
+
+    def kept(query):
+        return [e.title for e in valued(query, every)]
+
+    assert kept("I listened to Queen") == ["Queen - Killer Queen", "Football Weekly", "The Daily", "Queen tickets"]
+    # the longest name wins: the track, not the artist inside it
+    assert named_values("I listened to Dancing Queen", every) == {
+        "music_stream": [("Dancing Queen", frozenset({"track"}))]}
+    assert kept("I listened to Hello by Adele")[:1] == ["Adele - Hello"]               # both must hold
+    assert kept("songs by Queen and ABBA")[:2] == ["Queen - Killer Queen", "ABBA - Dancing Queen"]   # one key
+    assert kept("I listened to Queen or Adele")[:2] == ["Queen - Killer Queen", "Adele - Hello"]
+    assert kept("episodes of Football Weekly") == [*(e.title for e in songs), "Football Weekly", "Queen tickets"]
+    # a one-word value counts only written as a name: "home" and "queen" are words
+    assert kept("I listened to music at home") == [e.title for e in every]
+    assert kept("i listened to queen") == [e.title for e in every]
