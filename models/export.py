@@ -3,8 +3,15 @@
     python -m models.train splade --out models/artifacts/splade-tiny      # export only, no training
 
 `export_artifact` writes an artifact folder the run-time wrappers read: `model.onnx` (int8, dynamic
-quantization of the MatMul/Gemm weights), `tokenizer.json`, and `config.json` (what the wrapper needs to
+quantization of the MatMul/Gemm/Gather weights), `tokenizer.json`, and `config.json` (what the wrapper needs to
 know, plus the sha256 of model.onnx). The fp32 graph is written to a temporary folder and thrown away.
+
+Why torch's exporter and onnxruntime's quantizer, not optimum's: every network here has a head of its own (the
+cross-encoder's two heads on [CLS], the extractor's mode/tag/label heads, SPLADE's masked max over
+log(1 + relu(MLM logits))), which optimum's exporter, made for the transformers task heads, does not cover; and
+no optimum release with ONNX support installs beside transformers 5 (optimum-onnx 0.1.0 requires
+transformers<4.58, optimum 1.x <4.54; checked 2026-11-26, huggingface/optimum-onnx#114). optimum's quantizer
+would only wrap the same onnxruntime `quantize_dynamic` used here.
 """
 
 from __future__ import annotations
