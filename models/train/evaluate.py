@@ -115,10 +115,10 @@ class _FrozenPools:
         self.original_mine = pipeline.mine_patterns
 
     def __enter__(self) -> "_FrozenPools":
-        def pool(query, store, index, trace):
+        def pool(query, store, index, trace, **options):   # options: the pipeline's check= and count=
             key = f"{id(store)}:{query}"
             if key not in self.pools:
-                self.pools[key] = self.original_pool(query, store, index, trace)
+                self.pools[key] = self.original_pool(query, store, index, trace, **options)
             trace.pool = [e.id for e in self.pools[key]]
             return self.pools[key]
 
