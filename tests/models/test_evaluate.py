@@ -70,3 +70,23 @@ def test_out_of_reach_target_takes_the_best_f2_not_the_best_recall():
     assert f_beta(0.0, 0.0, 2.0) == 0.0
     with pytest.raises(ValueError, match="average must be 'micro' or 'macro'"):
         choose_thresholds(retriever, CASES, {"keep": [0.1]}, average="median")
+
+
+def test_frozen_pools_pass_the_pipelines_check_and_count_on():
+    """The sweep memoises ModelRetriever.pool, which the pipeline calls with check= and count=."""
+    from models.train.evaluate import _FrozenPools
+
+    calls = []
+    event = type("Event", (), {"id": "e1"})()
+
+    class Retriever:
+        def pool(self, query, store, index, trace, *, check=None, count=None):
+            calls.append((query, check, count))
+            return [event]
+
+    retriever = Retriever()
+    trace = type("Trace", (), {})()
+    with _FrozenPools(retriever):
+        assert retriever.pool("q", "store", None, trace, check=print, count=None) == [event]
+        assert retriever.pool("q", "store", None, trace, check=print) == [event]   # memoised
+    assert calls == [("q", print, None)] and trace.pool == ["e1"]
