@@ -203,5 +203,8 @@ def join_mentions(groups: list[list[Any]]) -> list[tuple[list[Any], list[Any]]]:
             for i in range(len(groups)) if host.get(i, i) == i]
 
 
-def dedupe_events(events: Sequence[Any]) -> list[Item]:
-    return [merge_events(group, mentions) for group, mentions in join_mentions(overlap_components(events))]
+def dedupe_events(events: Sequence[Any], *, mentions: bool = True) -> list[Item]:
+    """`mentions`: mails that name a date join the event on it (`join_mentions`); off, only overlaps merge."""
+    groups = overlap_components(events)
+    pairs = join_mentions(groups) if mentions else [(group, []) for group in groups]
+    return [merge_events(group, joined) for group, joined in pairs]

@@ -71,6 +71,7 @@ class RetrieveThresholds:
     feedback_pool: int = 10000       # best hits of the expanded query that join the pool
     name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
     value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
+    mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -184,7 +185,7 @@ class ModelRetriever:
             trace.after_events = [e.id for e in kept]
         clock = time.perf_counter()
         if self.dedupe:
-            items = dedupe_events(kept)
+            items = dedupe_events(kept, mentions=self.thresholds.mention_join)
         else:
             items = [Item.from_event(e) for e in kept]
         trace.groups = [item.ids for item in items]

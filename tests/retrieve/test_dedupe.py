@@ -101,6 +101,7 @@ def test_a_mail_about_an_occasion_joins_the_event_on_the_date_it_names():
     items = dedupe_events([visit, reminder, other, thanks, booked, again])
     assert sorted(item.ids for item in items) == sorted([
         tuple(sorted([visit.id, reminder.id])), (other.id,), (thanks.id,), tuple(sorted([booked.id, again.id]))])
+    assert len(dedupe_events([visit, reminder, other, thanks, booked, again], mentions=False)) == 6
     merged = next(i for i in items if visit.id in i.ids)
     # the occasion is when the visit was, and reads as the visit; the reminder adds its keys
     assert merged.get("summary") == "Dentist" and merged.get("start") == at(12, 8, 30)
