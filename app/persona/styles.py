@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from app.persona.resources import load
 from app.persona.timeline import at
-from app.persona.wording import MONTHS, WEEKDAYS, capital, clock, fill, fitting, long_date, sentences
+from app.persona.wording import MONTHS, WEEKDAYS, activity_group, capital, clock, fill, fitting, long_date, sentences
 
 if TYPE_CHECKING:
     from app.persona.model import Canon
@@ -121,16 +121,6 @@ def _phrase(rng, options, slots: dict) -> tuple[str, list[str]]:
 
 # --- terse calendar entries ----------------------------------------------------------------------
 
-def _group(activity: str) -> str:
-    if activity in ("dinner", "lunch", "brunch"):
-        return "meal"
-    if activity in ("walk", "picnic"):
-        return "outdoor"
-    if activity in ("home_dinner", "game_night"):
-        return "home"
-    return activity
-
-
 def _meeting_names(w: "Writer", ev: "Canon") -> list[str]:
     names = ev.attrs.get("participants", [])
     return [n for n in names if w.people.get(n) is None or w.people[n].relation != "partner"] or names
@@ -149,7 +139,7 @@ def terse_entry(w: "Writer", ev: "Canon", summary: str, location: str) -> tuple[
         slots = {"first": w.call_name(names[0]) if names else "", "place": a.get("place", "") if a.get("place") != "home" else "",
                  "park": a.get("place", "") if a.get("place_type") == "park" else "",
                  "activity": rng.choice(bank["activity"].get(a["activity"], [a["activity"].replace("_", " ")]))}
-        options = bank["meeting"].get(_group(a["activity"]), bank["meeting"]["meal"])
+        options = bank["meeting"].get(activity_group(a["activity"]), bank["meeting"]["meal"])
     elif kind == "doctor":
         kid = w.people.get(a.get("kid", ""))
         slots = {"doctor_type": rng.choice(bank["doctor_type"].get(a["doctor_type"], [a["doctor_type"]])),
@@ -230,7 +220,7 @@ def _diary_phrase(w: "Writer", ev: "Canon", back: bool) -> tuple[str, list[str],
                  "place": a.get("place", "") if a.get("place") != "home" else "",
                  "park": a.get("place", "") if a.get("place_type") == "park" else "",
                  "dish": a.get("dish", ""), "cuisine": a.get("cuisine", "")}
-        phrase, used = _phrase(rng, bank["meeting"].get(_group(activity), bank["meeting"]["meal"]), slots)
+        phrase, used = _phrase(rng, bank["meeting"].get(activity_group(activity), bank["meeting"]["meal"]), slots)
         return phrase, used, []
     if kind == "party":
         person = w.people.get(a["person"])

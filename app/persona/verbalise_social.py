@@ -7,9 +7,8 @@ from datetime import timedelta
 from app.persona.model import Canon
 from app.persona.resources import load
 from app.persona.verbalise import Writer
-from app.persona.wording import capital, clock, day_ref, fill, thread_id
+from app.persona.wording import MEAL, activity_group, capital, clock, day_ref, fill, thread_id
 
-MEAL = {"dinner", "lunch", "brunch"}
 
 
 def _slots(w: Writer, ev: Canon, sent=None) -> dict:
@@ -31,16 +30,6 @@ def _slots(w: Writer, ev: Canon, sent=None) -> dict:
         slots["cue"] = rng.choice(cuisines[a["cuisine"]][bank])
     slots["day"] = day_ref(sent, ev.start, rng) if sent is not None else ""
     return slots
-
-
-def _group(activity: str) -> str:
-    if activity in MEAL:
-        return "meal"
-    if activity in ("walk", "picnic"):
-        return "outdoor"
-    if activity in ("home_dinner", "game_night"):
-        return "home"
-    return activity
 
 
 def meeting(w: Writer, ev: Canon) -> None:
@@ -78,7 +67,7 @@ def meeting(w: Writer, ev: Canon) -> None:
     if counterpart is None:
         return
     other = w.addr(counterpart)
-    group = _group(activity)
+    group = activity_group(activity)
     if wants_invite:
         sent = w.before(ev, (0, 5) if activity == "coffee" else (1, 6), (8.0, 22.0))
         slots = _slots(w, ev, sent)

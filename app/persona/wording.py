@@ -143,3 +143,17 @@ def company_message_id(domain: str, *parts: object) -> str:
 
 def thread_id(*parts: object) -> str:
     return str(1_600_000_000_000_000_000 + stable_hash("thread", *parts) % 300_000_000_000_000_000)
+
+
+MEAL = frozenset({"dinner", "lunch", "brunch"})
+
+
+def activity_group(activity: str) -> str:
+    """The wording bank a social activity is written from: meals, outdoor, at home, or its own."""
+    if activity in MEAL:
+        return "meal"
+    if activity in ("walk", "picnic"):
+        return "outdoor"
+    if activity in ("home_dinner", "game_night"):
+        return "home"
+    return activity
