@@ -20,7 +20,7 @@ from enum import Enum
 from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
 from app.engine.values import DERIVED, FIXED
-from app.lexicon import MONTH_NAMES, RECENCY_PATTERN, SPORT_WORD_GROUPS, WEEKDAY_NAMES
+from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
 from app.sources import SOURCES, carrier_sources
 
@@ -48,14 +48,13 @@ class ProblemKind(str, Enum):
     REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
     IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
-    RECENCY_ORDER = "recency_order"        # guard: "my most recent trip" picked by something other than its time
 
     @property
     def structural(self) -> bool:
         """A problem with the operator chosen (a repeat, derivation, depth), not with its text: another
         operator is offered on the next attempt."""
         return self not in (ProblemKind.SYNTAX, ProblemKind.NEW_TOPIC, ProblemKind.REVERSED_MAIL,
-                            ProblemKind.DROPS_SPECIFIC, ProblemKind.RECENCY_ORDER)
+                            ProblemKind.DROPS_SPECIFIC)
 
 
 @dataclass(frozen=True)
@@ -77,8 +76,6 @@ GUARDS: dict[str, str] = {
     ProblemKind.REVERSED_MAIL.value: "'I sent an email' is refused where the question asks for mails the person got",
     ProblemKind.DROPS_SPECIFIC.value: "a step must keep the question's years, months, names and periods",
     ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12) is refused",
-    ProblemKind.RECENCY_ORDER.value: "the most recent, latest or last one is the one with the latest time: an "
-                                     "ARGMAX or MAX asked for it orders by a date or time",
 }
 
 
@@ -412,29 +409,6 @@ _PART_RANGES = {"weekday()": (0, 6), "isoweekday()": (1, 7), "month": (1, 12), "
 _PART_COMPARISON = re.compile(r"\.(weekday\(\)|isoweekday\(\)|month|hour|day|minute)\s*(==|!=|>=|<=|>|<)\s*(-?\d+)\b")
 
 
-# The engine's columns that order events in time (a weekday or an hour of the day does not).
-_TIME_ORDER = frozenset({"start_datetime", "datetime", "timestamp", "end_datetime", "start_date", "date", "day",
-                         "end_date", "year", "start", "end"})
-
-
-def orders_in_time(name: str) -> bool:
-    """An attribute that orders events in time: the engine's time columns or a key named for a date or a moment
-    (order_date, departure_datetime, sent_timestamp)."""
-    return name in _TIME_ORDER or any(word in name for word in ("date", "timestamp"))
-
-
-def recency_order_problem(call: Call, question: str) -> str | None:
-    """What is wrong with an ARGMAX or MAX written for "my most recent / latest / last ..." that orders by
-    something other than a time ("the destination of my most recent trip" as the destination most visited)."""
-    if call.operator not in ("ARGMAX", "MAX") or not re.search(RECENCY_PATTERN, question, re.IGNORECASE):
-        return None
-    order = call.get("arg_attr_name" if call.operator == "ARGMAX" else "attr_name")
-    if not isinstance(order, str) or orders_in_time(order):
-        return None
-    return (f"the question asks for the most recent one, but {call.operator} orders by {order!r}: order by its "
-            f"date or time (start_datetime)")
-
-
 def impossible_comparisons(source: str) -> list[str]:
     """Comparisons of a date part that no date satisfies, or that every date does (so the test is pointless).
 
@@ -504,10 +478,6 @@ def step_problems(
         if lost:
             add(ProblemKind.DROPS_SPECIFIC, f"the step drops {', '.join(lost)} of its question: use it in the step or "
                                             f"keep it in a sub-question")
-    if on(ProblemKind.RECENCY_ORDER):
-        order = recency_order_problem(call, question)
-        if order:
-            add(ProblemKind.RECENCY_ORDER, order)
     if on(ProblemKind.IMPOSSIBLE_TEST):
         for source in _code_texts(call, ("filter", "condition")):
             for comparison in impossible_comparisons(source):
