@@ -168,7 +168,7 @@ def train_cross_encoder(
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         optimizer.step()
         scheduler.step()
-        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
         elapsed = time.perf_counter() - started
         _fit_budget(plan, step, elapsed, config, log)
         if step % 20 == 0 or step == plan["total"] - 1:
@@ -253,7 +253,7 @@ def train_extractor(
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         optimizer.step()
         scheduler.step()
-        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
         elapsed = time.perf_counter() - started
         _fit_budget(plan, step, elapsed, config, log)
         if step % 20 == 0 or step == plan["total"] - 1:
