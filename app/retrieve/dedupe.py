@@ -173,6 +173,8 @@ def join_mentions(groups: list[list[Any]]) -> list[tuple[list[Any], list[Any]]]:
     component on that date; mails naming a date no such component covers stay one occasion with the others that
     name it (see the module's text)."""
     mail_only = [i for i, g in enumerate(groups) if all(e.source == "mail" for e in g)]
+    if not mail_only:   # most results (35,000 songs) hold no mail: nothing to join, no calendar of days to build
+        return [(group, []) for group in groups]
     others = [i for i, g in enumerate(groups) if any(e.source != "mail" for e in g)]
     covers: dict[date, list[int]] = {}
     for i in others:

@@ -83,8 +83,6 @@ def fit_pack(paths: Path | Sequence[Path], base_dir: Path, *, device: str, log: 
     shortened to end there."""
     from dataclasses import replace
 
-    from models.train.trainer import train_cross_encoder, train_extractor
-
     paths = [paths] if isinstance(paths, Path) else list(paths)
     kind, examples, config, n_labels = read_pack(paths[0])
     for more in paths[1:]:
@@ -97,6 +95,13 @@ def fit_pack(paths: Path | Sequence[Path], base_dir: Path, *, device: str, log: 
                      budget_s=budget_s or config.budget_s, fit_budget=fit_budget)
     log(f"{', '.join(map(str, paths))}: {kind}, {len(examples)} examples, {config.epochs} epoch(s), "
         f"batch {config.batch_size}, lr {config.lr:g}, on {device}")
+    return _train(kind, base_dir, examples, config, n_labels, log)
+
+
+def _train(kind: str, base_dir: Path, examples: Sequence[Any], config: Any, n_labels: int,
+           log: Callable[[str], None]) -> Any:
+    from models.train.trainer import train_cross_encoder, train_extractor
+
     if kind == "cross_encoder":
         return train_cross_encoder(base_dir, examples, config, log)
     return train_extractor(base_dir, examples, n_labels, config, log)
@@ -141,8 +146,6 @@ def load_state(kind: str, base_dir: Path, config: Any, path: Path, *, n_labels: 
 def train_or_offload(kind: str, args: argparse.Namespace, base_dir: Path, examples: Sequence[Any], config: Any,
                      log: Callable[[str], None], *, n_labels: int = 0, meta: dict[str, Any] | None = None) -> Any | None:
     """What a recipe does at its training step: train here, write a pack and stop (None), or load a state."""
-    from models.train.trainer import train_cross_encoder, train_extractor
-
     if getattr(args, "save_examples", None):
         save_pack(Path(args.save_examples), kind, examples, config, n_labels=n_labels, meta=meta)
         log(f"wrote {len(examples)} examples to {args.save_examples}; train with `python -m models.train fit`, "
@@ -151,9 +154,7 @@ def train_or_offload(kind: str, args: argparse.Namespace, base_dir: Path, exampl
     if getattr(args, "load_state", None):
         log(f"trained weights from {args.load_state}")
         return load_state(kind, base_dir, config, Path(args.load_state), n_labels=n_labels)
-    if kind == "cross_encoder":
-        return train_cross_encoder(base_dir, examples, config, log)
-    return train_extractor(base_dir, examples, n_labels, config, log)
+    return _train(kind, base_dir, examples, config, n_labels, log)
 
 
 def register(sub: Any) -> None:
