@@ -59,6 +59,11 @@ def permute_rows(rows, n_head: int):
     return rows.reshape(n_head, 2, rows.shape[0] // n_head // 2, *rows.shape[1:]).swapaxes(1, 2).reshape(rows.shape)
 
 
+def unpermute_rows(rows, n_head: int):
+    """The Hugging Face q/k row order back from llama.cpp's (the inverse of permute_rows)."""
+    return rows.reshape(n_head, rows.shape[0] // n_head // 2, 2, *rows.shape[1:]).swapaxes(1, 2).reshape(rows.shape)
+
+
 def lora_tensors(model) -> dict[str, "object"]:
     """GGUF tensor name -> float32 numpy array for every LoRA matrix of a peft model."""
     tensors = {}
@@ -104,6 +109,46 @@ def write_lora_gguf(model, path: Path, alpha: float, base: Path, dtype: str = "f
     writer.close()
     partial.replace(path)
     return path
+
+
+def load_lora_gguf(model, path: Path, base: Path) -> int:
+    """Copy an adapter file's matrices into a peft model's LoRA weights (to go on training from it).
+
+    The adapter must have the model's rank and target modules; returns how many matrices were copied.
+    """
+    import numpy as np
+    import torch
+    from gguf import GGUFReader
+
+    reader = GGUFReader(str(path))
+    if reader.fields.get("adapter.type") is None:
+        raise ValueError(f"{path}: not a GGUF LoRA adapter (no adapter.type)")
+    stored = {t.name: np.array(t.data, dtype=np.float32).reshape([int(d) for d in reversed(t.shape)])
+              for t in reader.tensors}
+    architecture = base_architecture(base)
+    heads = dict(zip(("attn_q", "attn_k"), _head_counts(base, architecture))) if architecture in PERMUTED_QK else {}
+    params = dict(model.named_parameters())
+    copied = 0
+    for name, param in params.items():
+        match = _PEFT_NAME.search(name)
+        if not match:
+            continue
+        layer, module, which = match.groups()
+        key = f"blk.{layer}.{GGUF_NAMES[module]}.weight.{'lora_a' if which == 'A' else 'lora_b'}"
+        if key not in stored:
+            raise ValueError(f"{path}: no tensor {key} for {name}")
+        array = stored[key]
+        kind = key.split(".")[2]
+        if kind in heads and which == "B":
+            array = unpermute_rows(array, heads[kind])
+        if tuple(array.shape) != tuple(param.shape):
+            raise ValueError(f"{path}: {key} has shape {array.shape}, the model wants {tuple(param.shape)}")
+        with torch.no_grad():
+            param.copy_(torch.from_numpy(np.ascontiguousarray(array)).to(param.dtype))
+        copied += 1
+    if copied != len(stored):
+        raise ValueError(f"{path}: {len(stored)} tensors, {copied} matched the model's LoRA weights")
+    return copied
 
 
 def _order(name: str) -> tuple[int, str]:

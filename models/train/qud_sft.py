@@ -44,6 +44,7 @@ def register(sub) -> None:
                    help="frozen base weights (bf16: ~3x faster matmuls on CPUs with AMX/AVX512-BF16); LoRA stays f32")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hf-cache", help="file to keep the dequantized weights in (loads faster next time)")
+    p.add_argument("--init", help="an adapter.gguf to go on training from (same rank and modules)")
     p.add_argument("--measure", type=int, default=0, help="only time this many steps and print the estimate")
     p.set_defaults(run=run)
 
@@ -199,6 +200,10 @@ def run(args: argparse.Namespace) -> None:
     for p in model.parameters():
         if p.requires_grad:
             p.data = p.data.float()
+    if args.init:
+        from models.train.lora_gguf import load_lora_gguf
+
+        print(f"{load_lora_gguf(model, Path(args.init), gguf)} LoRA matrices from {args.init}", flush=True)
     model.train()
     print(f"base loaded in {time.perf_counter() - loaded:.0f}s; non-embedding params {params:,}; "
           f"LoRA params {sum(p.numel() for p in model.parameters() if p.requires_grad):,}", flush=True)
@@ -227,7 +232,7 @@ def run(args: argparse.Namespace) -> None:
         report = {
             "base": str(gguf), "base_name": gguf.name, "pairs": len(rows), "rank": args.rank, "alpha": args.alpha,
             "lr": args.lr, "batch": args.batch, "steps_planned": args.steps, "steps_done": steps_done,
-            "warmup": args.warmup, "threads": args.threads, "dtype": args.dtype, "seed": args.seed,
+            "warmup": args.warmup, "init": args.init, "threads": args.threads, "dtype": args.dtype, "seed": args.seed,
             "target_modules": list(TARGET_MODULES), "loop_seconds": round(time.perf_counter() - loop_started, 1),
             "tokens_seen": seen_tokens, "estimate": estimate, "epochs": round(steps_done * args.batch / len(rows), 3),
             "curve": curve,

@@ -213,3 +213,34 @@ def test_the_recipe_fine_tunes_a_llama_architecture_base_that_llama_cpp_then_run
     finally:
         tuned.close()
         plain.close()
+
+
+def test_an_adapter_read_back_gives_the_weights_it_was_written_from(tmp_path):
+    """`--init` goes on training from an adapter file: reading one back must undo what writing did (float16, and
+    the rotary row order of a Llama's attn_q / attn_k), or the next run starts from other weights."""
+    import torch
+
+    from models.train.lora_gguf import load_lora_gguf, write_lora_gguf
+    from models.train.qud_sft import add_lora, load_base
+    from tests.models.tiny_gguf import write_tiny_llama
+
+    base = write_tiny_llama(tmp_path / "tiny-llama.gguf")
+    torch.manual_seed(0)
+    written = add_lora(load_base(base), rank=4, alpha=8.0)
+    with torch.no_grad():
+        for name, param in written.named_parameters():
+            if "lora_" in name:
+                param.copy_(torch.randn_like(param))
+    adapter = write_lora_gguf(written, tmp_path / "adapter.gguf", 8.0, base)
+
+    read = add_lora(load_base(base), rank=4, alpha=8.0)
+    assert load_lora_gguf(read, adapter, base) == 2 * 7 * 2
+    expected = {n: p for n, p in written.named_parameters() if "lora_" in n}
+    for name, param in read.named_parameters():
+        if "lora_" in name:
+            assert torch.allclose(param, expected[name], atol=2e-3), name
+    with pytest.raises(ValueError, match="not a GGUF LoRA adapter"):
+        load_lora_gguf(read, base, base)
+    other_rank = add_lora(load_base(base), rank=2, alpha=8.0)
+    with pytest.raises(ValueError, match="shape"):
+        load_lora_gguf(other_rank, adapter, base)
