@@ -448,57 +448,84 @@ def step_problems(
     keep_specifics: the step must keep the question's years, months, names, activities, ... (`lost_specifics`).
     guards_off: names of `GUARDS` not to apply.
     """
-    problems = [Problem(ProblemKind.CALL, text) for text in validate_call(call)]
-    add = lambda kind, text: problems.append(Problem(kind, text))  # noqa: E731
     on = lambda kind: kind.value not in guards_off  # noqa: E731
-    op = call.operator
     quds = [q.question for q in call.quds()]
+    return [
+        *(Problem(ProblemKind.CALL, text) for text in validate_call(call)),
+        *_structure_problems(call.operator, quds, question, path, depth, max_depth),
+        *_guard_problems(call, quds, question, root_question, keep_specifics, on),
+        *_data_flow_problems(call, needs, allowed_attributes),
+    ]
+
+
+def _structure_problems(op: str, quds: list[str], question: str, path, depth: int, max_depth: int) -> list[Problem]:
+    """The derivation rule: an input for every operator but RETRIEVE, a depth limit, no sub-question repeated."""
+    problems = []
     if op != "RETRIEVE" and not quds:
-        add(ProblemKind.NO_INPUT, f"{op} needs a sub-question QUD(\"...\") as its input")
+        problems.append(Problem(ProblemKind.NO_INPUT, f"{op} needs a sub-question QUD(\"...\") as its input"))
     if quds and depth + 1 >= max_depth:
-        add(ProblemKind.DEPTH, f"depth limit: a step at depth {depth + 1} would exceed the limit of {max_depth} levels")
+        problems.append(Problem(ProblemKind.DEPTH, f"depth limit: a step at depth {depth + 1} would exceed the "
+                                                   f"limit of {max_depth} levels"))
     seen = {normalize_question(q) for q in (*path, question)}
     for sub in quds:
         if not sub.strip():
-            add(ProblemKind.REPEAT, "empty sub-question")
+            problems.append(Problem(ProblemKind.REPEAT, "empty sub-question"))
         elif normalize_question(sub) in seen:
-            add(ProblemKind.REPEAT, f"sub-question {sub!r} repeats a question above it")
+            problems.append(Problem(ProblemKind.REPEAT, f"sub-question {sub!r} repeats a question above it"))
     if len(quds) == 2 and normalize_question(quds[0]) == normalize_question(quds[1]):
-        add(ProblemKind.REPEAT, f"both sub-questions are the same: {quds[0]!r}")
+        problems.append(Problem(ProblemKind.REPEAT, f"both sub-questions are the same: {quds[0]!r}"))
+    return problems
+
+
+def _guard_problems(call: Call, quds: list[str], question: str, root_question: str | None, keep_specifics: bool,
+                    on) -> list[Problem]:
+    """The heuristic `GUARDS` that are on."""
+    problems = []
     if root_question is not None:
-        texts = quds + ([call.get("query")] if op == "RETRIEVE" and isinstance(call.get("query"), str) else [])
+        query = call.get("query")
+        texts = quds + ([query] if call.operator == "RETRIEVE" and isinstance(query, str) else [])
         for text in texts:
             added = new_topics(text, root_question)
             if added and on(ProblemKind.NEW_TOPIC):
-                add(ProblemKind.NEW_TOPIC, f"{text!r} brings in {', '.join(added)}, which the question does not mention")
+                problems.append(Problem(ProblemKind.NEW_TOPIC, f"{text!r} brings in {', '.join(added)}, which the "
+                                                               f"question does not mention"))
             if reverses_mail(text, root_question) and on(ProblemKind.REVERSED_MAIL):
-                add(ProblemKind.REVERSED_MAIL, f"{text!r} {REVERSED_MAIL}, but the question asks for mails I got")
+                problems.append(Problem(ProblemKind.REVERSED_MAIL, f"{text!r} {REVERSED_MAIL}, but the question asks "
+                                                                   f"for mails I got"))
     if keep_specifics and on(ProblemKind.DROPS_SPECIFIC):
         lost = lost_specifics(call, question)
         if lost:
-            add(ProblemKind.DROPS_SPECIFIC, f"the step drops {', '.join(lost)} of its question: use it in the step or "
-                                            f"keep it in a sub-question")
+            problems.append(Problem(ProblemKind.DROPS_SPECIFIC, f"the step drops {', '.join(lost)} of its question: "
+                                                                f"use it in the step or keep it in a sub-question"))
     if on(ProblemKind.IMPOSSIBLE_TEST):
         for source in _code_texts(call, ("filter", "condition")):
             for comparison in impossible_comparisons(source):
-                add(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true")
+                problems.append(Problem(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true"))
+    return problems
+
+
+def _data_flow_problems(call: Call, needs: Needs, allowed_attributes: frozenset[str] | None) -> list[Problem]:
+    """What the step gives against what the steps above need of it."""
+    problems = []
+    op = call.operator
     produced, used = produced_and_used(call)
     if op == "RETRIEVE":
         missing = sorted(_non_fixed(needs.rows | needs.members))
         if missing:
-            add(ProblemKind.NEEDS_EXTRACT,
-                f"RETRIEVE gives only fixed columns, but {', '.join(missing)} is needed above (EXTRACT it)")
+            problems.append(Problem(ProblemKind.NEEDS_EXTRACT, f"RETRIEVE gives only fixed columns, but "
+                                                               f"{', '.join(missing)} is needed above (EXTRACT it)"))
     if op == "GROUP_BY":
         lost = sorted(set(needs.rows) - produced)
         if lost:
-            add(ProblemKind.GROUP_DROPS, f"GROUP_BY keeps only its keys {sorted(produced)}, but {', '.join(lost)} is "
-                                         f"needed above")
+            problems.append(Problem(ProblemKind.GROUP_DROPS, f"GROUP_BY keeps only its keys {sorted(produced)}, but "
+                                                             f"{', '.join(lost)} is needed above"))
     if op in ("APPLY", *AGGREGATES) and needs.rows:
-        add(ProblemKind.ONE_VALUE, f"{op} gives one value, but attributes {needs.text()} are needed above")
+        problems.append(Problem(ProblemKind.ONE_VALUE, f"{op} gives one value, but attributes {needs.text()} are "
+                                                       f"needed above"))
     if allowed_attributes is not None:
         unknown = sorted({n for n, _ in used} - allowed_attributes)
         if unknown:
-            add(ProblemKind.UNKNOWN_ATTRIBUTE, f"unknown attribute(s) {', '.join(unknown)}")
+            problems.append(Problem(ProblemKind.UNKNOWN_ATTRIBUTE, f"unknown attribute(s) {', '.join(unknown)}"))
     return problems
 
 
