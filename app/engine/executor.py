@@ -121,35 +121,13 @@ class _Run:
         node = p.node
         t0 = _clock.perf_counter()
         result: Any = None
-        error: str | None = None
-        failure: Failure | None = None
         warnings: list[str] = []
         if p.problems:
             error, failure = "invalid step: " + "; ".join(p.problems), Failure(FailureKind.INVALID_STEP)
         elif any(rep.error for rep in child_reports):
             error, failure = "not run: a sub-question failed", Failure(FailureKind.NOT_RUN)
         else:
-            ctx = self._context(node, warnings)
-            try:
-                if self.cancel is not None and self.cancel():
-                    raise Cancelled("cancelled")
-                if _clock.monotonic() > self.deadline:
-                    raise TimeLimitReached("time limit reached")
-                args = self._arguments(p, child_results)
-                result = REGISTRY[node.call.operator](ctx, args)
-            except Cancelled:
-                raise
-            except (OperatorError, EvalError) as exc:
-                error = str(exc)
-                # a lambda that stopped at the deadline fails as an EvalError: the clock, not the text, says why
-                timed_out = isinstance(exc, TimeLimitReached) or _clock.monotonic() > self.deadline
-                self.timed_out |= timed_out
-                failure = _failure_of(exc, timed_out)
-            except Exception as exc:  # a bug in an operator: report it on the node, keep the app alive
-                log.exception("operator %s failed on step %s", node.call.operator, node.step)
-                error = f"internal error: {type(exc).__name__}: {exc}"
-                failure = Failure(FailureKind.INTERNAL)
-            warnings = ctx.warnings
+            result, error, failure, warnings = self._apply(p, child_results)
         seconds = _clock.perf_counter() - t0
         if failure is not None and failure.kind is not FailureKind.NOT_RUN and self.first_error is None:
             self.first_error = f"{node.call.operator} (“{node.question}”) failed: {error} [step: {node.step}]"
@@ -170,6 +148,27 @@ class _Run:
             result = None
         self.cache[key] = (result, report)
         return result, report
+
+    def _apply(self, p: PlannedNode, child_results: list[Any]) -> tuple[Any, str | None, Failure | None, list[str]]:
+        """The node's operator on its children's results: (result, error, failure, warnings). A cancel goes up."""
+        node = p.node
+        ctx = self._context(node, [])
+        try:
+            if self.cancel is not None and self.cancel():
+                raise Cancelled("cancelled")
+            if _clock.monotonic() > self.deadline:
+                raise TimeLimitReached("time limit reached")
+            return REGISTRY[node.call.operator](ctx, self._arguments(p, child_results)), None, None, ctx.warnings
+        except Cancelled:
+            raise
+        except (OperatorError, EvalError) as exc:
+            # a lambda that stopped at the deadline fails as an EvalError: the clock, not the text, says why
+            timed_out = isinstance(exc, TimeLimitReached) or _clock.monotonic() > self.deadline
+            self.timed_out |= timed_out
+            return None, str(exc), _failure_of(exc, timed_out), ctx.warnings
+        except Exception as exc:  # a bug in an operator: report it on the node, keep the app alive
+            log.exception("operator %s failed on step %s", node.call.operator, node.step)
+            return None, f"internal error: {type(exc).__name__}: {exc}", Failure(FailureKind.INTERNAL), ctx.warnings
 
     def inputs_of(self, p: PlannedNode) -> list[Any]:
         """The results of `p`'s children, as the node was given them (the answer's sentence reads an arg-max's
