@@ -274,8 +274,10 @@ def source_words(query: str, sources: tuple[str, ...] = ()) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-# "How many mails has Markus sent me?", "emails did I get from my mum", "Who did I receive the most mails from?"
-_MAILS_I_GOT = re.compile(r"\b(?:sent|sends|emailed|emails|mailed|wrote|writes)\s+me\b|\b(?:get|got|gets|receive|received|"
+# "How many mails has Markus sent me?", "did Andreas send me", "emails did I get from my mum", "Who did I receive the
+# most mails from?"
+_MAILS_I_GOT = re.compile(r"\b(?:send|sent|sends|email|emailed|emails|mail|mailed|mails|write|wrote|writes|written)\s+"
+                          r"me\b|\b(?:get|got|gets|receive|received|"
                           r"receives)\b", re.I)
 SENDING = ("sent", "send", "emailed", "email", "mailed", "wrote", "write")
 _I_SEND = re.compile(r"\bI\s+(?:" + "|".join(SENDING) + r")\b", re.I)

@@ -307,6 +307,9 @@ def test_a_step_may_not_turn_mails_the_person_got_into_mails_they_sent():
         "'I sent an email to Markus' has me send the mails, but the question asks for mails I got"]
     assert step_problems(parse_call('APPLY(l=QUD("emails from Markus"), fct=len)'), question, Needs(),
                          root_question=question) == []
+    for base_form in ("How many emails did Markus send me in 2022?", "Did Markus ever email me?"):
+        assert [p.kind for p in typed_step_problems(call, base_form, Needs(), root_question=base_form)] == [
+            ProblemKind.REVERSED_MAIL]
     for asks_for_sent in ("How many emails did I send to Markus?", "Did Markus get the mail I sent him?"):
         assert step_problems(call, asks_for_sent, Needs(), root_question=asks_for_sent) == []
 
