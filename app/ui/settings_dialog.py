@@ -49,50 +49,15 @@ class SettingsDialog(QDialog):
         self.setWindowTitle("Lifelens settings")
         self._default_store = default_store
 
-        self.store_edit = QLineEdit(str(values.store_path) if values.store_path else "")
-        self.store_edit.setPlaceholderText(f"{default_store} (default)")
-        store_choose = QPushButton("Choose…")
-        store_choose.clicked.connect(self._choose_store)
-        store_row = QHBoxLayout()
-        store_row.addWidget(self.store_edit, 1)
-        store_row.addWidget(store_choose)
-
-        self.qud_default = QRadioButton("Built-in model (Gemma 3 270M)")
-        self.qud_file = QRadioButton("A GGUF file:")
-        group = QButtonGroup(self)
-        group.addButton(self.qud_default)
-        group.addButton(self.qud_file)
-        custom = values.qud_model != DEFAULT_QUD_MODEL
-        self.qud_edit = QLineEdit(values.qud_model if custom else "")
-        self.qud_edit.setPlaceholderText("path/to/model.gguf")
-        (self.qud_file if custom else self.qud_default).setChecked(True)
-        qud_choose = QPushButton("Choose…")
-        qud_choose.clicked.connect(self._choose_gguf)
-        qud_row = QHBoxLayout()
-        qud_row.addWidget(self.qud_file)
-        qud_row.addWidget(self.qud_edit, 1)
-        qud_row.addWidget(qud_choose)
-
+        form = QFormLayout()
+        form.addRow("Data location:", self._store_row(values, default_store))
+        form.addRow("Question model:", self._qud_rows(values))
         self.operator_combo = QComboBox()
         for size in OPERATOR_SIZES:
             self.operator_combo.addItem(OPERATOR_LABELS[size], size)
         self.operator_combo.setCurrentIndex(OPERATOR_SIZES.index(values.operator_size))
-
-        form = QFormLayout()
-        form.addRow("Data location:", store_row)
-        models = QVBoxLayout()
-        models.addWidget(self.qud_default)
-        models.addLayout(qud_row)
-        form.addRow("Question model:", models)
         form.addRow("Operator models:", self.operator_combo)
-
-        danger = QGroupBox("Your data")
-        self.delete_button = QPushButton("Delete all my data…")
-        self.delete_button.setToolTip("Delete the event store and the model caches in the data folder")
-        self.delete_button.clicked.connect(self._delete_all)
-        danger_layout = QHBoxLayout(danger)
-        danger_layout.addWidget(QLabel("Imported events and model caches; your export files stay where they are."), 1)
-        danger_layout.addWidget(self.delete_button)
+        danger = self._data_box()
 
         self.problem = QLabel("")
         self.problem.setStyleSheet(f"color: {error_colour(self.palette()).name()}")
@@ -106,6 +71,48 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
         self.resize(640, 300)
+
+    def _store_row(self, values: SettingsValues, default_store: Path) -> QHBoxLayout:
+        self.store_edit = QLineEdit(str(values.store_path) if values.store_path else "")
+        self.store_edit.setPlaceholderText(f"{default_store} (default)")
+        store_choose = QPushButton("Choose…")
+        store_choose.clicked.connect(self._choose_store)
+        row = QHBoxLayout()
+        row.addWidget(self.store_edit, 1)
+        row.addWidget(store_choose)
+        return row
+
+    def _qud_rows(self, values: SettingsValues) -> QVBoxLayout:
+        """The built-in question model, or a GGUF file of the person's."""
+        self.qud_default = QRadioButton("Built-in model (Gemma 3 270M)")
+        self.qud_file = QRadioButton("A GGUF file:")
+        group = QButtonGroup(self)
+        group.addButton(self.qud_default)
+        group.addButton(self.qud_file)
+        custom = values.qud_model != DEFAULT_QUD_MODEL
+        self.qud_edit = QLineEdit(values.qud_model if custom else "")
+        self.qud_edit.setPlaceholderText("path/to/model.gguf")
+        (self.qud_file if custom else self.qud_default).setChecked(True)
+        qud_choose = QPushButton("Choose…")
+        qud_choose.clicked.connect(self._choose_gguf)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.qud_file)
+        file_row.addWidget(self.qud_edit, 1)
+        file_row.addWidget(qud_choose)
+        rows = QVBoxLayout()
+        rows.addWidget(self.qud_default)
+        rows.addLayout(file_row)
+        return rows
+
+    def _data_box(self) -> QGroupBox:
+        box = QGroupBox("Your data")
+        self.delete_button = QPushButton("Delete all my data…")
+        self.delete_button.setToolTip("Delete the event store and the model caches in the data folder")
+        self.delete_button.clicked.connect(self._delete_all)
+        layout = QHBoxLayout(box)
+        layout.addWidget(QLabel("Imported events and model caches; your export files stay where they are."), 1)
+        layout.addWidget(self.delete_button)
+        return box
 
     def values(self) -> SettingsValues:
         store = self.store_edit.text().strip()
