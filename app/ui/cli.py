@@ -8,7 +8,7 @@ import argparse
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("app", help="open the desktop app (the default when no command is given)")
     p.add_argument("--demo", action="store_true", help="open the demo persona (built on first use)")
-    p.add_argument("--probe", choices=("idle", "models"), help=argparse.SUPPRESS)  # start-up figures, then quit
+    p.add_argument("--probe", choices=("idle", "models", "answers"), help=argparse.SUPPRESS)  # start-up figures, then quit
     p.set_defaults(func=open_app)
 
 

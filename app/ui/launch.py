@@ -88,7 +88,8 @@ def open_window(db: str | os.PathLike | None = None, demo: bool = False, *, prob
     """Open the main window and run until it closes; returns the exit code.
 
     probe="idle" prints start-up figures as JSON once the window is shown and the event loop is idle,
-    then quits; probe="models" does the same after the models have loaded.
+    then quits; probe="models" does the same after the models have loaded; probe="answers" asks ten example
+    questions in the window first (the time to each answer and the peak memory, for bench/demo_first_answer.py).
     """
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -119,6 +120,51 @@ def open_window(db: str | os.PathLike | None = None, demo: bool = False, *, prob
         _close_models()
 
 
+PROBE_QUESTIONS = 10
+
+
+def _probe_answers(window: Any, report: Callable[[str], None]) -> None:
+    """As a person on first use would: once the store is open, ask the example questions one after another (as
+    Enter in the question box does, so each waits for the index and the models like a person's), then report
+    the seconds from process start to each answer and the peak memory."""
+    import resource
+
+    from PySide6.QtCore import QTimer
+
+    started = _process_start_time() or START_TIME
+    answers: list[dict[str, Any]] = []
+    questions: list[str] = []
+
+    def ask_next() -> None:
+        question = questions[len(answers) % len(questions)]
+        window.question_pane.line.setText(question)
+        window.question_pane.ask_requested.emit(question)
+
+    def on_answered(answer: Any) -> None:
+        status = getattr(getattr(answer, "status", None), "value", None) if answer is not None else "none"
+        answers.append({"question": questions[len(answers) % len(questions)], "status": status,
+                        "seconds_since_process_start": round(time.time() - started, 2)})
+
+    def on_finished() -> None:
+        if len(answers) < PROBE_QUESTIONS:
+            QTimer.singleShot(0, ask_next)
+            return
+        print(json.dumps({"answers": answers, "peak_rss_mb": round(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}), flush=True)
+        report(f"{len(answers)} answers")
+
+    def wait_for_store() -> None:
+        if window.store is None or window.store.count() == 0 or not window.examples_model.stringList():
+            QTimer.singleShot(100, wait_for_store)
+            return
+        questions.extend(window.examples_model.stringList())
+        window.answering.answered.connect(on_answered)
+        window.answering.finished.connect(on_finished)
+        ask_next()
+
+    QTimer.singleShot(0, wait_for_store)
+
+
 def _close_models() -> None:
     """Free llama.cpp's native memory before the interpreter goes (when the models package is installed)."""
     if importlib.util.find_spec("models.llm") is not None:
@@ -147,6 +193,8 @@ def _install_probe(app: Any, window: Any, probe: str) -> None:
 
     if probe == "idle":
         QTimer.singleShot(0, lambda: report("window shown, event loop idle"))
+    elif probe == "answers":
+        _probe_answers(window, report)
     else:
         def poll() -> None:
             if getattr(window.answerer, "loaded", False) and window.answering.job is None:

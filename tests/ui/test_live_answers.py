@@ -160,3 +160,27 @@ def test_a_live_count_follows_the_running_step_and_goes_after(qtbot, window_fact
     # The answer came: the count is gone, the sentence is there.
     assert pane.count_label.text() == "" and not pane.count_label.isVisible()
     assert pane.headline.text() == "700 songs you played by a band."
+
+
+def test_the_answers_probe_asks_the_examples_in_turn_and_reports_each_answer(qtbot, window_factory, private_dirs,
+                                                                             capsys):
+    """bench/demo_first_answer.py reads what this probe prints: ten answers asked as Enter asks them, the
+    seconds since start at each, and the peak memory; then the report that ends the probe."""
+    from app.ui.launch import PROBE_QUESTIONS, _probe_answers
+
+    path = write_store(private_dirs[0] / "life.sqlite", workouts_and_orders())
+    window = window_factory(path)
+    window.answerer = TreeAnswerer(path, runs_in(2023))
+    reported = []
+    _probe_answers(window, reported.append)
+    qtbot.waitUntil(lambda: bool(reported), timeout=60_000)
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    answers = figures["answers"]
+    assert reported == [f"{PROBE_QUESTIONS} answers"] and len(answers) == PROBE_QUESTIONS
+    assert [a["status"] for a in answers] == ["answered"] * PROBE_QUESTIONS
+    examples = window.examples_model.stringList()
+    assert [a["question"] for a in answers] == [examples[i % len(examples)] for i in range(PROBE_QUESTIONS)]
+    assert [q for q, _ in window.answerer.questions] == [a["question"] for a in answers]
+    seconds = [a["seconds_since_process_start"] for a in answers]
+    assert seconds == sorted(seconds) and seconds[0] > 0
+    assert figures["peak_rss_mb"] > 50
