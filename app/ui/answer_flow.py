@@ -19,7 +19,7 @@ from PySide6.QtCore import QLocale, QObject, Signal, Slot
 
 from .answer_history import AnswerHistory
 from .answering import reference_date_for
-from .follow_up import period_follow_up, time_follow_up, tree_for_year, tree_within
+from .follow_up import people_follow_up, people_tree, period_follow_up, time_follow_up, tree_for_year, tree_within
 from .jobs import AnswerJob, JobRunner
 from .presenting import progress_words
 from .step_dialog import StepDialog
@@ -79,7 +79,8 @@ class AnswerFlow(QObject):
         if not question or self.busy or not self.host.ensure_store():
             return None
         self.host.question_pane.remember(question)
-        # "and in 2022?", "only on weekends" right after an answer: its steps changed, without the question model.
+        # "and in 2022?", "only on weekends", "who was with me?" right after an answer: its steps changed, without
+        # the question model.
         tree = self._follow_up_tree(question)
         if tree is not None:
             self.host.question_pane.line.setText(tree["question"])  # the box shows how the follow-up was read
@@ -92,13 +93,16 @@ class AnswerFlow(QObject):
         return self._work_out(tree["question"], tree)
 
     def _follow_up_tree(self, question: str) -> dict | None:
-        """The last answer's tree for a follow-up that moves or narrows its period; None for any other question."""
+        """The last answer's tree for a follow-up that moves or narrows its period or asks who was there; None
+        for any other question."""
         if self.last_answer is None or self.last_answer.tree is None or not self.can_run_trees:
             return None
         tree = tree_json(self.last_answer.tree)
         year = period_follow_up(question)
         if year is not None:
             return tree_for_year(tree, year)
+        if people_follow_up(question):
+            return people_tree(tree)
         part = time_follow_up(question)
         return tree_within(tree, part) if part is not None else None
 

@@ -1,10 +1,12 @@
-"""Follow-ups that narrow or move the period of the last answer, run as its tree changed, without the question
-model. Plain Python, no Qt.
+"""Follow-ups that narrow or move the period of the last answer, or ask who was there, run as its tree changed,
+without the question model. Plain Python, no Qt.
 
     year = period_follow_up("And in 2022?")                  # "2022"
     tree = tree_for_year(tree_json(answer.tree), year)       # None when the tree names no one year
     part = time_follow_up("only on weekends")                # TimeOfWeek("on weekends", 'lambda attr: ...')
     tree = tree_within(tree_json(answer.tree), part)         # every search of the tree kept to weekends
+    people_follow_up("who was with me?")                     # True
+    tree = people_tree(tree_json(answer.tree))               # the people of the events the answer was computed on
 
 The question model writes relative periods out as dates ("last year" becomes "in 2023", rule
 absolute_periods), so the year of a tree is in its sub-questions; every mention of it (sub-questions, queries,
@@ -107,3 +109,43 @@ def tree_within(tree: dict[str, Any], part: TimeOfWeek) -> dict[str, Any] | None
     if not tree["step"].startswith("RETRIEVE("):  # a search at the root was renamed above already
         result["question"] = f"{tree['question'].rstrip(' ?.!')}, {part.words}?"
     return result
+
+
+_PEOPLE_FOLLOW_UP = re.compile(
+    r"^\s*(?:and|so)?\s*(?:who\s+(?:was|were)\s+(?:with\s+me|there)|who\s+(?:came|went)\s+(?:along\s+)?with\s+me|"
+    r"who\s+joined\s+me|who\s+did\s+i\s+(?:go|do\s+(?:it|that))\s+with|with\s+whom)"
+    r"\s*(?:then|that\s+time|those\s+times)?\s*[?.!]?\s*$", re.IGNORECASE)
+_EVENT_STEPS = ("FILTER", "EXTRACT", "RETRIEVE", "JOIN")  # steps whose result is events, not a number or groups
+
+
+def people_follow_up(text: str) -> bool:
+    """Whether a follow-up asks who was there ('who was with me?', 'and who came with me?', 'with whom?')."""
+    return _PEOPLE_FOLLOW_UP.match(text) is not None
+
+
+def people_tree(tree: dict[str, Any]) -> dict[str, Any] | None:
+    """The people of the events the last answer counted, summed or picked from: below its aggregates and
+    groupings, the first step that gives events, then each event's participants (a calendar entry's attendees,
+    a mail's sender and recipients) one per row, grouped by person; the person there most often answers, the
+    others follow as runner-ups. None when the tree gives no events."""
+    node = tree
+    while node["step"].split("(", 1)[0].strip() not in _EVENT_STEPS:
+        if len(node["children"]) != 1:
+            return None
+        node = node["children"][0]
+    scope = node["question"]
+
+    def q(text: str) -> str:
+        return f"QUD({json.dumps(text, ensure_ascii=False)})"
+
+    extracted = {"question": f"{scope} with participants", "children": [node],
+                 "step": f'EXTRACT(l={q(scope)}, attr_names=["participants"], attr_types=[list])'}
+    unnested = {"question": f"{scope} with participant", "children": [extracted],
+                "step": f'UNNEST(l={q(extracted["question"])}, nested_attr_name="participants", '
+                        f'unnested_attr_name="participant")'}
+    grouped = {"question": f"{scope} grouped by person", "children": [unnested],
+               "step": f'GROUP_BY(l={q(unnested["question"])}, attr_names=["participant"])'}
+    counted = {"question": f"number of events per person {scope}", "children": [grouped],
+               "step": f'MAP(l={q(grouped["question"])}, fct=len, res_name="count")'}
+    return {"question": f"Who was with me: {scope}?", "children": [counted],
+            "step": f'ARGMAX(l={q(counted["question"])}, arg_attr_name="count", val_attr_name="participant")'}

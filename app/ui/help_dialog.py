@@ -34,7 +34,9 @@ next; a question by month, weekday or artist draws a chart.</p>
 events it found; select one to see its events under <b>Evidence</b>. Open an event to read it whole and to find
 the file it came from.</p>
 <p>Right after an answer, <i>and in 2022?</i> asks the same question for 2022, and <i>only on weekends</i>
-(weekdays, mornings, afternoons, evenings, at night) keeps it to that part of the week, with the same steps.</p>
+(weekdays, mornings, afternoons, evenings, at night) keeps it to that part of the week, with the same steps;
+<i>who was with me?</i> names the people of the events it counted (a calendar entry's attendees, a mail's sender
+and recipients).</p>
 <p>When an answer went wrong at one step (it looked for the wrong thing, grouped by the wrong field), select
 that step and press <b>Edit this step…</b>: change what it looks for, how it filters or groups, and the tree runs
 again with your change.</p>

@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 
 from app.store import EventStore
-from app.ui.follow_up import period_follow_up, tree_for_year
+from app.ui.follow_up import people_follow_up, people_tree, period_follow_up, tree_for_year
 
 from .fakes import spotify_rows, write_spotify
 from .test_main_window import ask, import_by_drop
@@ -100,3 +100,69 @@ def test_only_on_weekends_after_an_answer_counts_the_weekend_plays(qtbot, window
     assert follow.value == weekend and follow.question == "How many songs did I hear in 2024, on weekends?"
     assert window.question_pane.line.text() == follow.question  # how the follow-up was read
     assert len(window.answerer.questions) == 1  # the question model was not asked
+
+
+def test_a_people_follow_up_is_told_apart_from_a_question():
+    for text in ("who was with me?", "And who was there?", "who came with me", "Who did I go with?", "with whom?",
+                 "who joined me then?", "so who was with me that time?"):
+        assert people_follow_up(text), text
+    for text in ("Who did I meet most in 2023?", "who was with me at the cinema in 2022?", "and in 2022?",
+                 "Who wrote to me most?"):
+        assert not people_follow_up(text), text
+
+
+def test_the_people_tree_takes_the_events_below_the_count():
+    tree = people_tree(COUNT_2024)
+    assert tree["question"] == "Who was with me: songs I heard in 2024?"
+    steps, node = [], tree
+    for _ in range(5):
+        steps.append(node["step"])
+        (node,) = node["children"]
+    assert steps == [
+        'ARGMAX(l=QUD("number of events per person songs I heard in 2024"), arg_attr_name="count", '
+        'val_attr_name="participant")',
+        'MAP(l=QUD("songs I heard in 2024 grouped by person"), fct=len, res_name="count")',
+        'GROUP_BY(l=QUD("songs I heard in 2024 with participant"), attr_names=["participant"])',
+        'UNNEST(l=QUD("songs I heard in 2024 with participants"), nested_attr_name="participants", '
+        'unnested_attr_name="participant")',
+        'EXTRACT(l=QUD("songs I heard in 2024"), attr_names=["participants"], attr_types=[list])',
+    ]
+    assert node == COUNT_2024["children"][0]  # the filtered events, searched as before
+    joined = {"question": "q", "step": 'JOIN(l1=QUD("a"), l2=QUD("b"), condition="x")', "children": []}
+    two_inputs = {"question": "r", "step": "APPLY(...)", "children": [COUNT_2024, COUNT_2024]}
+    extract = people_tree(joined)
+    for _ in range(4):
+        (extract,) = extract["children"]
+    assert extract["children"] == [joined]
+    assert people_tree(two_inputs) is None
+
+
+def test_who_was_with_me_after_a_count_names_the_people_of_those_events(qtbot, window_factory, private_dirs):
+    from datetime import timedelta, timezone
+
+    from importers.base import Event, content_key
+    from tests.stores import write_store
+
+    def climb(day: int, attendees: list[str], year: int = 2024) -> Event:
+        start = datetime(year, 3, day, 18, tzinfo=timezone.utc)
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(hours=2), title="Climbing",
+                     text="Climbing at the gym", position=f"climb {year} {day}", key=content_key("climb", year, day),
+                     data={"summary": "Climbing", "attendees": attendees})
+
+    events = [climb(1, ["Anna Lee", "Ben Okafor"]), climb(8, ["Anna Lee"]), climb(15, ["Anna Lee", "Chen Wu"]),
+              climb(2, ["Dora Kim"], year=2023)]
+    path = write_store(private_dirs[0] / "life.sqlite", events)
+    window = window_factory(path)
+    window.answerer.tree = {
+        "question": "How often did I go climbing in 2024?", "step": 'APPLY(l=QUD("my climbs in 2024"), fct=len)',
+        "children": [{"question": "my climbs in 2024",
+                      "step": 'FILTER(l=QUD("my climbs"), filter=lambda attr: attr["start_datetime"].year == 2024)',
+                      "children": [{"question": "my climbs", "step": 'RETRIEVE(query="climbing")', "children": []}]}]}
+    assert ask(qtbot, window, "How often did I go climbing in 2024?").value == 3
+    follow = ask(qtbot, window, "who was with me?")
+    assert len(window.answerer.questions) == 1 and len(window.answerer.trees_run) == 1  # no question model
+    assert follow.question == "Who was with me: my climbs in 2024?"
+    assert window.question_pane.line.text() == follow.question
+    assert follow.value == "Anna Lee"  # not Dora Kim, who climbed with me in 2023
+    assert window.answer_pane.headline.text() == ("The participant with the most climbs in 2024 was Anna Lee (3), "
+                                                  "then Ben Okafor (1) and Chen Wu (1).")
