@@ -27,7 +27,7 @@ from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.validate import carrier_phrases, source_words
 from app.sources import carrier_sources
-from models.llm import GenerationCancelled, GrammarError, LLMError, ReplayingLLM
+from models.llm import GenerationCancelled, GrammarError, LLMError, replaying
 
 __all__ = ["ask", "RERUNS"]
 
@@ -60,9 +60,9 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
-    # a new decomposition after a failed step asks again for every sub-question the failure did not touch, with
-    # the same prompts: those steps are replayed from the first time instead of written again
-    steps = ReplayingLLM(llm)
+    # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
+    # again) is replayed with the same prompt instead of written again
+    steps = replaying(llm)
     avoid: dict[str, frozenset[str]] = {}
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # events that lacked an attribute (below)
     timings["qud"] = 0.0

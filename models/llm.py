@@ -34,11 +34,12 @@ import ctypes
 import os
 import threading
 import time
-from collections import deque
+import weakref
+from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Callable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 DEFAULT_CONTEXT = 4096
 MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
@@ -979,34 +980,60 @@ class ReplayingLLM:
     gets the earlier completion back (marked `replayed`, with no seconds) without running the model. Greedy or
     seeded decoding would write the same text again, so nothing changes but the time.
 
-    For the span of one question (app.ask): a new decomposition after a step that failed when the tree ran asks
-    again for every sub-question the failure did not touch, with the same prompts.
+    Within one question (app.ask), a new decomposition after a step that failed when the tree ran asks again for
+    every sub-question the failure did not touch, with the same prompts; across questions (`replaying`), a
+    sub-question decomposed for an earlier question ("I went running in 2023") is not written again. At most
+    `max_kept` completions are kept, the least recently used going first.
 
         llm = ReplayingLLM(model)
         llm.complete(prompt, grammar=g)     # runs the model
         llm.complete(prompt, grammar=g)     # the same Completion, replayed; llm.replayed == 1
     """
 
-    def __init__(self, llm: LLM):
+    def __init__(self, llm: LLM, max_kept: int = 4096):
         self.llm = llm
         self.replayed = 0
-        self._kept: dict[tuple, Completion] = {}
+        self.max_kept = max_kept
+        self._kept: OrderedDict[tuple, Completion] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __getattr__(self, name: str):  # name, loaded, usage, interrupt_when, ... are the model's
         return getattr(self.llm, name)
 
     def complete(self, prompt: str, **kwargs) -> Completion:
         key = (prompt, tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in kwargs.items())))
-        kept = self._kept.get(key)
-        if kept is not None:
-            self.replayed += 1
-            return replace(kept, seconds=0.0, prefill_seconds=0.0, evaluated_tokens=0, decode_calls=0, replayed=True)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.replayed += 1
+                return replace(kept, seconds=0.0, prefill_seconds=0.0, evaluated_tokens=0, decode_calls=0,
+                               replayed=True)
         out = self.llm.complete(prompt, **kwargs)
-        self._kept[key] = out
+        with self._lock:
+            self._kept[key] = out
+            while len(self._kept) > self.max_kept:
+                self._kept.popitem(last=False)
         return out
 
     def close(self) -> None:
         self.llm.close()
+
+
+_replaying: "weakref.WeakKeyDictionary[Any, ReplayingLLM]" = weakref.WeakKeyDictionary()
+_replaying_lock = threading.Lock()
+
+
+def replaying(llm: LLM) -> ReplayingLLM:
+    """The completions of `llm` kept for the process, when its output depends on the call alone (a GGUFModel:
+    greedy or seeded); for another model (a test's scripted stand-in), kept for this caller only."""
+    if not isinstance(llm, GGUFModel):
+        return ReplayingLLM(llm)
+    with _replaying_lock:
+        kept = _replaying.get(llm)
+        if kept is None:
+            kept = _replaying[llm] = ReplayingLLM(llm)
+        return kept
 
 
 # --- one model per file and process ---------------------------------------------------------------

@@ -404,6 +404,25 @@ def test_a_call_made_twice_is_replayed_without_the_model():
         llm.complete("new prompt")
 
 
+def test_the_least_recently_used_call_goes_first_and_a_scripted_model_is_kept_per_caller(default_gguf):
+    from models.llm import GGUFModel, ReplayingLLM, replaying
+    from tests.fakes import FakeLLM
+
+    fake = FakeLLM(["A", "B", "C", "D"])
+    llm = ReplayingLLM(fake, max_kept=2)
+    llm.complete("p1"), llm.complete("p2"), llm.complete("p1"), llm.complete("p3")   # p2 is the oldest now
+    assert llm.complete("p1").replayed and llm.complete("p3").replayed
+    assert llm.complete("p2").text == "D" and len(fake.calls) == 4
+    # a scripted stand-in may answer a prompt differently next time: each caller keeps its own
+    assert replaying(fake) is not replaying(fake)
+    # a GGUF model writes the same for the same call: its completions are kept for the process
+    model = GGUFModel(default_gguf, n_threads=1)
+    try:
+        assert replaying(model) is replaying(model)
+    finally:
+        model.close()
+
+
 def test_drafts_are_made_while_they_pay_and_now_and_then_when_they_do_not():
     from models.llm import DRAFT_TOKENS, DraftLedger
 

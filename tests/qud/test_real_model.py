@@ -99,10 +99,27 @@ def test_a_cancel_stops_the_real_model_within_a_second(default_llm, hikes_db):
     with EventStore.open(hikes_db, read_only=True) as store:
         threading.Timer(0.05, cancel.set).start()  # the first model call is under way
         started = time.monotonic()
-        answer = ask("How many times did I go hiking?", store, TODAY, llm=default_llm, cancel=cancel)
+        # a question no other test asks: one asked before is replayed from its kept steps, without the model
+        answer = ask("How many hikes did I do over 10 km?", store, TODAY, llm=default_llm, cancel=cancel)
         seconds = time.monotonic() - started
     assert answer.status is AnswerStatus.CANCELLED
     assert seconds < 0.05 + 1.0
-    # the model is sound afterwards: the same question decomposes as it does uncancelled
+    # the model is sound afterwards, and nothing of the cancelled call was kept: the question decomposes
     with EventStore.open(hikes_db, read_only=True) as store:
-        assert ask("How many times did I go hiking?", store, TODAY, llm=default_llm).tree is not None
+        again = ask("How many hikes did I do over 10 km?", store, TODAY, llm=default_llm)
+    assert again.tree is not None and again.timings["qud"] > 0.05
+
+
+def test_a_question_asked_again_is_decomposed_without_the_model(default_llm, hikes_db):
+    """The window answers many questions in one process: steps the model wrote for an earlier question (the same
+    prompt) are replayed, and the tree is the one it wrote."""
+    from dataclasses import replace as copied
+
+    with EventStore.open(hikes_db, read_only=True) as store:
+        first = ask("How far did I hike in total?", store, TODAY, llm=default_llm)
+        before = copied(default_llm.usage)
+        again = ask("How far did I hike in total?", store, TODAY, llm=default_llm)
+    steps = lambda answer: [(node.question, node.step) for node in answer.tree.walk()]  # noqa: E731
+    assert first.tree is not None and steps(again) == steps(first)
+    assert again.value == first.value
+    assert default_llm.usage.calls == before.calls
