@@ -30,11 +30,15 @@ def run(data: Path, timeout: float) -> dict:
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "app.cli", "app", "--demo", "--probe", "answers"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:
-        raise SystemExit(f"the app failed ({done.returncode}):\n{done.stderr[-3000:]}")
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     figures = {k: v for line in lines for k, v in line.items()}
     figures["wall_seconds"] = round(time.perf_counter() - started, 1)
+    figures["exit_code"] = done.returncode
+    if done.returncode != 0:  # the figures it printed before stand; how it ended is reported with them
+        errors = [line for line in done.stderr.splitlines() if "propagateSizeHints" not in line]
+        print(f"the app ended with exit code {done.returncode}:\n" + "\n".join(errors[-20:]))
+    if "answers" not in figures:
+        raise SystemExit("the app printed no answers")
     return figures
 
 
@@ -57,7 +61,7 @@ def main() -> None:
         first = answers[0]["seconds_since_process_start"]
         print(f"first answer {first:.1f} s after launch; {len(answers)} answers by "
               f"{answers[-1]['seconds_since_process_start']:.1f} s; peak RSS {figures.get('peak_rss_mb')} MB; "
-              f"{figures.get('events')} events")
+              f"{figures.get('events')} events; exit code {figures['exit_code']}")
 
 
 if __name__ == "__main__":
