@@ -25,8 +25,8 @@ def drop_files(window, paths: list[Path]) -> None:
     """What a file manager does: drag enter, then drop, with file URLs in the mime data."""
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    centre = window.rect().center()
-    enter = QDragEnterEvent(QPointF(centre), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+    centre = window.rect().center()  # a QPoint: what Qt 6 declares for a drag enter (a drop takes a QPointF)
+    enter = QDragEnterEvent(centre, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(window, enter)
     assert enter.isAccepted()
