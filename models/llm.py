@@ -34,12 +34,11 @@ import ctypes
 import os
 import threading
 import time
-import weakref
 from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 DEFAULT_CONTEXT = 4096
 MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
@@ -366,6 +365,7 @@ class GGUFModel:
         self.lora_path = Path(lora_path) if lora_path else None
         self.lora_scale = lora_scale
         self.prompt_style = prompt_style
+        self.kept_completions: ReplayingLLM | None = None  # set by replaying(): steps kept across questions
         if self.lora_path is not None:
             self.name = f"{self.path.name}+{self.lora_path.name}"
         self._adapter = None
@@ -1020,20 +1020,18 @@ class ReplayingLLM:
         self.llm.close()
 
 
-_replaying: "weakref.WeakKeyDictionary[Any, ReplayingLLM]" = weakref.WeakKeyDictionary()
 _replaying_lock = threading.Lock()
 
 
 def replaying(llm: LLM) -> ReplayingLLM:
-    """The completions of `llm` kept for the process, when its output depends on the call alone (a GGUFModel:
-    greedy or seeded); for another model (a test's scripted stand-in), kept for this caller only."""
+    """The completions of `llm` kept for as long as the model lives, when its output depends on the call alone (a
+    GGUFModel: greedy or seeded); for another model (a test's scripted stand-in), kept for this caller only."""
     if not isinstance(llm, GGUFModel):
         return ReplayingLLM(llm)
     with _replaying_lock:
-        kept = _replaying.get(llm)
-        if kept is None:
-            kept = _replaying[llm] = ReplayingLLM(llm)
-        return kept
+        if llm.kept_completions is None:
+            llm.kept_completions = ReplayingLLM(llm)  # a cycle the garbage collector frees with the model
+        return llm.kept_completions
 
 
 # --- one model per file and process ---------------------------------------------------------------
