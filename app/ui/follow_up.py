@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.syntax import Qud, format_value
+
 _FOLLOW_UP = re.compile(r"^\s*(?:and|what about|how about)?\s*(?:in|for|during)?\s*((?:19|20)\d{2})\s*[?.!]?\s*$",
                         re.IGNORECASE)
 _YEAR = re.compile(r"(?<![\d-])((?:19|20)\d{2})(?!\d)")
@@ -94,13 +96,13 @@ def tree_within(tree: dict[str, Any], part: TimeOfWeek) -> dict[str, Any] | None
         children = [narrowed(c) for c in node["children"]]
         step = node["step"]
         for old, new in renamed.items():
-            step = step.replace(f"QUD({json.dumps(old, ensure_ascii=False)})", f"QUD({json.dumps(new, ensure_ascii=False)})")
+            step = step.replace(format_value(Qud(old)), format_value(Qud(new)))
         if step.startswith("RETRIEVE("):
             question = f"{node['question']} {part.words}"
             renamed[node["question"]] = question
             search = {"question": node["question"], "step": step, "children": children}
             return {"question": question, "children": [search],
-                    "step": f"FILTER(l=QUD({json.dumps(node['question'], ensure_ascii=False)}), filter={part.filter})"}
+                    "step": f"FILTER(l={format_value(Qud(node['question']))}, filter={part.filter})"}
         return {"question": node["question"], "step": step, "children": children}
 
     result = narrowed(tree)
@@ -134,10 +136,7 @@ def people_tree(tree: dict[str, Any]) -> dict[str, Any] | None:
             return None
         node = node["children"][0]
     scope = node["question"]
-
-    def q(text: str) -> str:
-        return f"QUD({json.dumps(text, ensure_ascii=False)})"
-
+    q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
     extracted = {"question": f"{scope} with participants", "children": [node],
                  "step": f'EXTRACT(l={q(scope)}, attr_names=["participants"], attr_types=[list])'}
     unnested = {"question": f"{scope} with participant", "children": [extracted],

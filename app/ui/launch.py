@@ -134,15 +134,16 @@ def _probe_answers(window: Any, report: Callable[[str], None]) -> None:
     started = _process_start_time() or START_TIME
     answers: list[dict[str, Any]] = []
     questions: list[str] = []
+    asked: list[str] = []
 
     def ask_next() -> None:
-        question = questions[len(answers) % len(questions)]
-        window.question_pane.line.setText(question)
-        window.question_pane.ask_requested.emit(question)
+        asked.append(questions[len(asked) % len(questions)])
+        window.question_pane.line.setText(asked[-1])
+        window.question_pane.ask_requested.emit(asked[-1])
 
     def on_answered(answer: Any) -> None:
-        status = getattr(getattr(answer, "status", None), "value", None) if answer is not None else "none"
-        answers.append({"question": questions[len(answers) % len(questions)], "status": status,
+        status = answer.status.value if answer is not None else "none"
+        answers.append({"question": asked[-1], "status": status,
                         "seconds_since_process_start": round(time.time() - started, 2)})
 
     def on_finished() -> None:

@@ -12,8 +12,9 @@ query was its sub-question searches for the new one.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from app.engine.syntax import Qud, format_value
 
 
 class EditError(ValueError):
@@ -26,7 +27,7 @@ def tree_json(report: Any) -> dict[str, Any]:
 
 
 def _qud(question: str) -> str:
-    return f"QUD({json.dumps(question, ensure_ascii=False)})"  # as app.engine.syntax.format_call writes it
+    return format_value(Qud(question))  # as format_call writes it
 
 
 def edited_tree(root: Any, target: Any, question: str, step: str) -> dict[str, Any]:
@@ -59,9 +60,9 @@ def edited_tree(root: Any, target: Any, question: str, step: str) -> dict[str, A
 
 def _retrieve_follows(node: Any, question: str, step: str) -> str:
     """A RETRIEVE whose query was its sub-question, with only the sub-question changed, searches for the new one."""
-    old_query = f"RETRIEVE(query={json.dumps(node.question, ensure_ascii=False)})"
+    old_query = f"RETRIEVE(query={format_value(node.question)})"
     if question != node.question and step == node.step == old_query:
-        return f"RETRIEVE(query={json.dumps(question, ensure_ascii=False)})"
+        return f"RETRIEVE(query={format_value(question)})"
     return step
 
 
