@@ -64,18 +64,24 @@ def unpermute_rows(rows, n_head: int):
     return rows.reshape(n_head, rows.shape[0] // n_head // 2, 2, *rows.shape[1:]).swapaxes(1, 2).reshape(rows.shape)
 
 
+def gguf_name(peft_name: str) -> str | None:
+    """The adapter file's tensor name for a peft LoRA weight ('blk.3.attn_q.weight.lora_a'); None for others."""
+    match = _PEFT_NAME.search(peft_name)
+    if not match:
+        return None
+    layer, module, which = match.groups()
+    if module not in GGUF_NAMES:
+        raise ValueError(f"{peft_name}: no GGUF tensor name known for {module}")
+    return f"blk.{layer}.{GGUF_NAMES[module]}.weight.{'lora_a' if which == 'A' else 'lora_b'}"
+
+
 def lora_tensors(model) -> dict[str, "object"]:
     """GGUF tensor name -> float32 numpy array for every LoRA matrix of a peft model."""
     tensors = {}
     for name, param in model.named_parameters():
-        match = _PEFT_NAME.search(name)
-        if not match:
-            continue
-        layer, module, which = match.groups()
-        if module not in GGUF_NAMES:
-            raise ValueError(f"{name}: no GGUF tensor name known for {module}")
-        suffix = "lora_a" if which == "A" else "lora_b"
-        tensors[f"blk.{layer}.{GGUF_NAMES[module]}.weight.{suffix}"] = param.detach().float().cpu().numpy()
+        key = gguf_name(name)
+        if key is not None:
+            tensors[key] = param.detach().float().cpu().numpy()
     if not tensors:
         raise ValueError("the model has no LoRA weights")
     return tensors
@@ -95,12 +101,8 @@ def write_lora_gguf(model, path: Path, alpha: float, base: Path, dtype: str = "f
     writer.add_float32("adapter.lora.alpha", float(alpha))
     writer.add_string("general.name", f"lifelens qud lora on {base.name}")
     tensors = lora_tensors(model)
-    if architecture in PERMUTED_QK:
-        heads = dict(zip(("attn_q", "attn_k"), _head_counts(base, architecture)))
-        for name in tensors:
-            kind = name.split(".")[2]
-            if kind in heads and name.endswith(".lora_b"):
-                tensors[name] = permute_rows(tensors[name], heads[kind])
+    for name, n_head in _permuted(tensors, base, architecture):
+        tensors[name] = permute_rows(tensors[name], n_head)
     for name, array in sorted(tensors.items(), key=lambda kv: _order(kv[0])):
         writer.add_tensor(name, array.astype(np.float16 if dtype == "f16" else np.float32))
     writer.write_header_to_file()
@@ -125,22 +127,15 @@ def load_lora_gguf(model, path: Path, base: Path) -> int:
         raise ValueError(f"{path}: not a GGUF LoRA adapter (no adapter.type)")
     stored = {t.name: np.array(t.data, dtype=np.float32).reshape([int(d) for d in reversed(t.shape)])
               for t in reader.tensors}
-    architecture = base_architecture(base)
-    heads = dict(zip(("attn_q", "attn_k"), _head_counts(base, architecture))) if architecture in PERMUTED_QK else {}
-    params = dict(model.named_parameters())
+    permuted = dict(_permuted(stored, base, base_architecture(base)))
     copied = 0
-    for name, param in params.items():
-        match = _PEFT_NAME.search(name)
-        if not match:
+    for name, param in model.named_parameters():
+        key = gguf_name(name)
+        if key is None:
             continue
-        layer, module, which = match.groups()
-        key = f"blk.{layer}.{GGUF_NAMES[module]}.weight.{'lora_a' if which == 'A' else 'lora_b'}"
         if key not in stored:
             raise ValueError(f"{path}: no tensor {key} for {name}")
-        array = stored[key]
-        kind = key.split(".")[2]
-        if kind in heads and which == "B":
-            array = unpermute_rows(array, heads[kind])
+        array = unpermute_rows(stored[key], permuted[key]) if key in permuted else stored[key]
         if tuple(array.shape) != tuple(param.shape):
             raise ValueError(f"{path}: {key} has shape {array.shape}, the model wants {tuple(param.shape)}")
         with torch.no_grad():
@@ -149,6 +144,15 @@ def load_lora_gguf(model, path: Path, base: Path) -> int:
     if copied != len(stored):
         raise ValueError(f"{path}: {len(stored)} tensors, {copied} matched the model's LoRA weights")
     return copied
+
+
+def _permuted(names, base: Path, architecture: str) -> list[tuple[str, int]]:
+    """The lora_b tensors among `names` whose rows are in rotary order in the file, with their head counts."""
+    if architecture not in PERMUTED_QK:
+        return []
+    heads = dict(zip(("attn_q", "attn_k"), _head_counts(base, architecture)))
+    return [(name, heads[name.split(".")[2]]) for name in names
+            if name.split(".")[2] in heads and name.endswith(".lora_b")]
 
 
 def _order(name: str) -> tuple[int, str]:
