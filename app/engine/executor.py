@@ -32,7 +32,7 @@ from app.engine.retrieve import KeywordRetriever, Retriever
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Lambda, Qud, validate_call
 from app.engine.tree import Node
-from app.engine.values import Scalar, preview, result_ids, result_size
+from app.engine.values import Scalar, merge_ids, preview, result_ids, result_size
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,14 @@ class _Run:
                 raise Cancelled("cancelled")
             if _clock.monotonic() > self.deadline:
                 raise TimeLimitReached("time limit reached")
-            return REGISTRY[node.call.operator](ctx, self._arguments(p, child_results)), None, None, ctx.warnings
+            args, referenced = self._arguments(p, child_results)
+            result = REGISTRY[node.call.operator](ctx, args)
+            if referenced and isinstance(result, Scalar):
+                # a value computed with sub-results named inside its function (`lambda l: l > QUD("b")`) comes
+                # from their events too
+                ids = merge_ids(result.ids, *(result_ids(r) for r in referenced if r is not None))
+                result = Scalar(result.value, ids, result.unit, result.details)
+            return result, None, None, ctx.warnings
         except Cancelled:
             raise
         except (OperatorError, EvalError) as exc:
@@ -194,10 +201,12 @@ class _Run:
         now = self.reference if isinstance(self.reference, datetime) else None
         return EvalContext(reference_date=self.reference_date, now=now, quds=quds, deadline=self.deadline)
 
-    def _arguments(self, p: PlannedNode, child_results: list[Any]) -> dict[str, Any]:
-        """The operator's arguments: sub-results in place of QUD(...), bound functions, plain values."""
+    def _arguments(self, p: PlannedNode, child_results: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+        """The operator's arguments (sub-results in place of QUD(...), bound functions, plain values) and the
+        sub-results that its functions name."""
         spec = SIGNATURES[p.node.call.operator]
         args: dict[str, Any] = {}
+        referenced: list[Any] = []
         position = 0
         for name, value in p.node.call.args:
             kind = spec.param(name).kind  # type: ignore[union-attr]
@@ -207,6 +216,7 @@ class _Run:
                 position += 1
             elif kind == "function":
                 quds = value.quds if isinstance(value, Lambda) else ()
+                referenced.extend(child_results[position : position + len(quds)])
                 values = tuple(_qud_value(r) for r in child_results[position : position + len(quds)])
                 position += len(quds)
                 args[name] = p.compiled[name].bind(self._eval_context(values))
@@ -218,7 +228,7 @@ class _Run:
                 args[name] = (value,) if isinstance(value, str) else tuple(value)
             else:
                 args[name] = value
-        return args
+        return args, referenced
 
 
 def _unrun(p: PlannedNode) -> tuple[NodeReport, str | None]:
