@@ -23,7 +23,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
-from app.qud.frames import as_per_period, as_yes_no, count_question, per_period
+from app.qud.frames import as_per_period, as_two_way, as_yes_no, count_question, per_period, two_way
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -51,6 +51,8 @@ RULES: dict[str, str] = {
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
                     "one (app.qud.frames)",
+    "two_way_frame": "a comparison of two alternatives ('more in 2022 than in 2023', 'A or B') compares the "
+                     "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
     **GUARDS,
 }
 
@@ -398,6 +400,17 @@ def decompose(
                                             join_for), question, per)
         except DecompositionError:
             pass  # the model's own reading of the question, below
+    two = two_way(question) if config.on("two_way_frame") else None
+    if two is not None:
+        acted.add("two_way_frame")
+        try:
+            measures = [_decompose(q, llm, selector, config, progress, cancel, trace, avoid, join_for)
+                        for q in two.questions]
+            framed = as_two_way(*measures, question, two)
+        except DecompositionError:
+            framed = None
+        if framed is not None:
+            return framed
     count = count_question(question) if config.on("yes_no_frame") else None
     if count is not None:
         acted.add("yes_no_frame")

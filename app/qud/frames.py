@@ -18,6 +18,13 @@ weeks), weeks without a run counted as zero. The period must be written as dates
 
     per_period("avg number of bike rides per month in 2022", date(2024, 4, 6))
     -> PerPeriod(total_question="number of bike rides in 2022", unit="month", units=12.0)
+
+A two-way comparison ("Did I run more in 2022 than in 2023?", "Who did I see more often, Anna or Ben?") is two
+measures of one kind: the model is asked each ("How many times did I run in 2022?"), and the root compares the
+two values, answering yes or no, or the alternative that is ahead.
+
+    two_way("Who did I see more often, Anna or Ben?")
+    -> TwoWay(questions=("How many times did I see Anna?", "How many times did I see Ben?"), choices=("Anna", "Ben"))
 """
 
 from __future__ import annotations
@@ -27,9 +34,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from app.engine.syntax import Call, FuncRef, Lambda, Qud
+from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import MONTH_NAMES
+from app.lexicon import MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
 
 # an auxiliary verb, then the person: "did I", "have we", "was I", "do i"
 _YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?:i|we)\b(?P<rest>.*)$", re.I)
@@ -131,3 +138,221 @@ def as_per_period(total_tree: Node, question: str, per: PerPeriod) -> Node:
         return Node(question, divided, total_tree.children)
     step = Call("APPLY", (("l", Qud(total_tree.question)), ("fct", Lambda(f"lambda l: l {divide}"))))
     return Node(question, step, (total_tree,))
+
+
+# --- two-way comparisons --------------------------------------------------------------------------------------
+#
+# "Did I run more in 2022 than in 2023?", "Who did I see more often, Anna or Ben?", "did i listen to Air or Beck
+# more?": two alternatives measured the same way. Each alternative becomes the question of its measure ("How many
+# times did I run in 2022?"), which the model decomposes as any count or sum, and the root compares the two
+# values: yes or no for "more ... than", the alternative that is ahead for "A or B".
+
+_AUX = r"(?:did|do|does|have|has|had|was|were|am)"
+_COMPARATIVE = re.compile(r"\s*\b(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|frequently|times))?", re.I)
+_THAN = re.compile(r"\bthan\b\s*(?:(?:i|we)\s+" + _AUX + r"\b\s*)?", re.I)
+_PREPOSITIONS = frozenset(("in", "on", "at", "with", "to", "for", "from", "during", "by", "over", "about", "of"))
+_WEEKDAYS = "|".join(WEEKDAY_NAMES)
+_TIME_WORDS = rf"(?:(?:19|20)\d\d|{MONTH_PATTERN}|(?:{_WEEKDAYS})s?|weekends?|mornings?|evenings?|nights?)"
+# a period at the end of a clause, shared by both alternatives: "in 2023", "on weekends", "last year"
+_ADJUNCT = re.compile(
+    rf"\s+(?P<adjunct>(?:(?:in|on|during|over|since|at)\s+(?:the\s+)?{_TIME_WORDS}|(?:last|this)\s+\w+)\b.*)$", re.I)
+_TIME = re.compile(rf"(?:(?:{MONTH_PATTERN})(?:\s+(?:19|20)\d\d)?|(?:19|20)\d\d|(?:{_WEEKDAYS})s?)", re.I)
+_WH = re.compile(rf"^(?:(?P<prep>in|on|at|during|with|to|for|from)\s+)?(?:which|what|who|whom)(?:\s+[a-z]+)?\s+"
+                 rf"(?P<aux>{_AUX})\s+(?P<who>i|we)\s+(?P<vp>.+)$", re.I)
+_YES_NO_HEAD = re.compile(rf"^(?P<aux>{_AUX})\s+(?P<who>i|we)\s+", re.I)
+_TRAILING_CHOICE = re.compile(r"^(?P<body>.+?)\s*(?:[,:;]|\s-\s)\s*(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;]+)$", re.I)
+_LEADING_CHOICE = re.compile(
+    r"^(?P<a>[^,:;]+?)\s+(?:or|vs\.?|versus)\s+(?P<b>[^,:;]+?)\s*(?:[,:;?]|\s-\s)\s*(?P<body>.+)$", re.I)
+# nouns measured by amount, not by number: "more money", "more time"
+_AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
+_SPENDING = re.compile(r"^\S+\s+(?:i|we)\s+(?:spend|spent|pay|paid)\b", re.I)
+
+
+@dataclass(frozen=True)
+class TwoWay:
+    """A comparison of two alternatives: the question measuring each, and what the answer says. `choices` are the
+    alternatives as written, for "A or B?" (the answer names the one ahead); None for "more ... than" (yes or no:
+    is the first ahead). With `fewer` ("less", "fewer", "least") the smaller value is ahead."""
+
+    questions: tuple[str, str]
+    choices: tuple[str, str] | None
+    fewer: bool
+
+
+def two_way(question: str) -> TwoWay | None:
+    """The two measures of a two-way comparison, or None for other questions and for comparisons this frame cannot
+    take apart (a subject asked for: "who sent me more mails, A or B?"; more than two alternatives)."""
+    text = " ".join(question.split()).strip(" ?.!")
+    comparative = _COMPARATIVE.search(text)
+    if comparative is None or len(re.findall(r"\bor\b", text, re.I)) > 1:
+        return None
+    fewer = comparative.group("word").lower() in ("less", "fewer", "least")
+    found = _than_form(text, comparative) if re.search(r"\bthan\b", text, re.I) else _or_form(text)
+    if found is None:
+        return None
+    (a, b), choices = found
+    if a.lower() == b.lower():
+        return None
+    return TwoWay((a, b), choices, fewer)
+
+
+def _than_form(text: str, comparative: re.Match) -> tuple[tuple[str, str], None] | None:
+    """"Did I <do> more <...> than <b>?": the clause with the comparative taken out, and the same clause with the
+    part that <b> is parallel to replaced by it."""
+    than = _THAN.search(text, comparative.end())
+    if _YES_NO_HEAD.match(text) is None or than is None or re.search(r"\bor\b", text, re.I):
+        return None
+    head, mid, b = text[:comparative.start()], text[comparative.end():than.start()].strip(), text[than.end():].strip()
+    b, adjunct = _split_adjunct(b)
+    if not b:
+        b, adjunct = adjunct, ""   # "than in 2020": the alternative is the period itself
+    if _kind(b) == "bare" and re.match(rf"(?:\d|(?:{'|'.join(NUMBER_WORDS)})\b)", b, re.I):
+        return None   # "more than 10 films": a threshold, not a second alternative
+    noun, rest = _measure_noun(mid) if _kind(b) != "bare" or _split_adjunct(mid)[0].split()[1:] else (None, mid)
+    replaced = _replace_parallel(head, rest, b)
+    if replaced is None:
+        return None
+    a_clause, b_clause = (" ".join(f"{h} {r} {adjunct}".split()) for h, r in ((head, rest), replaced))
+    return (_measure(a_clause, noun), _measure(b_clause, noun)), None
+
+
+def _or_form(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """"Who did I see more, A or B?", "A or B: which did I play more?", "did I run more in 2022 or in 2023?"."""
+    choice = _TRAILING_CHOICE.match(text) or _LEADING_CHOICE.match(text)
+    if choice is not None and _COMPARATIVE.search(choice.group("body")):
+        b, adjunct = _split_adjunct(choice.group("b").strip())
+        wh = _WH.match(" ".join(f"{choice.group('body')} {adjunct}".split()))
+        if wh is None:
+            return None
+        vp, vp_adjunct = _split_adjunct(_COMPARATIVE.sub("", wh.group("vp")).strip())
+        prep = f"{wh.group('prep').lower()} " if wh.group("prep") else ""
+        a = choice.group("a").strip()
+        clauses = [f"{wh.group('aux')} I {vp} {prep}{x} {vp_adjunct}" for x in (a, b)]
+        return tuple(_measure(" ".join(c.split()), None) for c in clauses), (_label(a), _label(b))
+    if _YES_NO_HEAD.match(text) is None or not re.search(r"\bor\b", text, re.I) or "," in text:
+        return None
+    left, right = re.split(r"\s+or\s+", text, maxsplit=1, flags=re.I)
+    left = " ".join(_COMPARATIVE.sub("", left).split())
+    right = re.sub(r"^(?:more|less|fewer)\s+", "", right, flags=re.I)   # "more yoga or more running"
+    comparative = _COMPARATIVE.search(right)
+    shared = right[comparative.end():] if comparative is not None else ""
+    b, adjunct = _split_adjunct((right[:comparative.start()] if comparative is not None else right).strip())
+    if not b:
+        b, adjunct = adjunct, ""
+    span = _parallel_span(left, b) if b else None
+    if span is None:
+        return None
+    a = left[span[0]:span[1]]
+    tail = f"{left[span[1]:]} {shared} {adjunct}"
+    clauses = [" ".join(f"{left[:span[0]]} {x} {tail}".split()) for x in (a, b)]
+    return (_measure(clauses[0], None), _measure(clauses[1], None)), (_label(a), _label(b))
+
+
+def _split_adjunct(text: str) -> tuple[str, str]:
+    """`text` without a period at its end ("Anna in 2023" -> "Anna", "in 2023"); the whole text when it is one."""
+    match = _ADJUNCT.search(" " + text)
+    if match is None:
+        return text, ""
+    return (" " + text)[:match.start()].strip(), match.group("adjunct").strip()
+
+
+def _kind(alternative: str) -> str:
+    """"preposition" ("in 2020", "to Beck"), "time" ("2020", "March"), or "bare" (a name, a noun phrase)."""
+    words = alternative.split()
+    if words and words[0].lower() in _PREPOSITIONS:
+        return "preposition"
+    return "time" if _TIME.fullmatch(alternative) else "bare"
+
+
+def _measure_noun(mid: str) -> tuple[str | None, str]:
+    """The noun after the comparative when it names the measure ("more films in 2021" -> "films", "in 2021";
+    "more hours of music" -> "hours of music"): lower case, plural or an amount, before any preposition but of."""
+    words = mid.split()
+    taken = []
+    for word in words:
+        if not (word.isalpha() and word.islower()) or word in _PREPOSITIONS and (word != "of" or not taken):
+            break
+        taken.append(word)
+    while taken and taken[-1] == "of":
+        taken.pop()
+    if not taken or not (taken[0].endswith("s") or taken[0] in _AMOUNT_NOUNS):
+        return None, mid
+    return " ".join(taken), " ".join(words[len(taken):])
+
+
+def _replace_parallel(head: str, rest: str, b: str) -> tuple[str, str] | None:
+    """(head, rest) with the part that `b` stands parallel to replaced by `b`, looked for in rest first: "more
+    Beck than Air" replaces what follows the comparative, otherwise see `_parallel_span`."""
+    if _kind(b) == "bare" and rest.strip():
+        keep = rest.split()[0] + " " if rest.split()[0].lower() in _PREPOSITIONS else ""
+        return head, keep + b
+    for where, text in (("rest", rest), ("head", head)):
+        span = _parallel_span(text, b)
+        if span is not None:
+            new = text[:span[0]] + b + text[span[1]:]
+            return (head, new) if where == "rest" else (new, rest)
+    return None
+
+
+def _parallel_span(text: str, b: str) -> tuple[int, int] | None:
+    """Where in `text` the phrase that `b` stands parallel to is: from the last word that is b's preposition to
+    the end, the last period for a period, else the words at the end (a capitalized name, or as many words as b
+    has)."""
+    kind = _kind(b)
+    if kind == "preposition":
+        found = list(re.finditer(rf"\b{re.escape(b.split()[0])}\b", text, re.I))
+        return (found[-1].start(), len(text.rstrip())) if found else None
+    if kind == "time":
+        found = list(_TIME.finditer(text))
+        return found[-1].span() if found else None
+    words = list(re.finditer(r"\S+", text))
+    size = 0
+    if b[:1].isupper():
+        while size < len(words) - 2 and words[-1 - size].group()[:1].isupper():
+            size += 1
+    size = size or len(b.split())
+    if size > len(words) - 2:   # keep the auxiliary and the person
+        return None
+    return words[-size].start(), words[-1].end()
+
+
+def _label(alternative: str) -> str:
+    """An alternative as the answer names it: "in 2022" -> "2022"."""
+    words = alternative.split()
+    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _PREPOSITIONS else alternative
+
+
+def _measure(clause: str, noun: str | None) -> str:
+    """The question that measures one alternative: "did I see Anna" -> "How many times did I see Anna?"."""
+    clause = clause[0].lower() + clause[1:]
+    if noun is not None:
+        how = "How much" if noun.split()[0] in _AMOUNT_NOUNS else "How many"
+        return f"{how} {noun} {clause}?"
+    if _SPENDING.match(clause):
+        return f"How much {clause}?"
+    return f"How many times {clause}?"
+
+
+def _numeric_root(tree: Node) -> bool:
+    call = tree.call
+    if call.operator in ("SUM", "AVG", "MIN", "MAX"):
+        return True
+    fct = call.get("fct") if call.operator == "APPLY" else None
+    return fct == FuncRef("len") or isinstance(fct, Lambda) and re.search(r"\b(?:len|sum)\(", fct.source) is not None
+
+
+def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | None:
+    """The root that compares the values of the two measures' trees, asked as `question`: yes or no, or the
+    alternative ahead ("the same for A and B" on a tie); None when a measure's root gives no number."""
+    if not (_numeric_root(first) and _numeric_root(second)) or first.question == second.question:
+        return None
+    other = format_value(Qud(second.question))
+    if two.choices is None:
+        test = f"l < {other}" if two.fewer else f"l > {other}"
+    else:   # the second value is named once (each QUD(...) is one child), then compared both ways for a tie
+        ahead, behind = ("l < b", "b < l") if two.fewer else ("l > b", "b > l")
+        a, b = (format_value(c) for c in two.choices)
+        same = format_value("the same for " + " and ".join(two.choices))
+        test = f"[{a} if {ahead} else ({b} if {behind} else {same}) for b in [{other}]][0]"
+    step = Call("APPLY", (("l", Qud(first.question)), ("fct", Lambda(f"lambda l: {test}"))))
+    return Node(question, step, (first, second))

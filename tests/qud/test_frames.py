@@ -1,4 +1,5 @@
-"""app/qud/frames.py: a yes/no question about whether something happened is a count tested for at least one."""
+"""app/qud/frames.py: question frames: yes/no as a count tested for at least one, averages per period, two-way
+comparisons."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from datetime import date
 import pytest
 
 from app.answer import AnswerStatus
+from app.engine.executor import execute
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
-from app.qud.frames import as_yes_no, count_question, per_period
+from app.qud.frames import TwoWay, as_two_way, as_yes_no, count_question, per_period, two_way
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -108,3 +110,98 @@ def test_a_count_per_week_divides_the_count_and_a_sum_per_day_divides_the_sum(st
     assert weekly.value == pytest.approx(3 / (30 / 7), abs=1e-4) and len(weekly.evidence_ids) == 3
     assert daily.tree.children[0].operator == "SUM" and daily.value == pytest.approx((8.5 + 12.25 + 5.0) / 30)
     assert daily.status is AnswerStatus.ANSWERED and len(daily.evidence_ids) == 3
+
+
+@pytest.mark.parametrize("question, first, second", [
+    ("Did I run more in 2022 than in 2023?", "How many times did I run in 2022?", "How many times did I run in 2023?"),
+    ("did i run more often in 2022 than 2023", "How many times did i run in 2022?", "How many times did i run in 2023?"),
+    ("Did I watch more films in 2021 than I did in 2020?", "How many films did I watch in 2021?",
+     "How many films did I watch in 2020?"),
+    ("Did I spend more on books than on games?", "How much did I spend on books?", "How much did I spend on games?"),
+    ("Have I streamed Drake more often than Adele?", "How many times have I streamed Drake?",
+     "How many times have I streamed Adele?"),
+    ("Did I listen to Drake more than to Adele in 2023?", "How many times did I listen to Drake in 2023?",
+     "How many times did I listen to Adele in 2023?"),
+    ("Did I eat Italian food more often than Mexican food?", "How many times did I eat Italian food?",
+     "How many times did I eat Mexican food?"),
+    ("Did I see my sister more than my brother last year?", "How many times did I see my sister last year?",
+     "How many times did I see my brother last year?"),
+    ("Did I listen to more hours of music in 2022 than in 2023?", "How many hours of music did I listen to in 2022?",
+     "How many hours of music did I listen to in 2023?"),
+])
+def test_more_than_is_a_yes_or_no_over_the_two_measures(question, first, second):
+    assert two_way(question) == TwoWay((first, second), None, False)
+
+
+@pytest.mark.parametrize("question, first, second, choices", [
+    ("Who did I see more often in 2023, Anna Lee or Ben Okafor?", "How many times did I see Anna Lee in 2023?",
+     "How many times did I see Ben Okafor in 2023?", ("Anna Lee", "Ben Okafor")),
+    ("In which year did I run more, 2022 or 2023?", "How many times did I run in 2022?",
+     "How many times did I run in 2023?", ("2022", "2023")),
+    ("What did I spend more on, books or games?", "How much did I spend on books?", "How much did I spend on games?",
+     ("books", "games")),
+    ("Anna or Ben: who did I meet more?", "How many times did I meet Anna?", "How many times did I meet Ben?",
+     ("Anna", "Ben")),
+    ("Did I walk more on weekends or on weekdays?", "How many times did I walk on weekends?",
+     "How many times did I walk on weekdays?", ("weekends", "weekdays")),
+    ("did i listen to Air or Beck more in 2023?", "How many times did i listen to Air in 2023?",
+     "How many times did i listen to Beck in 2023?", ("Air", "Beck")),
+    ("did i do more yoga or more running?", "How many times did i do yoga?", "How many times did i do running?",
+     ("yoga", "running")),
+])
+def test_a_or_b_names_the_alternative_ahead(question, first, second, choices):
+    assert two_way(question) == TwoWay((first, second), choices, False)
+
+
+def test_less_and_fewer_put_the_smaller_ahead():
+    assert two_way("Did I get fewer emails in March than in April?") == TwoWay(
+        ("How many emails did I get in March?", "How many emails did I get in April?"), None, True)
+
+
+@pytest.mark.parametrize("question", [
+    "Did I go hiking in 2023?", "How many times did I run more than 10 km?", "Which artist did I listen to most?",
+    "Did I watch more than 10 films in 2021?", "Who sent me more emails, Anna or Ben?",   # the subject is asked for
+    "Did I listen to Air, Beck or Cher more?", "Did I run more?",
+])
+def test_other_questions_are_not_two_way_comparisons(question):
+    assert two_way(question) is None
+
+
+def _count(question: str, query: str) -> Node:
+    child = Node(f"{query}: events", parse_call(f'RETRIEVE(query="{query}")'))
+    return Node(question, parse_call(f'APPLY(l=QUD("{child.question}"), fct=len)'), (child,))
+
+
+def test_the_root_compares_the_first_measure_with_the_second():
+    first, second = _count("How many hikes?", "I went hiking"), _count("How many runs?", "I went running")
+    yes_no = as_two_way(first, second, "Did I hike more than I ran?", TwoWay(("a", "b"), None, False))
+    assert yes_no.children == (first, second) and yes_no.call.get("fct") == Lambda(
+        'lambda l: l > QUD("How many runs?")')
+    which = as_two_way(first, second, "q", TwoWay(("a", "b"), ("hiking", "running"), True))
+    assert which.call.get("fct") == Lambda('lambda l: ["hiking" if l < b else ("running" if b < l else '
+                                           '"the same for hiking and running") for b in [QUD("How many runs?")]][0]')
+    listed = Node("my hikes", parse_call('RETRIEVE(query="I went hiking")'))
+    assert as_two_way(listed, second, "q", TwoWay(("a", "b"), None, False)) is None   # no number to compare
+
+
+def test_a_two_way_question_is_answered_through_the_two_count_trees(store_path):  # noqa: F811
+    steps = [' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")',
+             ' APPLY(l=QUD("my runs"), fct=len)', ' RETRIEVE(query="I went running")']
+    with EventStore.open(store_path, read_only=True) as store:
+        more = ask("Did I go hiking more often than running?", store, TODAY, llm=FakeLLM(list(steps)))
+        which = ask("Which did I do more, hiking or running?", store, TODAY, llm=FakeLLM(list(steps)))
+        fewer = ask("Did I go hiking less often than running?", store, TODAY, llm=FakeLLM(list(steps)))
+    assert (more.value, more.status) == ("yes", AnswerStatus.ANSWERED)
+    assert [c.question for c in more.tree.children] == ["How many times did I go hiking?",
+                                                        "How many times did I go running?"]
+    assert len(more.evidence_ids) == 4   # three hikes and the run
+    assert (which.value, fewer.value) == ("hiking", "no")
+
+
+def test_a_tie_is_said_as_such(store_path):  # noqa: F811
+    hikes, treks = _count("How many hikes?", "I went hiking"), _count("How many treks?", "I went hiking")
+    two = TwoWay(("a", "b"), ("hiking", "trekking"), False)
+    tree = as_two_way(hikes, treks, "Which did I do more, hiking or trekking?", two)
+    with EventStore.open(store_path, read_only=True) as store:
+        tie = execute(tree, store, TODAY)
+    assert (tie.value, len(tie.evidence_ids)) == ("the same for hiking and trekking", 3)
