@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import IO, Iterator
+from typing import IO, Generator, Iterator
 
 from importers._text import decode_bytes
 from importers.base import RecordError
@@ -72,103 +72,134 @@ def logical_lines(stream: IO[bytes]) -> Iterator[tuple[int, str]]:
 
 def scan(display: str, lines: Iterator[tuple[int, str]]) -> Iterator[CalendarText | RecordError]:
     """Group logical lines into calendars and their components; yield errors for lines that fit nowhere."""
-    calendar: CalendarText | None = None
-    block: Block | None = None
-    depth = 0  # nesting inside `block` (VALARM inside VEVENT, STANDARD inside VTIMEZONE)
-    nested_skip = 0  # depth of a nested component we drop (VALARM)
-    stray: list[int] = []  # lines outside any calendar, reported as one error per run
-
-    def stray_error() -> RecordError:
-        where = f"line {stray[0]}" if len(stray) == 1 else f"lines {stray[0]}-{stray[-1]}"
-        after = "after END:VCALENDAR" if calendar is None and seen_calendar else "outside BEGIN:VCALENDAR"
-        return RecordError(display, where, f"text {after} is not part of any calendar; ignored")
-
-    seen_calendar = False
+    scanner = _Scanner(display)
     for number, text in lines:
-        if not text.strip():
-            continue
+        if text.strip():
+            yield from scanner.line(number, text)
+    yield from scanner.finish()
+
+
+class _Scanner:
+    """Where `scan` stands between two lines: the open calendar and component, and stray lines not yet reported."""
+
+    def __init__(self, display: str):
+        self.display = display
+        self.calendar: CalendarText | None = None
+        self.block: Block | None = None
+        self.depth = 0  # nesting inside `block` (VALARM inside VEVENT, STANDARD inside VTIMEZONE)
+        self.nested_skip = 0  # depth of a nested component we drop (VALARM)
+        self.stray: list[int] = []  # lines outside any calendar, reported as one error per run
+        self.seen_calendar = False
+
+    def line(self, number: int, text: str) -> Iterator[CalendarText | RecordError]:
+        """Take one non-blank logical line; yield the calendar it completes and the errors it causes."""
         match = _NAME.match(text)
         if match is None or (match.group(2) == ";" and ":" not in text):
-            if calendar is None:
-                stray.append(number)
+            if self.calendar is None:
+                self.stray.append(number)
             else:
-                yield RecordError(display, f"line {number}", f"not an iCalendar line (NAME:value expected): {text[:60]!r}; ignored")
-            continue
+                yield RecordError(self.display, f"line {number}", f"not an iCalendar line (NAME:value expected): {text[:60]!r}; ignored")
+            return
         name = match.group(1).upper()
         value = text[match.end():] if match.group(2) == ":" else text.split(":", 1)[1]
         if name in ("BEGIN", "END"):
             value = value.strip().upper()
-        if calendar is None:
-            if name == "BEGIN" and value == "VCALENDAR":
-                if stray:
-                    yield stray_error()
-                    stray = []
-                calendar = CalendarText(line=number)
-                seen_calendar = True
-            else:
-                stray.append(number)
-            continue
+        if self.calendar is None:
+            yield from self._outside_calendar(number, name, value)
+            return
+        if self.block is not None:
+            belongs_to_calendar = yield from self._block_line(number, text, name, value)
+            if not belongs_to_calendar:
+                return
+        yield from self._calendar_line(number, text, name, value)
+
+    def finish(self) -> Iterator[CalendarText | RecordError]:
+        """What is still open when the lines end: a truncated component or calendar, stray lines."""
+        block, calendar = self.block, self.calendar
         if block is not None:
-            if nested_skip:
-                if name == "BEGIN":
-                    nested_skip += 1
-                elif name == "END":
-                    nested_skip -= 1
-                continue
-            if name == "BEGIN" and (value in ("VCALENDAR", block.kind) and depth == 1):
-                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} (next component at line {number}); skipped")
-                block = None
-            elif name == "BEGIN":
-                if block.kind == "VEVENT" and value == "VALARM":
-                    nested_skip = 1
-                    continue
-                depth += 1
-                block.lines.append(text)
-                continue
-            elif name == "END" and depth > 1:
-                depth -= 1
-                block.lines.append(text)
-                continue
-            elif name == "END" and value == block.kind:
-                block.lines.append(text)
-                _finish(calendar, block)
-                block = None
-                continue
-            elif name == "END" and value == "VCALENDAR":
-                yield RecordError(display, f"line {block.line}", f"{block.kind} has no END:{block.kind} before END:VCALENDAR at line {number}; skipped")
-                block = None
+            yield RecordError(self.display, f"line {block.line}", f"the file ends inside this {block.kind} (no END:{block.kind}); the file looks truncated; skipped")
+        if calendar is not None:
+            yield RecordError(self.display, f"line {calendar.line}", "the file ends before END:VCALENDAR; the file looks truncated")
+            yield calendar
+        if self.stray:
+            yield self._stray_error()
+
+    def _stray_error(self) -> RecordError:
+        stray = self.stray
+        where = f"line {stray[0]}" if len(stray) == 1 else f"lines {stray[0]}-{stray[-1]}"
+        after = "after END:VCALENDAR" if self.calendar is None and self.seen_calendar else "outside BEGIN:VCALENDAR"
+        return RecordError(self.display, where, f"text {after} is not part of any calendar; ignored")
+
+    def _outside_calendar(self, number: int, name: str, value: str) -> Iterator[RecordError]:
+        if name == "BEGIN" and value == "VCALENDAR":
+            if self.stray:
+                yield self._stray_error()
+                self.stray = []
+            self.calendar = CalendarText(line=number)
+            self.seen_calendar = True
+        else:
+            self.stray.append(number)
+
+    def _block_line(self, number: int, text: str, name: str, value: str) -> Generator[RecordError, None, bool]:
+        """Add a line to the open component; True when the line ends it unclosed and belongs to the calendar."""
+        block = self.block
+        if self.nested_skip:
+            if name == "BEGIN":
+                self.nested_skip += 1
             elif name == "END":
-                yield RecordError(display, f"line {number}", f"END:{value} does not close {block.kind}; ignored")
-                continue
+                self.nested_skip -= 1
+            return False
+        if name == "BEGIN" and (value in ("VCALENDAR", block.kind) and self.depth == 1):
+            yield RecordError(self.display, f"line {block.line}", f"{block.kind} has no END:{block.kind} (next component at line {number}); skipped")
+            self.block = None
+            return True
+        if name == "BEGIN":
+            if block.kind == "VEVENT" and value == "VALARM":
+                self.nested_skip = 1
             else:
+                self.depth += 1
                 block.lines.append(text)
-                if depth == 1:
-                    _note_property(calendar, block, name, value, number)
-                continue
-        # directly inside VCALENDAR
+            return False
+        if name != "END":
+            block.lines.append(text)
+            if self.depth == 1:
+                _note_property(self.calendar, block, name, value, number)
+            return False
+        if self.depth > 1:
+            self.depth -= 1
+            block.lines.append(text)
+            return False
+        if value == block.kind:
+            block.lines.append(text)
+            _finish(self.calendar, block)
+            self.block = None
+            return False
+        if value == "VCALENDAR":
+            yield RecordError(self.display, f"line {block.line}", f"{block.kind} has no END:{block.kind} before END:VCALENDAR at line {number}; skipped")
+            self.block = None
+            return True
+        yield RecordError(self.display, f"line {number}", f"END:{value} does not close {block.kind}; ignored")
+        return False
+
+    def _calendar_line(self, number: int, text: str, name: str, value: str) -> Iterator[CalendarText | RecordError]:
+        """A line directly inside VCALENDAR: a component or calendar begins, the calendar ends, or one of its properties."""
+        calendar = self.calendar
         if name == "BEGIN":
             if value == "VCALENDAR":
-                yield RecordError(display, f"line {calendar.line}", f"calendar has no END:VCALENDAR (a new one starts at line {number})")
+                yield RecordError(self.display, f"line {calendar.line}", f"calendar has no END:VCALENDAR (a new one starts at line {number})")
                 yield calendar
-                calendar = CalendarText(line=number)
-                continue
-            block = Block(kind=value, line=number, lines=[text])
-            depth = 1
+                self.calendar = CalendarText(line=number)
+                return
+            self.block = Block(kind=value, line=number, lines=[text])
+            self.depth = 1
         elif name == "END":
             if value == "VCALENDAR":
                 yield calendar
-                calendar = None
+                self.calendar = None
             else:
-                yield RecordError(display, f"line {number}", f"END:{value} without BEGIN:{value}; ignored")
+                yield RecordError(self.display, f"line {number}", f"END:{value} without BEGIN:{value}; ignored")
         else:
             calendar.props.setdefault(name, _unescape(value))
-    if block is not None:
-        yield RecordError(display, f"line {block.line}", f"the file ends inside this {block.kind} (no END:{block.kind}); the file looks truncated; skipped")
-    if calendar is not None:
-        yield RecordError(display, f"line {calendar.line}", "the file ends before END:VCALENDAR; the file looks truncated")
-        yield calendar
-    if stray:
-        yield stray_error()
 
 
 def _finish(calendar: CalendarText, block: Block) -> None:
