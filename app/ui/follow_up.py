@@ -125,11 +125,12 @@ def people_follow_up(text: str) -> bool:
     return _PEOPLE_FOLLOW_UP.match(text) is not None
 
 
-def people_tree(tree: dict[str, Any]) -> dict[str, Any] | None:
+def people_tree(tree: dict[str, Any], owner: str | None = None) -> dict[str, Any] | None:
     """The people of the events the last answer counted, summed or picked from: below its aggregates and
     groupings, the first step that gives events, then each event's participants (a calendar entry's attendees,
     a mail's sender and recipients) one per row, grouped by person; the person there most often answers, the
-    others follow as runner-ups. None when the tree gives no events."""
+    others follow as runner-ups. The `owner` of the data (on every mail they sent or got) is not among them.
+    None when the tree gives no events."""
     node = tree
     while node["step"].split("(", 1)[0].strip() not in _EVENT_STEPS:
         if len(node["children"]) != 1:
@@ -142,6 +143,10 @@ def people_tree(tree: dict[str, Any]) -> dict[str, Any] | None:
     unnested = {"question": f"{scope} with participant", "children": [extracted],
                 "step": f'UNNEST(l={q(extracted["question"])}, nested_attr_name="participants", '
                         f'unnested_attr_name="participant")'}
+    if owner is not None:
+        unnested = {"question": f"{scope} with participant other than me", "children": [unnested],
+                    "step": f'FILTER(l={q(unnested["question"])}, filter=lambda attr: attr["participant"] != '
+                            f'{format_value(owner)})'}
     grouped = {"question": f"{scope} grouped by person", "children": [unnested],
                "step": f'GROUP_BY(l={q(unnested["question"])}, attr_names=["participant"])'}
     counted = {"question": f"number of events per person {scope}", "children": [grouped],

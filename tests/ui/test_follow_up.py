@@ -166,3 +166,38 @@ def test_who_was_with_me_after_a_count_names_the_people_of_those_events(qtbot, w
     assert follow.value == "Anna Lee"  # not Dora Kim, who climbed with me in 2023
     assert window.answer_pane.headline.text() == ("The participant with the most climbs in 2024 was Anna Lee (3), "
                                                   "then Ben Okafor (1) and Chen Wu (1).")
+
+
+def test_who_was_with_me_after_mails_leaves_out_the_owner_who_is_on_every_mail(qtbot, window_factory, private_dirs):
+    from datetime import timezone
+
+    from importers.base import Event, content_key
+    from tests.stores import write_store
+
+    me = "Kim Ode <kim@ode.org>"
+
+    def mail(day: int, sender: str, to: str, subject: str = "Climbing on Thursday?") -> Event:
+        start = datetime(2024, 3, day, 9, tzinfo=timezone.utc)
+        return Event(source="mail", type="mbox", start=start, end=None, title=subject, text=f"{subject}\n{sender}",
+                     position=f"message {day}", key=content_key("mail", day),
+                     data={"from_name": sender.split(" <")[0], "from": sender, "to": [to], "subject": subject})
+
+    events = [mail(1, "Anna Lee <anna@lee.org>", me), mail(2, "Anna Lee <anna@lee.org>", me),
+              mail(3, "Ben Okafor <ben@okafor.org>", me), mail(4, me, "Anna Lee <anna@lee.org>")]
+    window = window_factory(write_store(private_dirs[0] / "life.sqlite", events))
+    window.answerer.tree = {"question": "How many mails about climbing did I get?",
+                            "step": 'APPLY(l=QUD("mails about climbing"), fct=len)',
+                            "children": [{"question": "mails about climbing", "step": 'RETRIEVE(query="climbing")',
+                                          "children": []}]}
+    assert ask(qtbot, window, "How many mails about climbing did I get?").value == 4
+    follow = ask(qtbot, window, "who was with me?")
+    assert follow.value == "Anna Lee"   # on three of the mails; Kim Ode, the owner, is on all four
+    steps = [node["step"] for node in _walk(window.answerer.trees_run[-1])]
+    assert 'FILTER(l=QUD("mails about climbing with participant"), filter=lambda attr: attr["participant"] != ' \
+           '"Kim Ode")' in steps
+
+
+def _walk(tree: dict):
+    yield tree
+    for child in tree["children"]:
+        yield from _walk(child)
