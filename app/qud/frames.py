@@ -343,7 +343,8 @@ def _numeric_root(tree: Node) -> bool:
 
 def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | None:
     """The root that compares the values of the two measures' trees, asked as `question`: yes or no, or the
-    alternative ahead ("the same for A and B" on a tie); None when a measure's root gives no number."""
+    alternative ahead ("the same for A and B" on a tie, "neither" when both are 0); None when a measure's root
+    gives no number."""
     if not (_numeric_root(first) and _numeric_root(second)) or first.question == second.question:
         return None
     other = format_value(Qud(second.question))
@@ -353,6 +354,7 @@ def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | 
         ahead, behind = ("l < b", "b < l") if two.fewer else ("l > b", "b > l")
         a, b = (format_value(c) for c in two.choices)
         same = format_value("the same for " + " and ".join(two.choices))
-        test = f"[{a} if {ahead} else ({b} if {behind} else {same}) for b in [{other}]][0]"
+        tie = f'("neither" if not l else {same})'   # nothing of either is no tie between them
+        test = f"[{a} if {ahead} else ({b} if {behind} else {tie}) for b in [{other}]][0]"
     step = Call("APPLY", (("l", Qud(first.question)), ("fct", Lambda(f"lambda l: {test}"))))
     return Node(question, step, (first, second))

@@ -178,8 +178,9 @@ def test_the_root_compares_the_first_measure_with_the_second():
     assert yes_no.children == (first, second) and yes_no.call.get("fct") == Lambda(
         'lambda l: l > QUD("How many runs?")')
     which = as_two_way(first, second, "q", TwoWay(("a", "b"), ("hiking", "running"), True))
-    assert which.call.get("fct") == Lambda('lambda l: ["hiking" if l < b else ("running" if b < l else '
-                                           '"the same for hiking and running") for b in [QUD("How many runs?")]][0]')
+    assert which.call.get("fct") == Lambda('lambda l: ["hiking" if l < b else ("running" if b < l else ("neither" '
+                                           'if not l else "the same for hiking and running")) '
+                                           'for b in [QUD("How many runs?")]][0]')
     listed = Node("my hikes", parse_call('RETRIEVE(query="I went hiking")'))
     assert as_two_way(listed, second, "q", TwoWay(("a", "b"), None, False)) is None   # no number to compare
 
@@ -205,3 +206,8 @@ def test_a_tie_is_said_as_such(store_path):  # noqa: F811
     with EventStore.open(store_path, read_only=True) as store:
         tie = execute(tree, store, TODAY)
     assert (tie.value, len(tie.evidence_ids)) == ("the same for hiking and trekking", 3)
+    swims, dives = _count("How many swims?", "I went swimming"), _count("How many dives?", "I went diving")
+    two = TwoWay(("a", "b"), ("swimming", "diving"), False)
+    with EventStore.open(store_path, read_only=True) as store:
+        nothing = execute(as_two_way(swims, dives, "Which did I do more, swimming or diving?", two), store, TODAY)
+    assert nothing.value == "neither"
