@@ -227,35 +227,20 @@ def _json_rows(raw: IO[bytes]) -> Iterator[tuple[int, bytes | str]]:
     Only strings and brackets are looked at, so a row costs a few regex steps and no nesting is ever
     built: a row deeper than MAX_ROW_DEPTH is named and skipped, one longer than MAX_ROW_BYTES ends the file.
     """
-    buf = raw.read(READ_BYTES)
-    if buf.startswith(BOM):
-        buf = buf[3:]
-    eof = False
-
-    def more() -> bool:
-        nonlocal buf, eof
-        chunk = b"" if eof else raw.read(READ_BYTES)
-        eof = not chunk
-        buf += chunk
-        return bool(chunk)
-
-    pos = _SPACE.match(buf).end()
-    if buf[pos : pos + 1] != b"[":
+    buf = _ReadAhead(raw)
+    pos = _SPACE.match(buf.data).end()
+    if buf.data[pos : pos + 1] != b"[":
         yield 1, "the file does not start with a JSON array ('['); nothing read"
         return
     pos += 1
     n = 0
     expect_row = True
     while True:
-        pos = _SPACE.match(buf, pos).end()
-        while pos >= len(buf):
-            if not more():
-                yield n + 1, _BROKEN.format("no closing ']'") if n else "the file ends before its first row"
-                return
-            pos = _SPACE.match(buf, pos).end()
-        if pos > READ_BYTES:  # drop what is done, so the buffer stays about one row and one read long
-            buf, pos = buf[pos:], 0
-        first = buf[pos : pos + 1]
+        pos = buf.next_value(pos)
+        if pos < 0:
+            yield n + 1, _BROKEN.format("no closing ']'") if n else "the file ends before its first row"
+            return
+        first = buf.data[pos : pos + 1]
         if first == b"]" and (n == 0 or not expect_row):
             return
         if not expect_row:
@@ -267,27 +252,61 @@ def _json_rows(raw: IO[bytes]) -> Iterator[tuple[int, bytes | str]]:
             continue
         n += 1
         expect_row = False
-        if first not in (b"{", b"[", b'"'):
-            end = _SCALAR.match(buf, pos).end()
-            while end == len(buf) and more():
-                end = _SCALAR.match(buf, pos).end()
-            yield n, buf[pos:end]
-            pos = end
-            continue
-        end, depth = _row_end(buf, pos)
-        while end < 0 and end != -2:
-            if len(buf) - pos > MAX_ROW_BYTES:
-                yield n, f"the row is longer than {MAX_ROW_BYTES // 1024} KB; not a stream, and the rest of the file was not read"
-                return
-            if not more():
-                yield n, _BROKEN.format("the row does not close")
-                return
-            end, depth = _row_end(buf, pos)
-        if depth > MAX_ROW_DEPTH:
-            yield n, f"the row nests {depth} levels deep; a stream row is a flat object"
-        else:
-            yield n, buf[pos:end]
-        pos = end
+        row, pos = _nested_row(buf, pos) if first in (b"{", b"[", b'"') else _scalar_row(buf, pos)
+        yield n, row
+        if pos < 0:
+            return
+
+
+class _ReadAhead:
+    """The bytes of a file read so far, kept from about the current row on."""
+
+    def __init__(self, raw: IO[bytes]):
+        self.raw = raw
+        data = raw.read(READ_BYTES)
+        self.data = data[3:] if data.startswith(BOM) else data
+        self.eof = False
+
+    def more(self) -> bool:
+        """Read the next chunk onto the end; False at the end of the file."""
+        chunk = b"" if self.eof else self.raw.read(READ_BYTES)
+        self.eof = not chunk
+        self.data += chunk
+        return bool(chunk)
+
+    def next_value(self, pos: int) -> int:
+        """Where the next non-space byte from `pos` on is, reading on as needed; -1 when the file ends first."""
+        pos = _SPACE.match(self.data, pos).end()
+        while pos >= len(self.data):
+            if not self.more():
+                return -1
+            pos = _SPACE.match(self.data, pos).end()
+        if pos > READ_BYTES:  # drop what is done, so the buffer stays about one row and one read long
+            self.data, pos = self.data[pos:], 0
+        return pos
+
+
+def _scalar_row(buf: _ReadAhead, pos: int) -> tuple[bytes, int]:
+    """A row that is a number, true/false or null (not a stream row: the decoder names it), and where it ends."""
+    end = _SCALAR.match(buf.data, pos).end()
+    while end == len(buf.data) and buf.more():
+        end = _SCALAR.match(buf.data, pos).end()
+    return buf.data[pos:end], end
+
+
+def _nested_row(buf: _ReadAhead, pos: int) -> tuple[bytes | str, int]:
+    """An object, list or string row and where it ends; a message instead of a row too deep, and with -1 for
+    a row that ends the file (too long, or the file ends inside it)."""
+    end, depth = _row_end(buf.data, pos)
+    while end < 0:
+        if len(buf.data) - pos > MAX_ROW_BYTES:
+            return f"the row is longer than {MAX_ROW_BYTES // 1024} KB; not a stream, and the rest of the file was not read", -1
+        if not buf.more():
+            return _BROKEN.format("the row does not close"), -1
+        end, depth = _row_end(buf.data, pos)
+    if depth > MAX_ROW_DEPTH:
+        return f"the row nests {depth} levels deep; a stream row is a flat object", end
+    return buf.data[pos:end], end
 
 
 def _row_end(buf: bytes, pos: int) -> tuple[int, int]:
@@ -434,139 +453,128 @@ _decode_extended_row = msgspec.json.Decoder(_ExtendedRow).decode
 
 
 def _extended_event(row: _ExtendedRow, n: int, type_name: str, podcast_shows: frozenset[str]) -> Event:
-    ts = row.ts
-    end = _utc_time(ts, "ts")
+    """Row `n` of an extended history as the play of a track, a podcast episode or an audiobook chapter."""
+    end = _utc_time(row.ts, "ts")
     ms = _ms(row.ms_played, "ms_played")
     start = end - ms * _ms_delta
-    track = row.master_metadata_track_name
-    track_uri = row.spotify_track_uri
-    if track or track_uri:
-        artist = row.master_metadata_album_artist_name
-        album = row.master_metadata_album_album_name
-        title = f"{artist} - {track}" if artist else (track or track_uri)
-        data = {
-            "artist": artist,
-            "track": track,
-            "album": album,
-            "ms_played": ms,
-            "platform": row.platform,
-            "shuffle": row.shuffle,
-            "skipped": row.skipped,
-            "reason_start": row.reason_start,
-            "reason_end": row.reason_end,
-            "uri": track_uri,
-            "country": row.conn_country,
-        }
-        values = data.values()
-        if None in values or "" in values:  # most rows have every field: skip the copy then
-            data = {k: v for k, v in data.items() if v is not None and v != ""}
-        # Positional: nine keyword arguments cost more than the rest of this function (the hot path).
-        return Event(
-            "music_stream",  # source
-            type_name,  # type
-            start,
-            end,
-            title,
-            f"{title} - {album}" if album else title,  # text
-            data,
-            f"row {n}",  # position
-            f"{ts}|{track_uri or title}|{ms}",  # key
-        )
-    episode = row.episode_name
-    episode_uri = row.spotify_episode_uri
-    if episode or episode_uri:
-        show = row.episode_show_name
-        title = f"{show} - {episode}" if show else (episode or episode_uri)
-        data = {"show": show, "episode": episode, "ms_played": ms, "platform": row.platform, "uri": episode_uri}
-        return Event(
-            source="podcast_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=title,
-            data={k: v for k, v in data.items() if v is not None and v != ""},
-            position=f"row {n}",
-            key=f"{ts}|{episode_uri or title}|{ms}",
-        )
-    book = row.audiobook_title
-    chapter = row.audiobook_chapter_title
-    book_uri = row.audiobook_chapter_uri or row.audiobook_uri
-    if book or book_uri:
-        title = f"{book} - {chapter}" if book and chapter else (book or chapter or book_uri)
-        data = {"audiobook": book, "chapter": chapter, "ms_played": ms}
-        return Event(
-            source="audiobook_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=title,
-            data={k: v for k, v in data.items() if v is not None and v != ""},
-            position=f"row {n}",
-            key=f"{ts}|{book_uri or title}|{ms}",
-        )
+    if row.master_metadata_track_name or row.spotify_track_uri:
+        return _extended_track(row, n, type_name, start, end, ms)
+    if row.episode_name or row.spotify_episode_uri:
+        return _extended_episode(row, n, type_name, start, end, ms)
+    if row.audiobook_title or row.audiobook_chapter_uri or row.audiobook_uri:
+        return _extended_chapter(row, n, type_name, start, end, ms)
     raise _RowProblem("names no track, episode or audiobook (all title and uri fields are empty)")
 
 
+def _extended_track(row: _ExtendedRow, n: int, type_name: str, start: datetime, end: datetime, ms: int) -> Event:
+    track = row.master_metadata_track_name
+    track_uri = row.spotify_track_uri
+    artist = row.master_metadata_album_artist_name
+    album = row.master_metadata_album_album_name
+    title = f"{artist} - {track}" if artist else (track or track_uri)
+    data = {
+        "artist": artist,
+        "track": track,
+        "album": album,
+        "ms_played": ms,
+        "platform": row.platform,
+        "shuffle": row.shuffle,
+        "skipped": row.skipped,
+        "reason_start": row.reason_start,
+        "reason_end": row.reason_end,
+        "uri": track_uri,
+        "country": row.conn_country,
+    }
+    values = data.values()
+    if None in values or "" in values:  # most rows have every field: skip the copy then
+        data = _filled(data)
+    # Positional: nine keyword arguments cost more than the rest of this function (the hot path).
+    return Event(
+        "music_stream",  # source
+        type_name,  # type
+        start,
+        end,
+        title,
+        f"{title} - {album}" if album else title,  # text
+        data,
+        f"row {n}",  # position
+        f"{row.ts}|{track_uri or title}|{ms}",  # key
+    )
+
+
+def _extended_episode(row: _ExtendedRow, n: int, type_name: str, start: datetime, end: datetime, ms: int) -> Event:
+    show, episode, episode_uri = row.episode_show_name, row.episode_name, row.spotify_episode_uri
+    title = f"{show} - {episode}" if show else (episode or episode_uri)
+    data = {"show": show, "episode": episode, "ms_played": ms, "platform": row.platform, "uri": episode_uri}
+    key = f"{row.ts}|{episode_uri or title}|{ms}"
+    return _titled_event("podcast_stream", type_name, start, end, title, _filled(data), n, key)
+
+
+def _extended_chapter(row: _ExtendedRow, n: int, type_name: str, start: datetime, end: datetime, ms: int) -> Event:
+    book, chapter = row.audiobook_title, row.audiobook_chapter_title
+    book_uri = row.audiobook_chapter_uri or row.audiobook_uri
+    title = f"{book} - {chapter}" if book and chapter else (book or chapter or book_uri)
+    data = {"audiobook": book, "chapter": chapter, "ms_played": ms}
+    return _titled_event("audiobook_stream", type_name, start, end, title, _filled(data), n, f"{row.ts}|{book_uri or title}|{ms}")
+
+
+def _filled(data: dict) -> dict:
+    """`data` without its empty values (None or "")."""
+    return {k: v for k, v in data.items() if v is not None and v != ""}
+
+
+def _titled_event(source: str, type_name: str, start: datetime, end: datetime, title: str, data: dict, n: int, key: str) -> Event:
+    """An event of row `n` whose searchable text is its title."""
+    return Event(
+        source=source, type=type_name, start=start, end=end, title=title, text=title, data=data, position=f"row {n}", key=key
+    )
+
+
 def _account_event(row: dict, n: int, type_name: str, podcast_shows: frozenset[str]) -> Event:
+    """Row `n` of account data as the play of a track, a podcast episode or an audiobook chapter."""
     get = row.get
-    end_text = get("endTime")
-    end = _utc_time(end_text, "endTime")
+    end = _utc_time(get("endTime"), "endTime")
     ms = _ms(get("msPlayed"), "msPlayed")
     start = end - ms * _ms_delta
     artist = _text(get("artistName"), "artistName")
     if artist is not None:
-        track = _text(get("trackName"), "trackName")
-        if not artist and not track:
-            raise _RowProblem("artistName and trackName are both empty")
-        title = f"{artist} - {track}"
-        key = f"{end_text}|{artist}|{track}|{ms}"
-        if artist in podcast_shows:
-            return Event(
-                source="podcast_stream",
-                type=type_name,
-                start=start,
-                end=end,
-                title=title,
-                text=title,
-                data={"show": artist, "episode": track, "ms_played": ms},
-                position=f"row {n}",
-                key=key,
-            )
-        return Event(  # positional, as in _extended_event
-            "music_stream", type_name, start, end, title, title, {"artist": artist, "track": track, "ms_played": ms},
-            f"row {n}", key,
-        )
+        return _account_track(row, n, type_name, start, end, ms, artist, podcast_shows)
     show = _text(get("podcastName"), "podcastName")
     if show is not None:
-        episode = _text(get("episodeName"), "episodeName")
-        title = f"{show} - {episode}"
-        return Event(
-            source="podcast_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=title,
-            data={"show": show, "episode": episode, "ms_played": ms},
-            position=f"row {n}",
-            key=f"{end_text}|{show}|{episode}|{ms}",
-        )
+        return _account_episode(row, n, type_name, start, end, ms, show)
     book = _text(get("audiobookName"), "audiobookName") or _text(get("audiobookTitle"), "audiobookTitle")
     if book is not None:
-        chapter = _text(get("chapterName"), "chapterName") or _text(get("audiobookChapterTitle"), "audiobookChapterTitle")
-        title = f"{book} - {chapter}" if chapter else book
-        data = {"audiobook": book, "chapter": chapter, "ms_played": ms}
-        return Event(
-            source="audiobook_stream",
-            type=type_name,
-            start=start,
-            end=end,
-            title=title,
-            text=title,
-            data={k: v for k, v in data.items() if v is not None},
-            position=f"row {n}",
-            key=f"{end_text}|{book}|{chapter}|{ms}",
-        )
+        return _account_chapter(row, n, type_name, start, end, ms, book)
     raise _RowProblem("has neither artistName/trackName nor podcastName/episodeName")
+
+
+def _account_track(row: dict, n: int, type_name: str, start: datetime, end: datetime, ms: int, artist: str,
+                   podcast_shows: frozenset[str]) -> Event:
+    """A row with artistName: a song, or an episode of a show that `_podcast_shows` found."""
+    track = _text(row.get("trackName"), "trackName")
+    if not artist and not track:
+        raise _RowProblem("artistName and trackName are both empty")
+    title = f"{artist} - {track}"
+    key = f"{row.get('endTime')}|{artist}|{track}|{ms}"
+    if artist in podcast_shows:
+        data = {"show": artist, "episode": track, "ms_played": ms}
+        return _titled_event("podcast_stream", type_name, start, end, title, data, n, key)
+    return Event(  # positional, as in _extended_track
+        "music_stream", type_name, start, end, title, title, {"artist": artist, "track": track, "ms_played": ms},
+        f"row {n}", key,
+    )
+
+
+def _account_episode(row: dict, n: int, type_name: str, start: datetime, end: datetime, ms: int, show: str) -> Event:
+    episode = _text(row.get("episodeName"), "episodeName")
+    title = f"{show} - {episode}"
+    data = {"show": show, "episode": episode, "ms_played": ms}
+    return _titled_event("podcast_stream", type_name, start, end, title, data, n, f"{row.get('endTime')}|{show}|{episode}|{ms}")
+
+
+def _account_chapter(row: dict, n: int, type_name: str, start: datetime, end: datetime, ms: int, book: str) -> Event:
+    get = row.get
+    chapter = _text(get("chapterName"), "chapterName") or _text(get("audiobookChapterTitle"), "audiobookChapterTitle")
+    title = f"{book} - {chapter}" if chapter else book
+    data = {k: v for k, v in {"audiobook": book, "chapter": chapter, "ms_played": ms}.items() if v is not None}
+    return _titled_event("audiobook_stream", type_name, start, end, title, data, n, f"{get('endTime')}|{book}|{chapter}|{ms}")
