@@ -73,13 +73,29 @@ def mine_patterns(
     most `max_per_source`, the most frequent first; a pattern that covers the whole source adds nothing and
     is left out.
     """
-    by_source: dict[str, list[Any]] = defaultdict(list)
-    for event in events:
-        by_source[event.source].append(event)
+    return source_patterns(events, examples=examples) + value_patterns(
+        events, min_count=min_count, min_share=min_share, max_per_source=max_per_source, examples=examples)
+
+
+def source_patterns(events: Sequence[Any], *, examples: int = 2) -> list[Pattern]:
+    """One pattern per source, the largest source first: `events` need only id, source and title (an
+    `EventHead` will do), so a pool can be judged by source before its events are read."""
+    return [Pattern(source, None, None, tuple(e.id for e in members), _examples(members, examples))
+            for source, members in _by_source(events)]
+
+
+def value_patterns(
+    events: Sequence[Any],
+    *,
+    min_count: int = 5,
+    min_share: float = 0.02,
+    max_per_source: int = 40,
+    examples: int = 2,
+) -> list[Pattern]:
+    """Each source's frequent key/value patterns (see `mine_patterns`), sources in the order of
+    `source_patterns`."""
     patterns: list[Pattern] = []
-    value_patterns: list[Pattern] = []
-    for source, members in sorted(by_source.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        patterns.append(Pattern(source, None, None, tuple(e.id for e in members), _examples(members, examples)))
+    for source, members in _by_source(events):
         # members per key/value in one pass (a pool holds up to 40,000 songs: no rescan per pattern)
         holders: dict[tuple[str, Any], list[Any]] = defaultdict(list)
         for event in members:
@@ -91,8 +107,16 @@ def mine_patterns(
         frequent.sort(key=lambda item: (-item[1], item[0][0], str(item[0][1])))
         for (key, value), _ in frequent[:max_per_source]:
             chosen = holders[(key, value)]
-            value_patterns.append(Pattern(source, key, value, tuple(e.id for e in chosen), _examples(chosen, examples)))
-    return patterns + value_patterns
+            patterns.append(Pattern(source, key, value, tuple(e.id for e in chosen), _examples(chosen, examples)))
+    return patterns
+
+
+def _by_source(events: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """The events per source in their order, the largest source first."""
+    by_source: dict[str, list[Any]] = defaultdict(list)
+    for event in events:
+        by_source[event.source].append(event)
+    return sorted(by_source.items(), key=lambda kv: (-len(kv[1]), kv[0]))
 
 
 def _examples(events: Sequence[Any], count: int) -> tuple[str, ...]:

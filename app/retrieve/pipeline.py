@@ -37,10 +37,11 @@ from app.engine.values import Item
 from app.people import first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book
 from app.retrieve.cache import RetrieveCache
 from app.retrieve.dedupe import dedupe_events
-from app.retrieve.patterns import Pattern, mine_patterns
+from app.retrieve.patterns import Pattern, source_patterns, value_patterns
 from app.retrieve.sparse_index import SparseIndex
 from app.retrieve.verbalize import format_value, verbalize_event
 from app.sources import SOURCES
+from app.store import EventHead
 from models.cross_encoder import CrossEncoder
 from models.splade import SpladeEncoder
 
@@ -175,11 +176,11 @@ class ModelRetriever:
         trace.seconds["index_sync"] = time.perf_counter() - clock
         # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
         book = people_book(store) if self.thresholds.name_filter else {}
-        events = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
-                           check=check, count=count)
-        kept = self.select(query, events, trace, check=check, count=count)
+        heads = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
+                          check=check)
+        kept = self.select(query, heads, store, trace, check=check, count=count)
         if self.thresholds.name_filter:
-            kept = self.naming(query, kept, events, store, book, trace)
+            kept = self.naming(query, kept, heads, store, book, trace)
         if self.thresholds.value_filter:
             kept = valued(query, kept)
             trace.after_events = [e.id for e in kept]
@@ -190,15 +191,17 @@ class ModelRetriever:
             items = [Item.from_event(e) for e in kept]
         trace.groups = [item.ids for item in items]
         trace.seconds["dedupe"] = time.perf_counter() - clock
-        if not events:
+        if not heads:
             self.last_problems.append(f"no event matches {query!r} at all")
         return items
 
     # --- stages --------------------------------------------------------------------------------
 
     def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace, *,
-             check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
-        """Step 1: every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool` hits of
+             check: Callable[[], None] | None = None) -> list[EventHead]:
+        """Step 1, as the events' heads (id, source, title, start; their data is read only for the sources that
+        the patterns do not drop, in `select`): every event whose SPLADE score passes `pool_min_score`, then the
+        best `feedback_pool` hits of
         the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
         adding only what the ones before left out. BM25 matches rare names and places ("I moved to Austin") that
         SPLADE-tiny's vocabulary spreads thin (recall of each in models/cards/splade-tiny.md). The feedback finds
@@ -221,15 +224,26 @@ class ModelRetriever:
         if t.max_pool is not None:
             ids = ids[: t.max_pool]
         trace.pool = ids
-        events = []
-        tell = count or (lambda *told: None)
-        for start in range(0, len(ids), POOL_CHUNK):  # most of the pool's time: tens of thousands of events
+        heads = []
+        for start in range(0, len(ids), POOL_CHUNK):  # in chunks, each in start order, as the events were read
             look()
-            tell("reading", start, len(ids), "events")
-            events += store.get(ids[start: start + POOL_CHUNK])
-        tell("reading", len(ids), len(ids), "events")
+            heads += store.heads(ids[start: start + POOL_CHUNK])
         trace.seconds["pool"] = time.perf_counter() - clock
-        return events
+        return heads
+
+    @staticmethod
+    def read(store: Any, heads: Sequence[EventHead], *, check: Callable[[], None] | None = None,
+             count: Counter | None = None) -> list[Any]:
+        """The whole events of `heads`, in their order: most of a pool's time when it holds tens of thousands."""
+        tell = count or (lambda *told: None)
+        by_id: dict[str, Any] = {}
+        for start in range(0, len(heads), POOL_CHUNK):
+            if check is not None:
+                check()
+            tell("reading", start, len(heads), "events")
+            by_id.update((e.id, e) for e in store.get([h.id for h in heads[start: start + POOL_CHUNK]]))
+        tell("reading", len(heads), len(heads), "events")
+        return [by_id[h.id] for h in heads if h.id in by_id]
 
     def _feedback_hits(self, vector: dict[int, float], ranked: list[str], store: Any, index: SparseIndex) -> list[str]:
         """Event ids in the order of the query expanded by its best hits (Rocchio in SPLADE's term space):
@@ -245,41 +259,47 @@ class ModelRetriever:
                 expanded[term] = expanded.get(term, 0.0) + t.feedback_weight * weight / len(texts)
         return [event_id for event_id, _ in index.scores(expanded)]
 
-    def select(self, query: str, events: Sequence[Any], trace: RetrieveTrace, *,
+    def select(self, query: str, heads: Sequence[EventHead], store: Any, trace: RetrieveTrace, *,
                check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
-        """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open."""
+        """Steps 2-4: patterns, the pattern cross-encoder, the event cross-encoder on what stays open. Only the
+        events of the sources that their source pattern does not drop are read (songs, most of a store, are
+        not read for "I went running")."""
         clock = time.perf_counter()
-        kept, undecided, leaning = self._judge_patterns(query, events, trace, check)
+        kept, undecided, leaning, events = self._judge_patterns(query, heads, store, trace, check, count)
         trace.seconds["patterns"] = time.perf_counter() - clock
         open_ids = {e.id for e in undecided}
-        trace.after_patterns = [e.id for e in events if e.id in kept or e.id in open_ids]
+        trace.after_patterns = [h.id for h in heads if h.id in kept or h.id in open_ids]
         clock = time.perf_counter()
         kept |= self._judge_events(query, undecided, leaning, trace, check, count)
         trace.seconds["events"] = time.perf_counter() - clock
-        trace.after_events = [e.id for e in events if e.id in kept]
+        trace.after_events = [h.id for h in heads if h.id in kept]
         by_id = {e.id: e for e in events}
         return [by_id[i] for i in trace.after_events]
 
-    def _judge_patterns(self, query: str, events: Sequence[Any], trace: RetrieveTrace,
-                        check: Callable[[], None] | None) -> tuple[set[str], list[Any], dict[str, float]]:
+    def _judge_patterns(self, query: str, heads: Sequence[EventHead], store: Any, trace: RetrieveTrace,
+                        check: Callable[[], None] | None, count: Counter | None,
+                        ) -> tuple[set[str], list[Any], dict[str, float], list[Any]]:
         """Steps 2-3: (ids kept by their patterns, events left open, event id -> best P(relevant) -
-        P(irrelevant) of its key/value patterns). A source judged relevant keeps all its events; one judged
-        partly relevant has its key/value patterns judged, and its events that none decides stay open."""
+        P(irrelevant) of its key/value patterns, the events read). A source judged relevant keeps all its
+        events; one judged partly relevant has its key/value patterns judged, and its events that none decides
+        stay open; one judged irrelevant is not read."""
         t = self.thresholds
-        patterns = mine_patterns(events, min_count=t.min_count, max_per_source=t.max_patterns)
-        source_patterns = [p for p in patterns if p.is_source]
-        verdicts = self._judge(query, source_patterns, trace, check=check)
-        self._source_rows = [(p, v, row) for p, v, row in zip(source_patterns, verdicts, self._last_probs)]
-        open_sources = {p.source for p, v in zip(source_patterns, verdicts) if v == "partly"}
+        by_source = source_patterns(heads)
+        verdicts = self._judge(query, by_source, trace, check=check)
+        self._source_rows = [(p, v, row) for p, v, row in zip(by_source, verdicts, self._last_probs)]
+        open_sources = {p.source for p, v in zip(by_source, verdicts) if v == "partly"}
+        read_sources = {p.source for p, v in zip(by_source, verdicts) if v != "irrelevant"}
+        events = self.read(store, [h for h in heads if h.source in read_sources], check=check, count=count)
         kept: set[str] = set()
-        for pattern, verdict in zip(source_patterns, verdicts):
+        for pattern, verdict in zip(by_source, verdicts):
             if verdict == "relevant":
                 kept.update(pattern.event_ids)
-        value_patterns = [p for p in patterns if not p.is_source and p.source in open_sources]
-        value_verdicts = self._judge(query, value_patterns, trace, irrelevant=t.value_irrelevant, check=check)
+        by_value = value_patterns([e for e in events if e.source in open_sources], min_count=t.min_count,
+                                  max_per_source=t.max_patterns)
+        value_verdicts = self._judge(query, by_value, trace, irrelevant=t.value_irrelevant, check=check)
         decided: dict[str, str] = {}
         leaning: dict[str, float] = {}
-        for pattern, verdict, row in zip(value_patterns, value_verdicts, self._last_probs):
+        for pattern, verdict, row in zip(by_value, value_verdicts, self._last_probs):
             lean = float(row[2] - row[0])
             for event_id in pattern.event_ids:
                 if verdict == "relevant" or (verdict == "irrelevant" and decided.get(event_id) != "relevant"):
@@ -295,7 +315,7 @@ class ModelRetriever:
                 kept.add(event.id)
             elif verdict is None or verdict == "partly":
                 undecided.append(event)
-        return kept, undecided, leaning
+        return kept, undecided, leaning, events
 
     def _judge_events(self, query: str, undecided: list[Any], leaning: dict[str, float], trace: RetrieveTrace,
                       check: Callable[[], None] | None, count: Counter | None) -> set[str]:
@@ -326,7 +346,7 @@ class ModelRetriever:
             kept.update(e.id for e, p in zip(chunk, probs) if p >= t.keep)
         return kept
 
-    def naming(self, query: str, events: Sequence[Any], pool: Sequence[Any], store: Any, book: dict[str, str],
+    def naming(self, query: str, events: Sequence[Any], pool: Sequence[EventHead], store: Any, book: dict[str, str],
                trace: RetrieveTrace) -> list[Any]:
         """Step 4b: when the query names one of the person's people by first name ("emails from Markus", "I met
         with Nina"), only the kept events that write their first names stay (in the title, a sender, an attendee,
@@ -358,8 +378,8 @@ class ModelRetriever:
                 kept.append(event)
         if senders and _MAIL_FROM.fullmatch(" ".join(query.lower().split())):
             ids = {e.id for e in kept}
-            kept += [e for e in pool if e.source == "mail" and e.id not in ids
-                     and names_any(_fields(e, ("from_name", "from")), senders, book)]
+            mails = self.read(store, [h for h in pool if h.source == "mail" and h.id not in ids])
+            kept += [e for e in mails if names_any(_fields(e, ("from_name", "from")), senders, book)]
         trace.after_events = [e.id for e in kept]
         return kept
 

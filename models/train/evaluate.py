@@ -102,7 +102,8 @@ def retrieve_stage_metrics(retriever: Any, cases: Iterable[tuple[str, set[str], 
 
 
 class _FrozenPools:
-    """Memoises each query's pool and patterns, so a threshold sweep re-runs only the decisions."""
+    """Memoises each query's pool, the events read and the patterns, so a threshold sweep re-runs only the
+    decisions (the thresholds decide which sources are read: reads and patterns are kept by their event ids)."""
 
     def __init__(self, retriever: Any):
         import app.retrieve.pipeline as pipeline
@@ -110,31 +111,41 @@ class _FrozenPools:
         self.pipeline = pipeline
         self.retriever = retriever
         self.pools: dict[str, list[Any]] = {}
-        self.patterns: dict[tuple[int, int, int], Any] = {}
+        self.reads: dict[tuple, list[Any]] = {}
+        self.patterns: dict[tuple, Any] = {}
         self.original_pool = retriever.pool
-        self.original_mine = pipeline.mine_patterns
+        self.original_read = retriever.read
+        self.original_mine = pipeline.value_patterns
 
     def __enter__(self) -> "_FrozenPools":
-        def pool(query, store, index, trace, **options):   # options: the pipeline's check= and count=
+        def pool(query, store, index, trace, **options):   # options: the pipeline's check=
             key = f"{id(store)}:{query}"
             if key not in self.pools:
                 self.pools[key] = self.original_pool(query, store, index, trace, **options)
             trace.pool = [e.id for e in self.pools[key]]
             return self.pools[key]
 
+        def read(store, heads, **options):   # options: the pipeline's check= and count=
+            key = (id(store), tuple(h.id for h in heads))
+            if key not in self.reads:
+                self.reads[key] = self.original_read(store, heads, **options)
+            return self.reads[key]
+
         def mine(events, **kwargs):
-            key = (id(events), kwargs.get("min_count"), kwargs.get("max_per_source"))
+            key = (tuple(e.id for e in events), kwargs.get("min_count"), kwargs.get("max_per_source"))
             if key not in self.patterns:
                 self.patterns[key] = self.original_mine(events, **kwargs)
             return self.patterns[key]
 
         self.retriever.pool = pool
-        self.pipeline.mine_patterns = mine
+        self.retriever.read = read
+        self.pipeline.value_patterns = mine
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.retriever.pool = self.original_pool
-        self.pipeline.mine_patterns = self.original_mine
+        self.retriever.read = self.original_read
+        self.pipeline.value_patterns = self.original_mine
 
 
 def choose_thresholds(

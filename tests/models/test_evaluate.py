@@ -27,6 +27,10 @@ class StubRetriever:
     def pool(self, query, store, index, trace):  # replaced while the sweep runs
         return []
 
+    @staticmethod
+    def read(store, heads):  # replaced while the sweep runs
+        return []
+
     def retrieve(self, query, store, reference):
         self.dedupe_seen.append(self.dedupe)
         pool = [f"{query}{i}" for i in range(100 if query == "big" else 10)]
@@ -73,20 +77,30 @@ def test_out_of_reach_target_takes_the_best_f2_not_the_best_recall():
 
 
 def test_frozen_pools_pass_the_pipelines_check_and_count_on():
-    """The sweep memoises ModelRetriever.pool, which the pipeline calls with check= and count=."""
+    """The sweep memoises ModelRetriever.pool (called with check=) and .read (check= and count=): the events
+    are read once for the same heads, again for other heads (other thresholds read other sources)."""
     from models.train.evaluate import _FrozenPools
 
     calls = []
-    event = type("Event", (), {"id": "e1"})()
+    head, other = type("Head", (), {"id": "e1"})(), type("Head", (), {"id": "e2"})()
 
     class Retriever:
-        def pool(self, query, store, index, trace, *, check=None, count=None):
-            calls.append((query, check, count))
-            return [event]
+        def pool(self, query, store, index, trace, *, check=None):
+            calls.append(("pool", query, check))
+            return [head, other]
+
+        @staticmethod
+        def read(store, heads, *, check=None, count=None):
+            calls.append(("read", tuple(h.id for h in heads), check, count))
+            return list(heads)
 
     retriever = Retriever()
     trace = type("Trace", (), {})()
     with _FrozenPools(retriever):
-        assert retriever.pool("q", "store", None, trace, check=print, count=None) == [event]
-        assert retriever.pool("q", "store", None, trace, check=print) == [event]   # memoised
-    assert calls == [("q", print, None)] and trace.pool == ["e1"]
+        assert retriever.pool("q", "store", None, trace, check=print) == [head, other]
+        assert retriever.pool("q", "store", None, trace, check=print) == [head, other]   # memoised
+        assert retriever.read("store", [head], check=print, count=len) == [head]
+        assert retriever.read("store", [head], check=print, count=len) == [head]         # memoised
+        assert retriever.read("store", [head, other]) == [head, other]
+    assert calls == [("pool", "q", print), ("read", ("e1",), print, len), ("read", ("e1", "e2"), None, None)]
+    assert trace.pool == ["e1", "e2"]
