@@ -35,6 +35,7 @@ error; so is anything else that makes one workout unreadable.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Iterator
 from xml.parsers import expat
@@ -293,6 +294,16 @@ def _device_name(device: str | None) -> str | None:
     return " ".join(m.group(1).split()) if m else None
 
 
+@dataclass(frozen=True)
+class _Measures:
+    """A workout's numbers in the units of its event: seconds, km, kcal, and the heart-rate entries found."""
+
+    duration_s: float
+    distance_km: float | None
+    energy_kcal: float | None
+    heart: dict
+
+
 def _workout_event(attrs: dict, stats: list[dict], nested_stats: list[dict], meta: dict, position: str) -> Event:
     activity = attrs.get("workoutActivityType") or ""
     if not activity:
@@ -300,7 +311,29 @@ def _workout_event(attrs: dict, stats: list[dict], nested_stats: list[dict], met
     start = _health_time(attrs.get("startDate"), "startDate")
     end = _health_time(attrs.get("endDate"), "endDate")
     kind = workout_type(activity)
+    measures = _measures(attrs, stats, nested_stats, start, end)
+    start, end, tz = _in_workout_zone(start, end, meta.get("HKTimeZone"))
+    source_name = " ".join((attrs.get("sourceName") or "").split()) or None  # "Apple\xa0Watch" -> "Apple Watch"
+    device = _device_name(attrs.get("device")) or source_name
+    data = _workout_data(kind, activity, measures, device, source_name, meta)
+    title, text = _workout_texts(kind, measures, device)
+    return Event(
+        source="workout",
+        type="apple_health",
+        start=start,
+        end=end,
+        title=title,
+        text=text,
+        data=data,
+        position=position,
+        # Instants, not the written offsets: a later export writes the same workout with another offset.
+        key=f"{activity}|{start.timestamp():.0f}|{end.timestamp():.0f}|{source_name or ''}",
+        tz=tz,
+    )
 
+
+def _measures(attrs: dict, stats: list[dict], nested_stats: list[dict], start: datetime, end: datetime) -> _Measures:
+    """The workout's attributes, else its statistics; raises ValueError for a workout longer than a week."""
     duration_s = _convert(_number(attrs.get("duration")), attrs.get("durationUnit") or "min", _SECONDS_PER)
     if duration_s is None:
         duration_s = (end - start).total_seconds()
@@ -318,51 +351,48 @@ def _workout_event(attrs: dict, stats: list[dict], nested_stats: list[dict], met
             energy_kcal = energy_sum
         if not heart:
             heart = _heart_rate(group)
+    return _Measures(duration_s, distance_km, energy_kcal, heart)
 
-    zone_name = meta.get("HKTimeZone")
-    tz = None
+
+def _in_workout_zone(start: datetime, end: datetime, zone_name: str | None) -> tuple[datetime, datetime, str | None]:
+    """`start` and `end` in the zone the workout happened in (its HKTimeZone), with that zone's name, when it is one."""
     if zone_name:
         try:
             zone = ZoneInfo(zone_name)
-            start, end, tz = start.astimezone(zone), end.astimezone(zone), zone_name
+            return start.astimezone(zone), end.astimezone(zone), zone_name
         except (ZoneInfoNotFoundError, ValueError, OSError):  # '../x', a NUL byte, a folder: no zone
             pass
-    source_name = " ".join((attrs.get("sourceName") or "").split()) or None  # "Apple\xa0Watch" -> "Apple Watch"
-    device = _device_name(attrs.get("device")) or source_name
+    return start, end, None
+
+
+def _workout_data(kind: str, activity: str, measures: _Measures, device: str | None, source_name: str | None,
+                  meta: dict) -> dict:
+    distance_km, energy_kcal = measures.distance_km, measures.energy_kcal
     data = {
         "workout_type": kind,
         "activity_type": activity,
-        "duration_s": round(duration_s, 3),
+        "duration_s": round(measures.duration_s, 3),
         "distance_km": round(distance_km, 4) if distance_km is not None else None,
         "energy_kcal": round(energy_kcal, 3) if energy_kcal is not None else None,
-        **heart,
+        **measures.heart,
         "device": device,
         "source_name": source_name,
         "indoor": {"1": True, "0": False}.get(meta.get("HKIndoorWorkout", "")),
     }
-    data = {k: v for k, v in data.items() if v is not None}
+    return {k: v for k, v in data.items() if v is not None}
 
-    details = [f"{round(duration_s / 60)} min"]
-    if distance_km:
-        details.append(f"{distance_km:.2f} km")
-    if energy_kcal:
-        details.append(f"{round(energy_kcal)} kcal")
+
+def _workout_texts(kind: str, measures: _Measures, device: str | None) -> tuple[str, str]:
+    """(title, text): 'Running, 31 min, 5.02 km, 310 kcal' and the same with extra words to search by."""
+    details = [f"{round(measures.duration_s / 60)} min"]
+    if measures.distance_km:
+        details.append(f"{measures.distance_km:.2f} km")
+    if measures.energy_kcal:
+        details.append(f"{round(measures.energy_kcal)} kcal")
     title = f"{kind.capitalize()}, {', '.join(details)}"
     also = f" ({_ALSO_CALLED[kind]})" if kind in _ALSO_CALLED else ""
     text = f"{kind}{also} workout, {', '.join(details)}" + (f", recorded by {device}" if device else "")
-    return Event(
-        source="workout",
-        type="apple_health",
-        start=start,
-        end=end,
-        title=title,
-        text=text,
-        data=data,
-        position=position,
-        # Instants, not the written offsets: a later export writes the same workout with another offset.
-        key=f"{activity}|{start.timestamp():.0f}|{end.timestamp():.0f}|{source_name or ''}",
-        tz=tz,
-    )
+    return title, text
 
 
 def _stat_sum(stats: list[dict], types: tuple[str, ...], table: dict[str, float]) -> float | None:
