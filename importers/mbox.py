@@ -36,7 +36,7 @@ from email.utils import getaddresses, parsedate_tz
 from typing import IO, Iterator
 
 from importers._limits import EARLIEST_YEAR, LATEST_YEAR
-from importers._mime import Mail, parse_message, readable_body
+from importers._mime import Body, Mail, parse_message, readable_body
 from importers._text import from_surrogates, header_text
 from importers.base import Event, InputFile, Record, RecordError, content_key
 
@@ -239,14 +239,7 @@ def message_event(raw: _RawMessage, position: str) -> Event | None:
     if not mail.has_headers:
         return None
     body = readable_body(mail)
-    if raw.last and not raw.cut:
-        if not mail.headers_ended and not raw.data.endswith(b"\n"):
-            raise _Truncated("the file ends inside this message's headers; the file looks truncated (incomplete download?)")
-        if body.open_multipart:
-            raise _Truncated(
-                "the file ends before this message's MIME parts close; the file looks truncated (incomplete download?)"
-            )
-
+    _check_complete(raw, mail, body)
     sender_name, sender_addr = _first_address(mail.text("from") or mail.text("sender"))
     subject = mail.header("subject")
     text_body = body.text
@@ -254,31 +247,7 @@ def message_event(raw: _RawMessage, position: str) -> Event | None:
     if start is None:
         raise ValueError("no usable date: no Date header, no dated Received header, no envelope date within 1900-2100")
     message_id = _message_id(mail.header("message-id"))
-
-    data: dict = {}
-    if sender_addr:
-        data["from"] = sender_addr
-    if sender_name:
-        data["from_name"] = sender_name
-    for field in ("to", "cc"):
-        people = _addresses(mail.text(field))
-        if people:
-            data[field] = people
-    if subject:
-        data["subject"] = subject
-    if text_body:
-        data["body"] = text_body[:MAX_BODY_CHARS]
-    labels = _labels(mail.text("x-gmail-labels", ","))
-    if labels:
-        data["labels"] = labels
-    if message_id:
-        data["message_id"] = message_id
-    if body.attachments:
-        data["attachments"] = body.attachments
-    thread = mail.header("x-gm-thrid")
-    if thread:
-        data["thread_id"] = thread
-
+    data = _mail_data(mail, body, sender_name, sender_addr, subject, message_id)
     who = sender_name or sender_addr
     title = subject or "(no subject)"
     text = "\n".join(part for part in (who, subject, text_body[:MAX_TEXT_BODY_CHARS]) if part)
@@ -294,6 +263,45 @@ def message_event(raw: _RawMessage, position: str) -> Event | None:
         position=position,
         key=key,
     )
+
+
+def _check_complete(raw: _RawMessage, mail: Mail, body: Body) -> None:
+    """Raise _Truncated when the file ends inside the message's headers or before its MIME parts close."""
+    if raw.last and not raw.cut:
+        if not mail.headers_ended and not raw.data.endswith(b"\n"):
+            raise _Truncated("the file ends inside this message's headers; the file looks truncated (incomplete download?)")
+        if body.open_multipart:
+            raise _Truncated(
+                "the file ends before this message's MIME parts close; the file looks truncated (incomplete download?)"
+            )
+
+
+def _mail_data(mail: Mail, body: Body, sender_name: str, sender_addr: str, subject: str, message_id: str) -> dict:
+    """The event's data: each field only when the message has it (see the module docstring)."""
+    data: dict = {}
+    if sender_addr:
+        data["from"] = sender_addr
+    if sender_name:
+        data["from_name"] = sender_name
+    for field in ("to", "cc"):
+        people = _addresses(mail.text(field))
+        if people:
+            data[field] = people
+    if subject:
+        data["subject"] = subject
+    if body.text:
+        data["body"] = body.text[:MAX_BODY_CHARS]
+    labels = _labels(mail.text("x-gmail-labels", ","))
+    if labels:
+        data["labels"] = labels
+    if message_id:
+        data["message_id"] = message_id
+    if body.attachments:
+        data["attachments"] = body.attachments
+    thread = mail.header("x-gm-thrid")
+    if thread:
+        data["thread_id"] = thread
+    return data
 
 
 def _date(mail: Mail, envelope: bytes) -> datetime | None:
