@@ -23,6 +23,7 @@ from datetime import date
 from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
+from app.people import mail_owner
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.validate import carrier_phrases, source_words
@@ -60,6 +61,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
+    owner = mail_owner(store)   # left out where a question asks who among the people of some events
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)
@@ -71,7 +73,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         try:
             with _interruptible(llm, check):
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
-                                          cancel=check, avoid=avoid, join_for=join_for)
+                                          cancel=check, avoid=avoid, join_for=join_for, owner=owner)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -3,6 +3,7 @@ attendees, and the people book the person keeps (family who never mail, and who 
 at these people; RETRIEVE keeps, for a query that names one of them, only the events that name them too.
 
     owner, people = owner_and_people(store)           # "Kim Ode", ["Anna Berg", "Tom Lee", ...]
+    mail_owner(store)                                 # "Kim Ode" where mails name them, else None
     named_people("I met with Anna", people)           # ["Anna Berg"]
     names_any("Dinner w/ Anna and Tom", ["Anna Berg"])  # True
     names_all("Dinner w/ Anna", ["Anna Berg", "Tom Lee"])  # False
@@ -46,6 +47,13 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
     me = counts.most_common(1)[0][0] if counts else None
     people = [n for n, _ in counts.most_common(limit + 1) if n != me][:limit]
     return me, people + [n for n in people_book(store) if n not in people and n != me]
+
+
+def mail_owner(store: Any) -> str | None:
+    """The owner of the data when the store has mails (they are on every mail, so the people of mails would
+    always name them first); None without mails: a calendar's attendees alone do not tell the owner apart from a
+    frequent guest."""
+    return owner_and_people(store)[0] if store.count("mail") else None
 
 
 # --- the people book: who is who to the owner ---------------------------------------------------------

@@ -23,7 +23,10 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
-from app.qud.frames import as_per_period, as_two_way, as_yes_no, count_question, per_period, two_way
+from app.qud.frames import (
+    as_per_period, as_two_way, as_yes_no, count_question, events_below, people_of, per_period, two_way,
+    who_most_count,
+)
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -53,6 +56,8 @@ RULES: dict[str, str] = {
                     "one (app.qud.frames)",
     "two_way_frame": "a comparison of two alternatives ('more in 2022 than in 2023', 'A or B') compares the "
                      "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
+    "who_most_frame": "'who did I ... the most' is the person counted most often among the people of the events "
+                      "that the count of it counts, the owner of the data left out (app.qud.frames)",
     **GUARDS,
 }
 
@@ -365,6 +370,7 @@ def decompose(
     style: str | None = None,
     avoid: dict[str, frozenset[str]] | None = None,
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
+    owner: str | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -376,7 +382,8 @@ def decompose(
     `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
     their dates (rule absolute_periods), so the tree's questions say which dates were meant; rolling spans ("the
     past 30 days") are written by steps as `date.today()`, which the engine evaluates at the reference date.
-    `trace` (optional) receives every model call.
+    `trace` (optional) receives every model call. `owner`: the owner of the data (app.people.mail_owner), left
+    out where a question asks who among the people of some events.
     """
     question = " ".join(question.split())
     if not question:
@@ -411,6 +418,15 @@ def decompose(
             framed = None
         if framed is not None:
             return framed
+    people = who_most_count(question) if config.on("who_most_frame") else None
+    if people is not None:
+        acted.add("who_most_frame")
+        try:
+            events = events_below(_decompose(people, llm, selector, config, progress, cancel, trace, avoid, join_for))
+        except DecompositionError:
+            events = None
+        if events is not None:
+            return people_of(events, question, owner)
     count = count_question(question) if config.on("yes_no_frame") else None
     if count is not None:
         acted.add("yes_no_frame")

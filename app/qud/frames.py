@@ -358,3 +358,75 @@ def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | 
         test = f"[{a} if {ahead} else ({b} if {behind} else {tie}) for b in [{other}]][0]"
     step = Call("APPLY", (("l", Qud(first.question)), ("fct", Lambda(f"lambda l: {test}"))))
     return Node(question, step, (first, second))
+
+
+# --- who, the most ----------------------------------------------------------------------------------------
+#
+# "Who did I have dinner with most often in 2023?", "Who did I email the most?", "Who sent me the most mails?":
+# the person found most often among the people of some events. The model is asked for the count of those events
+# ("How many times did I have dinner in 2023?"); below the count's aggregate, each event's participants (a
+# calendar entry's attendees, a mail's sender and recipients) are counted per person, the owner of the data left
+# out, and the person counted most answers. "Who did I listen to most?" asks for an artist, not a person.
+
+_WHO_OBJECT = re.compile(
+    r"^(?:who|whom|with\s+whom)\s+(?P<aux>did|do|have|had)\s+(?:i|we)\s+(?P<vp>.+?)\s+(?:the\s+)?most"
+    r"(?:\s+(?:often|frequently|times))?(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?:\s+(?:to|with|from))?"
+    r"(?P<rest>(?:\s.*)?)$", re.I)
+_WHO_SUBJECT = re.compile(
+    r"^who\s+(?:has\s+)?(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|"
+    r"texted|texts)\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
+    r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?"
+    r"(?P<rest>(?:\s.*)?)$", re.I)
+# whose music, films or books: "who did I listen to most" is an artist
+_MEDIA_VERBS = re.compile(r"^(?:listen|hear|heard|play|stream|watch|read)\w*\b", re.I)
+EVENT_STEPS = ("FILTER", "EXTRACT", "RETRIEVE", "JOIN")  # steps whose result is events, not a number or groups
+
+
+def who_most_count(question: str) -> str | None:
+    """The count whose events' people a "who ... the most" question asks about, or None for other questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    subject = _WHO_SUBJECT.match(text)
+    if subject is not None:
+        return f"How many {subject.group('noun') or 'emails'} did I get{subject.group('rest')}?"
+    match = _WHO_OBJECT.match(text)
+    if match is None or _MEDIA_VERBS.match(match.group("vp")):
+        return None
+    vp = re.sub(r"\s+(?:with|to|from)$", "", match.group("vp"), flags=re.I)
+    aux, rest, noun = match.group("aux").lower(), match.group("rest"), match.group("noun")
+    if noun:
+        return f"How many {noun} {aux} I {vp}{rest}?"
+    if " " not in vp and vp == match.group("vp"):   # "who did I meet": a person was met
+        vp += " someone"
+    return f"How many times {aux} I {vp}{rest}?"
+
+
+def events_below(tree: Node) -> Node | None:
+    """Below a tree's aggregates and groupings, the first step that gives events; None when it has none (or
+    branches first)."""
+    node = tree
+    while node.operator not in EVENT_STEPS:
+        if len(node.children) != 1:
+            return None
+        node = node.children[0]
+    return node
+
+
+def people_of(events: Node, question: str, owner: str | None = None) -> Node:
+    """The person found most often among the participants of `events` (a calendar entry's attendees, a mail's
+    sender and recipients), the others as runner-ups, asked as `question`; the `owner` of the data (on every
+    mail they sent or got) is not counted."""
+    scope = events.question
+    q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
+    node = Node.from_step(f"{scope} with participants",
+                          f'EXTRACT(l={q(scope)}, attr_names=["participants"], attr_types=[list])', (events,))
+    node = Node.from_step(f"{scope} with participant", f'UNNEST(l={q(node.question)}, nested_attr_name='
+                          f'"participants", unnested_attr_name="participant")', (node,))
+    if owner is not None:
+        node = Node.from_step(f"{scope} with participant other than me", f'FILTER(l={q(node.question)}, '
+                              f'filter=lambda attr: attr["participant"] != {format_value(owner)})', (node,))
+    node = Node.from_step(f"{scope} grouped by person",
+                          f'GROUP_BY(l={q(node.question)}, attr_names=["participant"])', (node,))
+    node = Node.from_step(f"number of events per person {scope}",
+                          f'MAP(l={q(node.question)}, fct=len, res_name="count")', (node,))
+    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", '
+                                    f'val_attr_name="participant")', (node,))

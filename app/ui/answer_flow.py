@@ -17,6 +17,8 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QLocale, QObject, Signal, Slot
 
+from app.people import mail_owner
+
 from .answer_history import AnswerHistory
 from .answering import reference_date_for
 from .follow_up import people_follow_up, people_tree, period_follow_up, time_follow_up, tree_for_year, tree_within
@@ -102,17 +104,9 @@ class AnswerFlow(QObject):
         if year is not None:
             return tree_for_year(tree, year)
         if people_follow_up(question):
-            return people_tree(tree, self._owner())
+            return people_tree(tree, mail_owner(self.host.store) if self.host.store is not None else None)
         part = time_follow_up(question)
         return tree_within(tree, part) if part is not None else None
-
-    def _owner(self) -> str | None:
-        """The owner of the data, when mails name them (they are on every mail, so a mail's people would always
-        answer them); a calendar's attendees alone do not tell the owner apart from a frequent guest."""
-        from app.people import owner_and_people
-
-        store = self.host.store
-        return owner_and_people(store)[0] if store is not None and store.count("mail") else None
 
     def _work_out(self, question: str, tree: dict | None = None) -> AnswerJob | None:
         """Answer `question` (through the question model), or run `tree` for it; after the index, if it is

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.engine.syntax import Qud, format_value
+from app.engine.tree import Node
+from app.qud.frames import events_below, people_of
 
 _FOLLOW_UP = re.compile(r"^\s*(?:and|what about|how about)?\s*(?:in|for|during)?\s*((?:19|20)\d{2})\s*[?.!]?\s*$",
                         re.IGNORECASE)
@@ -117,7 +119,6 @@ _PEOPLE_FOLLOW_UP = re.compile(
     r"^\s*(?:and|so)?\s*(?:who\s+(?:was|were)\s+(?:with\s+me|there)|who\s+(?:came|went)\s+(?:along\s+)?with\s+me|"
     r"who\s+joined\s+me|who\s+did\s+i\s+(?:go|do\s+(?:it|that))\s+with|with\s+whom)"
     r"\s*(?:then|that\s+time|those\s+times)?\s*[?.!]?\s*$", re.IGNORECASE)
-_EVENT_STEPS = ("FILTER", "EXTRACT", "RETRIEVE", "JOIN")  # steps whose result is events, not a number or groups
 
 
 def people_follow_up(text: str) -> bool:
@@ -126,30 +127,10 @@ def people_follow_up(text: str) -> bool:
 
 
 def people_tree(tree: dict[str, Any], owner: str | None = None) -> dict[str, Any] | None:
-    """The people of the events the last answer counted, summed or picked from: below its aggregates and
-    groupings, the first step that gives events, then each event's participants (a calendar entry's attendees,
-    a mail's sender and recipients) one per row, grouped by person; the person there most often answers, the
-    others follow as runner-ups. The `owner` of the data (on every mail they sent or got) is not among them.
+    """The people of the events the last answer counted, summed or picked from (app.qud.frames.people_of: the
+    one there most often answers, the others follow as runner-ups; the `owner` of the data is not among them).
     None when the tree gives no events."""
-    node = tree
-    while node["step"].split("(", 1)[0].strip() not in _EVENT_STEPS:
-        if len(node["children"]) != 1:
-            return None
-        node = node["children"][0]
-    scope = node["question"]
-    q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
-    extracted = {"question": f"{scope} with participants", "children": [node],
-                 "step": f'EXTRACT(l={q(scope)}, attr_names=["participants"], attr_types=[list])'}
-    unnested = {"question": f"{scope} with participant", "children": [extracted],
-                "step": f'UNNEST(l={q(extracted["question"])}, nested_attr_name="participants", '
-                        f'unnested_attr_name="participant")'}
-    if owner is not None:
-        unnested = {"question": f"{scope} with participant other than me", "children": [unnested],
-                    "step": f'FILTER(l={q(unnested["question"])}, filter=lambda attr: attr["participant"] != '
-                            f'{format_value(owner)})'}
-    grouped = {"question": f"{scope} grouped by person", "children": [unnested],
-               "step": f'GROUP_BY(l={q(unnested["question"])}, attr_names=["participant"])'}
-    counted = {"question": f"number of events per person {scope}", "children": [grouped],
-               "step": f'MAP(l={q(grouped["question"])}, fct=len, res_name="count")'}
-    return {"question": f"Who was with me: {scope}?", "children": [counted],
-            "step": f'ARGMAX(l={q(counted["question"])}, arg_attr_name="count", val_attr_name="participant")'}
+    events = events_below(Node.from_json(tree))
+    if events is None:
+        return None
+    return people_of(events, f"Who was with me: {events.question}?", owner).to_json()

@@ -11,7 +11,7 @@ from app.answer import AnswerStatus
 from app.engine.executor import execute
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
-from app.qud.frames import TwoWay, as_two_way, as_yes_no, count_question, per_period, two_way
+from app.qud.frames import TwoWay, as_two_way, as_yes_no, count_question, per_period, two_way, who_most_count
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -211,3 +211,50 @@ def test_a_tie_is_said_as_such(store_path):  # noqa: F811
     with EventStore.open(store_path, read_only=True) as store:
         nothing = execute(as_two_way(swims, dives, "Which did I do more, swimming or diving?", two), store, TODAY)
     assert nothing.value == "neither"
+
+
+@pytest.mark.parametrize("question, count", [
+    ("Who sent me the most mails?", "How many mails did I get?"),
+    ("Who emails me the most?", "How many emails did I get?"),
+    ("Who did I email the most?", "How many times did I email someone?"),
+    ("Who did I have dinner with most often in 2023?", "How many times did I have dinner in 2023?"),
+    ("Who did I send the most emails to in 2023?", "How many emails did I send in 2023?"),
+    ("who did i go running with most", "How many times did I go running?"),
+    ("Who have I met the most in 2024?", "How many times have I met someone in 2024?"),
+])
+def test_who_the_most_asks_for_the_count_of_the_events_whose_people_are_counted(question, count):
+    assert who_most_count(question) == count
+
+
+@pytest.mark.parametrize("question", [
+    "Who did I listen to the most?",        # an artist
+    "Who is my most played artist?", "How many times did I meet Anna?", "Who did I meet most, Anna or Ben?",
+    "Who was at my birthday?",
+])
+def test_other_questions_are_not_who_the_most(question):
+    assert who_most_count(question) is None
+
+
+def test_who_sent_me_the_most_is_the_sender_counted_most_the_owner_left_out(tmp_path):
+    from datetime import datetime, timezone
+
+    from importers.base import Event, content_key
+    from tests.stores import write_store
+
+    me = "Kim Ode <kim@ode.org>"
+
+    def mail(day: int, sender: str, to: str) -> Event:
+        start = datetime(2024, 3, day, 9, tzinfo=timezone.utc)
+        return Event(source="mail", type="mbox", start=start, end=None, title=f"Hello {day}", text="a mail",
+                     position=f"message {day}", key=content_key("mail", day),
+                     data={"from_name": sender.split(" <")[0], "from": sender, "to": [to]})
+
+    path = write_store(tmp_path / "mails.sqlite", [
+        mail(1, "Anna Lee <anna@lee.org>", me), mail(2, "Anna Lee <anna@lee.org>", me),
+        mail(3, "Anna Lee <anna@lee.org>", me), mail(4, "Ben Okafor <ben@okafor.org>", me),
+        mail(5, me, "Ben Okafor <ben@okafor.org>")])
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("Who sent me the most mails?", store, TODAY, llm=FakeLLM(
+            [' APPLY(l=QUD("mails I got"), fct=len)', ' RETRIEVE(query="mail")']))
+    assert answer.value == "Anna Lee"   # three mails from her, two with Ben; Kim Ode, the owner, is on all five
+    assert answer.tree.children[0].children[0].children[0].question == "mails I got with participant other than me"

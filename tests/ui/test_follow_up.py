@@ -129,7 +129,8 @@ def test_the_people_tree_takes_the_events_below_the_count():
     ]
     assert node == COUNT_2024["children"][0]  # the filtered events, searched as before
     joined = {"question": "q", "step": 'JOIN(l1=QUD("a"), l2=QUD("b"), condition="x")', "children": []}
-    two_inputs = {"question": "r", "step": "APPLY(...)", "children": [COUNT_2024, COUNT_2024]}
+    two_inputs = {"question": "r", "step": 'APPLY(l=QUD("a"), fct=lambda l: len(l) > len(QUD("b")))',
+                  "children": [dict(COUNT_2024, question="a"), dict(COUNT_2024, question="b")]}
     extract = people_tree(joined)
     for _ in range(4):
         (extract,) = extract["children"]
