@@ -419,14 +419,17 @@ def people_of(events: Node, question: str, owner: str | None = None) -> Node:
     q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
     node = Node.from_step(f"{scope} with participants",
                           f'EXTRACT(l={q(scope)}, attr_names=["participants"], attr_types=[list])', (events,))
-    node = Node.from_step(f"{scope} with participant", f'UNNEST(l={q(node.question)}, nested_attr_name='
-                          f'"participants", unnested_attr_name="participant")', (node,))
+    # the step the persons are grouped from is named "... with person", which the answer leaves out when it
+    # restates what was counted ("the person with the most mails you got")
+    node = Node.from_step(f"{scope} with person" if owner is None else f"{scope} with each person",
+                          f'UNNEST(l={q(node.question)}, nested_attr_name="participants", unnested_attr_name="person")',
+                          (node,))
     if owner is not None:
-        node = Node.from_step(f"{scope} with participant other than me", f'FILTER(l={q(node.question)}, '
-                              f'filter=lambda attr: attr["participant"] != {format_value(owner)})', (node,))
+        node = Node.from_step(f"{scope} with person", f'FILTER(l={q(node.question)}, '
+                              f'filter=lambda attr: attr["person"] != {format_value(owner)})', (node,))
     node = Node.from_step(f"{scope} grouped by person",
-                          f'GROUP_BY(l={q(node.question)}, attr_names=["participant"])', (node,))
+                          f'GROUP_BY(l={q(node.question)}, attr_names=["person"])', (node,))
     node = Node.from_step(f"number of events per person {scope}",
                           f'MAP(l={q(node.question)}, fct=len, res_name="count")', (node,))
-    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", '
-                                    f'val_attr_name="participant")', (node,))
+    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", val_attr_name="person")',
+                          (node,))

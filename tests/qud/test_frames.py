@@ -257,4 +257,5 @@ def test_who_sent_me_the_most_is_the_sender_counted_most_the_owner_left_out(tmp_
         answer = ask("Who sent me the most mails?", store, TODAY, llm=FakeLLM(
             [' APPLY(l=QUD("mails I got"), fct=len)', ' RETRIEVE(query="mail")']))
     assert answer.value == "Anna Lee"   # three mails from her, two with Ben; Kim Ode, the owner, is on all five
-    assert answer.tree.children[0].children[0].children[0].question == "mails I got with participant other than me"
+    assert answer.tree.children[0].children[0].children[0].question == "mails I got with person"   # the owner out
+    assert answer.text == "The person with the most mails you got was Anna Lee (3), then Ben Okafor (2)."

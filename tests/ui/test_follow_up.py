@@ -120,11 +120,11 @@ def test_the_people_tree_takes_the_events_below_the_count():
         (node,) = node["children"]
     assert steps == [
         'ARGMAX(l=QUD("number of events per person songs I heard in 2024"), arg_attr_name="count", '
-        'val_attr_name="participant")',
+        'val_attr_name="person")',
         'MAP(l=QUD("songs I heard in 2024 grouped by person"), fct=len, res_name="count")',
-        'GROUP_BY(l=QUD("songs I heard in 2024 with participant"), attr_names=["participant"])',
+        'GROUP_BY(l=QUD("songs I heard in 2024 with person"), attr_names=["person"])',
         'UNNEST(l=QUD("songs I heard in 2024 with participants"), nested_attr_name="participants", '
-        'unnested_attr_name="participant")',
+        'unnested_attr_name="person")',
         'EXTRACT(l=QUD("songs I heard in 2024"), attr_names=["participants"], attr_types=[list])',
     ]
     assert node == COUNT_2024["children"][0]  # the filtered events, searched as before
@@ -165,7 +165,7 @@ def test_who_was_with_me_after_a_count_names_the_people_of_those_events(qtbot, w
     assert follow.question == "Who was with me: my climbs in 2024?"
     assert window.question_pane.line.text() == follow.question
     assert follow.value == "Anna Lee"  # not Dora Kim, who climbed with me in 2023
-    assert window.answer_pane.headline.text() == ("The participant with the most climbs in 2024 was Anna Lee (3), "
+    assert window.answer_pane.headline.text() == ("The person with the most climbs in 2024 was Anna Lee (3), "
                                                   "then Ben Okafor (1) and Chen Wu (1).")
 
 
@@ -194,7 +194,7 @@ def test_who_was_with_me_after_mails_leaves_out_the_owner_who_is_on_every_mail(q
     follow = ask(qtbot, window, "who was with me?")
     assert follow.value == "Anna Lee"   # on three of the mails; Kim Ode, the owner, is on all four
     steps = [node["step"] for node in _walk(window.answerer.trees_run[-1])]
-    assert 'FILTER(l=QUD("mails about climbing with participant"), filter=lambda attr: attr["participant"] != ' \
+    assert 'FILTER(l=QUD("mails about climbing with each person"), filter=lambda attr: attr["person"] != ' \
            '"Kim Ode")' in steps
 
 
