@@ -173,6 +173,10 @@ def answer_sentence(question: str, call: Call, result: Any, report: NodeReport |
 def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeReport | None,
                      inputs: Sequence[Any]) -> str:
     op, d, ids = call.operator, result.details, result.ids
+    compared = _compared(call, report, inputs)
+    if compared is not None:   # "Did I run more in 2022 than in 2023?": both measures said
+        head = ("Yes" if result.value else "No") if isinstance(result.value, bool) else _capital(format_plain(result.value))
+        return f"{head}: {compared}."
     if isinstance(result.value, bool):
         return f"{'Yes' if result.value else 'No'} (from {_events(len(ids))})."
     if result.value is None:
@@ -209,6 +213,20 @@ def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeRepo
             return f"{value} (counted from {_events(len(ids))})."
         return f"The result is {value} (from {_events(len(ids))})."
     return f"{value}."
+
+
+def _compared(call: Call, report: NodeReport | None, inputs: Sequence[Any]) -> str | None:
+    """'3 hikes against 1 run': the two numbers an APPLY compared (its input and the other sub-result its
+    function names), each said as its own answer; None for any other step."""
+    if call.operator != "APPLY" or not isinstance(call.get("fct"), Lambda) or report is None \
+            or len(report.children) != 2 or len(inputs) != 2:
+        return None
+    if not all(isinstance(i, Scalar) and isinstance(i.value, (int, float)) and not isinstance(i.value, bool)
+               for i in inputs):
+        return None
+    said = [answer_sentence(child.question, parse_call(child.step), value, child).rstrip(".")
+            for child, value in zip(report.children, inputs)]
+    return " against ".join(text[:1].lower() + text[1:] if text[:2] != "I " else text for text in said)
 
 
 def _found(n: int, rows: list) -> str:

@@ -197,6 +197,7 @@ def test_a_two_way_question_is_answered_through_the_two_count_trees(store_path):
                                                         "How many times did I go running?"]
     assert len(more.evidence_ids) == 4   # three hikes and the run
     assert (which.value, fewer.value) == ("hiking", "no")
+    assert (more.text, which.text) == ("Yes: 3 hikes against 1 run.", "Hiking: 3 hikes against 1 run.")
 
 
 def test_a_tie_is_said_as_such(store_path):  # noqa: F811
