@@ -399,45 +399,40 @@ def decompose(
         if dated != question:
             acted.add("absolute_periods")
         question = dated
-    per = per_period(question, reference_date) if config.on("per_period_frame") else None
-    if per is not None:
-        acted.add("per_period_frame")
-        try:
-            return as_per_period(_decompose(per.total_question, llm, selector, config, progress, cancel, trace, avoid,
-                                            join_for), question, per)
-        except DecompositionError:
-            pass  # the model's own reading of the question, below
-    two = two_way(question) if config.on("two_way_frame") else None
-    if two is not None:
-        acted.add("two_way_frame")
-        try:
-            measures = [_decompose(q, llm, selector, config, progress, cancel, trace, avoid, join_for)
-                        for q in two.questions]
-            framed = as_two_way(*measures, question, two)
-        except DecompositionError:
-            framed = None
-        if framed is not None:
-            return framed
-    people = who_most_count(question) if config.on("who_most_frame") else None
-    if people is not None:
-        acted.add("who_most_frame")
-        try:
-            events = events_below(_decompose(people, llm, selector, config, progress, cancel, trace, avoid, join_for))
-        except DecompositionError:
-            events = None
-        if events is not None:
-            return people_of(events, question, owner)
-    count = count_question(question) if config.on("yes_no_frame") else None
-    if count is not None:
-        acted.add("yes_no_frame")
-        try:
-            framed = as_yes_no(_decompose(count, llm, selector, config, progress, cancel, trace, avoid, join_for),
-                               question)
-        except DecompositionError:
-            framed = None
-        if framed is not None:
-            return framed
+    solve = lambda asked: _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)  # noqa: E731
+    framed = _framed(question, reference_date, config, acted, owner, solve)
+    if framed is not None:
+        return framed
     return _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for)
+
+
+def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: str | None,
+            solve: Callable[[str], Node]) -> Node | None:
+    """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
+    model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
+
+    def people(count: str) -> Node | None:
+        events = events_below(solve(count))
+        return people_of(events, question, owner) if events is not None else None
+
+    frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
+        ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
+                                                                                      question, per)),
+        ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
+        ("who_most_frame", who_most_count(question), people),
+        ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
+    )
+    for rule, reading, tree_of in frames:
+        if reading is None or not config.on(rule):
+            continue
+        acted.add(rule)
+        try:
+            tree = tree_of(reading)
+        except DecompositionError:
+            continue
+        if tree is not None:
+            return tree
+    return None
 
 
 def _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for) -> Node:
