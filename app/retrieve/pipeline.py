@@ -34,7 +34,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
-from app.people import first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book
+from app.engine.extract import person_name
+from app.people import (
+    first_name, kin_named, mail_owner, named_people, names_all, names_any, owner_and_people, people_book,
+)
 from app.retrieve.cache import RetrieveCache
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, source_patterns, value_patterns
@@ -73,6 +76,7 @@ class RetrieveThresholds:
     name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
     value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
     mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
+    mail_lookup: bool = True         # "I sent an email", "emails I received": the mails by their sender, no model
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -174,16 +178,21 @@ class ModelRetriever:
         clock = time.perf_counter()
         index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
-        # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names too
-        book = people_book(store) if self.thresholds.name_filter else {}
-        heads = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
-                          check=check)
-        kept = self.select(query, heads, store, trace, check=check, count=count)
-        if self.thresholds.name_filter:
-            kept = self.naming(query, kept, heads, store, book, trace)
-        if self.thresholds.value_filter:
-            kept = valued(query, kept)
-            trace.after_events = [e.id for e in kept]
+        mails = self.mails(query, store) if self.thresholds.mail_lookup else None
+        if mails is not None:
+            kept = heads = mails
+            trace.pool = trace.after_patterns = trace.after_events = [e.id for e in mails]
+        else:
+            # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names
+            book = people_book(store) if self.thresholds.name_filter else {}
+            heads = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
+                              check=check)
+            kept = self.select(query, heads, store, trace, check=check, count=count)
+            if self.thresholds.name_filter:
+                kept = self.naming(query, kept, heads, store, book, trace)
+            if self.thresholds.value_filter:
+                kept = valued(query, kept)
+                trace.after_events = [e.id for e in kept]
         clock = time.perf_counter()
         if self.dedupe:
             items = dedupe_events(kept, mentions=self.thresholds.mention_join)
@@ -383,6 +392,31 @@ class ModelRetriever:
         trace.after_events = [e.id for e in kept]
         return kept
 
+    def mails(self, query: str, store: Any) -> list[Any] | None:
+        """For a query that names nothing but mails and which way they went ("I sent an email", "emails I
+        received", "my emails"): every mail of the store, or those the owner sent (their sender is the owner) or
+        got (someone else is); None for any other query, and for a direction when no owner is known. The
+        cross-encoders read such a query as a topic and keep mails of either way."""
+        direction = mail_direction(query)
+        if direction is None:
+            return None
+        owner = self.owner_for(store)
+        if direction != "all" and owner is None:
+            return None
+        mails = list(store.events(source=["mail"]))
+        if direction == "all":
+            return mails
+        return [m for m in mails if (_sender(m) == owner) == (direction == "sent")]
+
+    def owner_for(self, store: Any) -> str | None:
+        """The owner of the store's data where mails name them (`app.people.mail_owner`), once per store and
+        number of events."""
+        key = (Path(store.path).resolve(), store.count(), "owner")
+        with self._lock:
+            if key not in self._people:
+                self._people[key] = mail_owner(store)
+            return self._people[key]
+
     def people_for(self, store: Any) -> list[str]:
         """The store's people (`app.people.owner_and_people`), read once per store and number of events."""
         key = (Path(store.path).resolve(), store.count())
@@ -422,6 +456,30 @@ _MAIL_FROM = re.compile(r"(?:(?:all|the|my|i|got|received|have|had|did|a|an)\s+)
 def _check_kwargs(method: Callable[..., Any], check: Callable[[], None] | None) -> dict[str, Any]:
     """`check=` for a model method that takes one (the real cross-encoder does, stand-ins in tests may not)."""
     return {"check": check} if check is not None and "check" in inspect.signature(method).parameters else {}
+
+
+_MAIL_WORDS = r"(?:e-?mails?|mails?)"
+_MAIL_QUERIES = (   # a query naming nothing but mails, and which way they went
+    ("sent", re.compile(rf"i\s+(?:have\s+)?(?:sent|send|wrote|write)\s+(?:an?\s+)?{_MAIL_WORDS}|"
+                        rf"(?:the\s+|my\s+)?{_MAIL_WORDS}\s+(?:that\s+)?i\s+(?:have\s+)?(?:sent|send|wrote|written)")),
+    ("got", re.compile(rf"i\s+(?:have\s+)?(?:got|get|received|receive)\s+(?:an?\s+)?{_MAIL_WORDS}|"
+                       rf"(?:the\s+|my\s+)?{_MAIL_WORDS}\s+(?:that\s+)?i\s+(?:have\s+)?(?:got|get|received|receive)")),
+    ("all", re.compile(rf"(?:all\s+)?(?:of\s+)?(?:the\s+|my\s+)?{_MAIL_WORDS}")),
+)
+
+
+def mail_direction(query: str) -> str | None:
+    """"sent", "got" or "all" for a query that names nothing but mails (and which way they went), else None.
+
+    mail_direction("I sent an email") -> "sent"; mail_direction("emails I received") -> "got";
+    mail_direction("emails from Markus") -> None
+    """
+    text = " ".join(query.lower().split()).strip(" .?!")
+    return next((direction for direction, pattern in _MAIL_QUERIES if pattern.fullmatch(text)), None)
+
+
+def _sender(mail: Any) -> Any:
+    return person_name(mail.data.get("from_name") or mail.data.get("from"))
 
 
 def _written(event: Any) -> str:

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import numpy as np
 import pytest
 
-from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds
+from app.retrieve.pipeline import ModelRetriever, RetrieveThresholds, mail_direction
 from app.store import EventStore
 from tests.retrieve.helpers import at, event, import_events, small_life, stored
 
@@ -480,3 +480,37 @@ def test_a_query_naming_an_artist_or_a_show_keeps_that_sources_events_that_carry
     # a one-word value counts only written as a name: "home" and "queen" are words
     assert kept("I listened to music at home") == [e.title for e in every]
     assert kept("i listened to queen") == [e.title for e in every]
+
+
+@pytest.mark.parametrize("query, direction", [
+    ("I sent an email", "sent"), ("e-mails I sent", "sent"), ("emails I received", "got"), ("I got an email", "got"),
+    ("the mails that I got", "got"), ("my emails", "all"), ("emails", "all"),
+    ("emails from Markus", None), ("I sent an email to Anna", None), ("emails about my flight", None),
+])
+def test_a_query_naming_nothing_but_mails_is_told_by_its_direction(query, direction):
+    assert mail_direction(query) == direction
+
+
+def test_mails_by_their_direction_are_looked_up_by_sender_not_judged(tmp_path):
+    """'I sent an email' is every mail the owner sent, 'emails I received' every other one, also where the
+    cross-encoder drops every mail; switched off, the cross-encoder decides."""
+    from tests.retrieve.helpers import import_events
+
+    drop_mails = FakeCrossEncoder(relevant_sources={"calendar"}, partly_sources={"mail"}, keep_word="no such word")
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0)
+    with EventStore.open(tmp_path / "friends.sqlite") as store:
+        import_events(store, friends_life())
+        looked_up = ModelRetriever(cross_encoder=drop_mails, thresholds=thresholds)
+        judged = ModelRetriever(cross_encoder=drop_mails, thresholds=replace(thresholds, mail_lookup=False))
+
+        def titles_of(retriever, query):
+            return sorted(item.get("title") for item in retriever.retrieve(query, store, date(2024, 4, 1)))
+
+        assert looked_up.owner_for(store) == "Kim Ode"
+        assert titles_of(looked_up, "I sent an email") == ["Dinner? (reply)"]
+        assert titles_of(looked_up, "emails I received") == ["Coffee", "Dinner?", "Walk on Sunday"]
+        assert titles_of(looked_up, "my emails") == ["Coffee", "Dinner?", "Dinner? (reply)", "Walk on Sunday"]
+        assert looked_up.last_trace.after_events == looked_up.last_trace.pool   # nothing judged
+        assert titles_of(judged, "I sent an email") == ["Walk"]   # the cross-encoder's: mails dropped, calendars kept
+        looked_up.close()
+        judged.close()
