@@ -59,22 +59,13 @@ def _patternable(key: str, value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_VALUE_CHARS
 
 
-def mine_patterns(
-    events: Sequence[Any],
-    *,
-    min_count: int = 5,
-    min_share: float = 0.02,
-    max_per_source: int = 40,
-    examples: int = 2,
-) -> list[Pattern]:
-    """Source patterns first (largest source first), then each source's frequent key/value patterns.
+def mine_patterns(events: Sequence[Any], *, examples: int = 2, **mining: Any) -> list[Pattern]:
+    """Source patterns first (largest source first), then each source's frequent key/value patterns
+    (`value_patterns`, which `mining` is passed to: min_count, min_share, max_per_source).
 
-    `events` are StoredEvents (anything with id, source, title, data). A source's key/value patterns are at
-    most `max_per_source`, the most frequent first; a pattern that covers the whole source adds nothing and
-    is left out.
+    `events` are StoredEvents (anything with id, source, title, data).
     """
-    return source_patterns(events, examples=examples) + value_patterns(
-        events, min_count=min_count, min_share=min_share, max_per_source=max_per_source, examples=examples)
+    return source_patterns(events, examples=examples) + value_patterns(events, examples=examples, **mining)
 
 
 def source_patterns(events: Sequence[Any], *, examples: int = 2) -> list[Pattern]:
@@ -92,8 +83,9 @@ def value_patterns(
     max_per_source: int = 40,
     examples: int = 2,
 ) -> list[Pattern]:
-    """Each source's frequent key/value patterns (see `mine_patterns`), sources in the order of
-    `source_patterns`."""
+    """Each source's frequent key/value patterns, sources in the order of `source_patterns`: at most
+    `max_per_source` per source, the most frequent first; a pattern that covers the whole source adds nothing and
+    is left out."""
     patterns: list[Pattern] = []
     for source, members in _by_source(events):
         # members per key/value in one pass (a pool holds up to 40,000 songs: no rescan per pattern)
