@@ -33,7 +33,6 @@ from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
     GUARDS, SENDING, Needs, Problem, ProblemKind, child_needs, normalize_question, step_problems, tree_problems,
-    turn_mail_around,
 )
 from app.qud.vocabulary import FIXED_COLUMNS, attribute_names
 
@@ -55,8 +54,6 @@ RULES: dict[str, str] = {
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
                     "one (app.qud.frames)",
-    "turn_mail": "a step that has the person send mails where the question asks for mails they got is turned "
-                 "around ('I sent an email' -> 'I received an email') instead of refused",
     "two_way_frame": "a comparison of two alternatives ('more in 2022 than in 2023', 'A or B') compares the "
                      "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
     "who_most_frame": "'who did I ... the most' is the person counted most often among the people of the events "
@@ -185,10 +182,6 @@ class _Decomposer:
             call, problems = self._step(question, above, needs, above_needs, attempt, temperature, failed_operators,
                                         dropped, banned)
             self._note_guards(problems)
-            turned = self._mail_turned_around(call, problems, question, above, needs) if problems else None
-            if turned is not None:
-                self.trace.acted.add("turn_mail")
-                call, problems = turned, []
             if problems:
                 repaired = self._extract_then_retrieve(call, problems, question, above, needs)
                 if repaired is not None:
@@ -277,26 +270,6 @@ class _Decomposer:
             self.progress(question, depth, text, texts)
         return call, problems
 
-
-    def _mail_turned_around(self, call, problems, question, above, needs: Needs) -> Call | None:
-        """A step refused only because it has the person send mails where the question asks for mails they got,
-        with its sub-questions and query turned around ("I sent an email to Markus" -> "I received an email from
-        Markus"), when that step passes the checks: the small model knows mails only as "I sent an email"."""
-        if (not self.config.on("turn_mail") or call is None
-                or any(p.kind is not ProblemKind.REVERSED_MAIL for p in problems)):
-            return None
-        turned = Call(call.operator, tuple(
-            (name, Qud(turn_mail_around(value.question)) if isinstance(value, Qud)
-             else turn_mail_around(value) if name == "query" and isinstance(value, str) else value)
-            for name, value in call.args))
-        checks = dict(max_depth=self.config.max_depth, allowed_attributes=self.allowed, root_question=self.root,
-                      guards_off=self.config.rules_off)
-        if self._note_guards(step_problems(turned, question, needs, path=[q for q, _ in above], depth=len(above),
-                                           **checks)):
-            return None
-        if self.progress is not None:
-            self.progress(question, len(above), f"{format_call(turned)}  (turned to mails I got)", [])
-        return turned
 
     def _extract_then_retrieve(self, call, problems, question, above, needs: Needs) -> Node | None:
         """A RETRIEVE rejected only because attributes are needed above, as EXTRACT over that RETRIEVE.

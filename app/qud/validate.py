@@ -294,22 +294,6 @@ def reverses_mail(text: str, question: str) -> bool:
             and _I_SEND.search(question) is None)
 
 
-_SENT_MAIL = re.compile(r"\bI\s+(?:sent|send|wrote|write)\s+(?P<noun>(?:an?\s+)?(?:e-?mails?|mails?|messages?))"
-                        r"(?P<to>\s+to\b)?", re.I)
-_MAILED = re.compile(r"\bI\s+(?:emailed|e-mailed|email|mailed|wrote\s+to|write\s+to)\b", re.I)
-_SENT = re.compile(r"\bI\s+(?:sent|send)\b", re.I)
-
-
-def turn_mail_around(text: str) -> str:
-    """`text` with the person getting the mails they send in it:
-
-    turn_mail_around("I sent an email to Markus") -> "I received an email from Markus"
-    turn_mail_around("I emailed Anna") -> "I received an email from Anna"
-    """
-    text = _SENT_MAIL.sub(lambda m: f"I received {m.group('noun')}" + (" from" if m.group("to") else ""), text)
-    return _SENT.sub("I received", _MAILED.sub("I received an email from", text))
-
-
 def carrier_phrases(attribute: str) -> tuple[str, ...]:
     """How the question bank's trees name all events of the sources that carry `attribute` (an artist: "I
     listened to music")."""
