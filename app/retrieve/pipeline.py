@@ -186,7 +186,7 @@ class ModelRetriever:
             # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names
             book = people_book(store) if self.thresholds.name_filter else {}
             heads = self.pool(" ".join([query, *map(first_name, kin_named(query, book))]), store, index, trace,
-                              check=check)
+                              check=check, count=count)
             kept = self.select(query, heads, store, trace, check=check, count=count)
             if self.thresholds.name_filter:
                 kept = self.naming(query, kept, heads, store, book, trace)
@@ -207,10 +207,11 @@ class ModelRetriever:
     # --- stages --------------------------------------------------------------------------------
 
     def pool(self, query: str, store: Any, index: SparseIndex, trace: RetrieveTrace, *,
-             check: Callable[[], None] | None = None) -> list[EventHead]:
+             check: Callable[[], None] | None = None, count: Counter | None = None) -> list[Any]:
         """Step 1, as the events' heads (id, source, title, start; their data is read only for the sources that
-        the patterns do not drop, in `select`): every event whose SPLADE score passes `pool_min_score`, then the
-        best `feedback_pool` hits of
+        the patterns do not drop, in `select`), or as whole events where the thresholds drop no source
+        (`drops_sources`): every event whose SPLADE score passes `pool_min_score`, then the best `feedback_pool`
+        hits of
         the query expanded by its `feedback_docs` best hits, then the store's BM25 top `bm25_pool` hits, each
         adding only what the ones before left out. BM25 matches rare names and places ("I moved to Austin") that
         SPLADE-tiny's vocabulary spreads thin (recall of each in models/cards/splade-tiny.md). The feedback finds
@@ -233,12 +234,22 @@ class ModelRetriever:
         if t.max_pool is not None:
             ids = ids[: t.max_pool]
         trace.pool = ids
-        heads = []
-        for start in range(0, len(ids), POOL_CHUNK):  # in chunks, each in start order, as the events were read
+        tell = (count or (lambda *told: None)) if not self.drops_sources else (lambda *told: None)
+        fetch = store.heads if self.drops_sources else store.get
+        heads: list[Any] = []
+        for start in range(0, len(ids), POOL_CHUNK):  # in chunks, each in start order
             look()
-            heads += store.heads(ids[start: start + POOL_CHUNK])
+            tell("reading", start, len(ids), "events")
+            heads += fetch(ids[start: start + POOL_CHUNK])
+        tell("reading", len(ids), len(ids), "events")
         trace.seconds["pool"] = time.perf_counter() - clock
         return heads
+
+    @property
+    def drops_sources(self) -> bool:
+        """Whether a source pattern can be judged irrelevant (P(irrelevant) can reach the threshold): only then
+        is a pool read as heads first, and the dropped sources' events never read."""
+        return self.thresholds.irrelevant <= 1.0
 
     @staticmethod
     def read(store: Any, heads: Sequence[EventHead], *, check: Callable[[], None] | None = None,
@@ -298,7 +309,8 @@ class ModelRetriever:
         self._source_rows = [(p, v, row) for p, v, row in zip(by_source, verdicts, self._last_probs)]
         open_sources = {p.source for p, v in zip(by_source, verdicts) if v == "partly"}
         read_sources = {p.source for p, v in zip(by_source, verdicts) if v != "irrelevant"}
-        events = self.read(store, [h for h in heads if h.source in read_sources], check=check, count=count)
+        kept_heads = [h for h in heads if h.source in read_sources]
+        events = self.read(store, kept_heads, check=check, count=count) if self.drops_sources else kept_heads
         kept: set[str] = set()
         for pattern, verdict in zip(by_source, verdicts):
             if verdict == "relevant":
