@@ -36,7 +36,7 @@ import numpy as np
 from app.engine.values import Item
 from app.engine.extract import person_name
 from app.people import (
-    first_name, kin_named, mail_owner, named_people, names_all, names_any, owner_and_people, people_book,
+    first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book,
 )
 from app.retrieve.cache import RetrieveCache
 from app.retrieve.dedupe import dedupe_events
@@ -121,7 +121,7 @@ class ModelRetriever:
         self._thresholds = thresholds
         self.dedupe = dedupe
         self._indexes: dict[Path, SparseIndex] = {}
-        self._people: dict[tuple[Path, int], list[str]] = {}
+        self._people: dict[tuple[Path, int], tuple[str | None, list[str]]] = {}
         self._lock = threading.Lock()
         self.last_problems: list[str] = []
         self.last_trace = RetrieveTrace()
@@ -399,7 +399,8 @@ class ModelRetriever:
                 kept.append(event)
         if senders and _MAIL_FROM.fullmatch(" ".join(query.lower().split())):
             ids = {e.id for e in kept}
-            mails = self.read(store, [h for h in pool if h.source == "mail" and h.id not in ids])
+            mails = [h for h in pool if h.source == "mail" and h.id not in ids]
+            mails = self.read(store, mails) if self.drops_sources else mails   # heads, or the events themselves
             kept += [e for e in mails if names_any(_fields(e, ("from_name", "from")), senders, book)]
         trace.after_events = [e.id for e in kept]
         return kept
@@ -421,20 +422,20 @@ class ModelRetriever:
         return [m for m in mails if (_sender(m) == owner) == (direction == "sent")]
 
     def owner_for(self, store: Any) -> str | None:
-        """The owner of the store's data where mails name them (`app.people.mail_owner`), once per store and
-        number of events."""
-        key = (Path(store.path).resolve(), store.count(), "owner")
-        with self._lock:
-            if key not in self._people:
-                self._people[key] = mail_owner(store)
-            return self._people[key]
+        """The owner of the store's data where mails name them (as `app.people.mail_owner`), read with the
+        store's people (`people_for`)."""
+        return self._owner_and_people(store)[0] if store.count("mail") else None
 
     def people_for(self, store: Any) -> list[str]:
-        """The store's people (`app.people.owner_and_people`), read once per store and number of events."""
+        """The store's people (`app.people.owner_and_people`)."""
+        return self._owner_and_people(store)[1]
+
+    def _owner_and_people(self, store: Any) -> tuple[str | None, list[str]]:
+        """`app.people.owner_and_people`, read once per store and number of events."""
         key = (Path(store.path).resolve(), store.count())
         with self._lock:
             if key not in self._people:
-                self._people[key] = owner_and_people(store)[1]
+                self._people[key] = owner_and_people(store)
             return self._people[key]
 
     def _judge(self, query: str, patterns: Sequence[Pattern], trace: RetrieveTrace, *,
