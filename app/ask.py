@@ -61,7 +61,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
-    owner = mail_owner(store)   # left out where a question asks who among the people of some events
+    owner = lambda: mail_owner(store)  # noqa: E731  (read only for a question about the people of some events)
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)

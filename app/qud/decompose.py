@@ -370,7 +370,7 @@ def decompose(
     style: str | None = None,
     avoid: dict[str, frozenset[str]] | None = None,
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
-    owner: str | None = None,
+    owner: Callable[[], str | None] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -382,8 +382,8 @@ def decompose(
     `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
     their dates (rule absolute_periods), so the tree's questions say which dates were meant; rolling spans ("the
     past 30 days") are written by steps as `date.today()`, which the engine evaluates at the reference date.
-    `trace` (optional) receives every model call. `owner`: the owner of the data (app.people.mail_owner), left
-    out where a question asks who among the people of some events.
+    `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
+    only where a question asks who among the people of some events, who are counted without them.
     """
     question = " ".join(question.split())
     if not question:
@@ -406,14 +406,14 @@ def decompose(
     return _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for)
 
 
-def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: str | None,
+def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,
             solve: Callable[[str], Node]) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
     def people(count: str) -> Node | None:
         events = events_below(solve(count))
-        return people_of(events, question, owner) if events is not None else None
+        return people_of(events, question, owner() if owner else None) if events is not None else None
 
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
