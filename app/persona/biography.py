@@ -198,6 +198,11 @@ def _window(rng: random.Random) -> tuple[date, date]:
     return start.replace(day=1), end
 
 
+TV_DEVICES = ("Samsung 2020 UHD TV Smart TV", "LG 2019 OLED TV Smart TV", "Apple TV 4K (2nd Gen)",
+              "Sony 2021 Bravia XR TV Smart TV", "Amazon Fire TV Stick 4K")
+FRIEND_GROUPS = ("school", "university", "work", "football", "neighbours", "climbing", "book club")
+
+
 def make_persona(persona_id: str, seed: int = 0) -> Persona:
     if persona_id not in PERSONA_IDS:
         raise ValueError(f"unknown persona {persona_id!r}; known: {PERSONA_IDS[0]} .. {PERSONA_IDS[-1]}")
@@ -207,77 +212,21 @@ def make_persona(persona_id: str, seed: int = 0) -> Persona:
     home = HOME_CITIES[index]
     culture = places[home]["culture"]
     used: set[str] = set()
+    # One random stream for the whole biography: the steps below must keep their order, or every persona changes.
     start, end = _window(rng)
     birth_year = rng.randint(1970, 1998)
-    me = _person(rng, culture, "me", birth_year, used=used)
-    mother = _person(rng, culture, "mother", birth_year - rng.randint(24, 36), gender="female", last=me.last, used=used)
-    father = _person(rng, culture, "father", birth_year - rng.randint(25, 38), gender="male", last=me.last, used=used)
-    siblings = [_person(rng, culture, "sibling", birth_year + rng.randint(-6, 6), last=me.last, used=used)
-                for _ in range(rng.choice((0, 1, 1, 2, 3)))]
-
-    age_at_start = start.year - birth_year
-    partner = partner_since = wedding = None
-    if rng.random() < 0.75:
-        partner_gender = "female" if me.gender == "male" else "male"
-        if rng.random() < 0.12:
-            partner_gender = me.gender
-        partner = _person(rng, culture, "partner", birth_year + rng.randint(-4, 4), gender=partner_gender, used=used)
-        partner_since = date(start.year - rng.randint(1, 10), rng.randint(1, 12), rng.randint(1, 28))
-        if rng.random() < 0.3:  # marries during the window
-            wedding = start + timedelta(days=rng.randint(200, 1200))
-            wedding = wedding + timedelta(days=(5 - wedding.weekday()) % 7)  # a Saturday
-        elif rng.random() < 0.5:
-            wedding = partner_since + timedelta(days=rng.randint(400, 1500))
-            wedding = min(wedding, start - timedelta(days=30))
-
-    kids: list[Person] = []
-    if partner is not None and age_at_start >= 27:
-        n_kids = rng.choice((0, 0, 1, 1, 2, 2, 3)) if age_at_start >= 31 else rng.choice((0, 0, 1))
-        for k in range(n_kids):
-            born = date(max(partner_since.year + 1, start.year - rng.randint(0, 14)), 1, 1)
-            kid = _person(rng, culture, "kid", born.year, last=me.last, used=used)
-            kids.append(kid)
-        if rng.random() < 0.35 and age_at_start <= 40:  # a baby during the window
-            born = start + timedelta(days=rng.randint(300, 1100))
-            born -= timedelta(days=(born.month, born.day) == (2, 29))
-            baby = _person(rng, culture, "kid", born.year, last=me.last, used=used)
-            kids.append(Person(baby.first, baby.last, baby.gender, born, "", "kid"))
-        kids = [Person(k.first, k.last, k.gender, min(k.birthday, end - timedelta(days=60)), "", "kid") for k in kids]
-        kids.sort(key=lambda k: k.birthday)
-
+    me, mother, father, siblings = _family_of_origin(rng, culture, birth_year, used)
+    partner, partner_since, wedding = _partner(rng, culture, me, birth_year, start, used)
+    kids = _kids(rng, culture, me, partner, partner_since, birth_year, start, end, used)
     careers = load("careers")
-    pets: list[Pet] = []
-    if rng.random() < 0.5:
-        kind = rng.choice(("dog", "dog", "cat", "cat", "rabbit"))
-        since = start - timedelta(days=rng.randint(100, 2000)) if rng.random() < 0.6 else start + timedelta(days=rng.randint(100, 1200))
-        pets.append(Pet(rng.choice(careers["pets"][kind]), kind, since))
-
-    groups = ("school", "university", "work", "football", "neighbours", "climbing", "book club")
-    friends = []
-    for i in range(rng.randint(8, 13)):
-        closeness = 3.0 if i < 3 else (1.5 if i < 6 else 0.7)
-        friend_culture = culture if rng.random() < 0.75 else rng.choice(sorted(load("names")))
-        friends.append(_person(rng, friend_culture, "friend", birth_year + rng.randint(-5, 5), used=used,
-                               group=rng.choice(groups), closeness=closeness))
+    pets = _pets(rng, careers, start)
+    friends = _friends(rng, culture, birth_year, used)
     colleagues = [_person(rng, culture, "colleague", birth_year + rng.randint(-10, 10), used=used) for _ in range(4)]
     manager = _person(rng, culture, "manager", birth_year - rng.randint(2, 15), used=used)
-
     residences, jobs = _career(rng, careers, places, home, start, end)
-    course = None
-    if rng.random() < 0.3:
-        name, school = rng.choice(load("wording_life")["courses"])
-        course = {"name": name, "school": school, "start": (start + timedelta(days=rng.randint(150, 1300))).isoformat()}
-
+    course = _course(rng, start)
     prefs = _preferences(rng, kids, pets, friends, partner)
-    rates = Rates(
-        music_minutes=rng.uniform(85, 120),
-        podcast_days=rng.choice((0.15, 0.3, 0.5, 0.7)),
-        movies_per_week=rng.uniform(0.6, 2.2),
-        episodes_per_week=rng.uniform(2.5, 7.5),
-        orders_per_month=rng.uniform(9, 18),
-        meetings_per_week=rng.uniform(1.3, 3.0),
-        trips_per_year=rng.randint(2, 4),
-    )
+    rates = _rates(rng)
     watch = list(rng.choice(load("workouts")["devices"]))
     return Persona(
         id=persona_id, seed=seed, me=me, culture=culture, window_start=start, window_end=end,
@@ -286,9 +235,98 @@ def make_persona(persona_id: str, seed: int = 0) -> Persona:
         partner=partner, partner_since=partner_since, wedding=wedding, kids=kids, pets=pets,
         friends=friends, colleagues=colleagues, manager=manager, course=course, prefs=prefs, rates=rates,
         phone=rng.choice(("ios", "ios", "android")),
-        tv_device=rng.choice(("Samsung 2020 UHD TV Smart TV", "LG 2019 OLED TV Smart TV", "Apple TV 4K (2nd Gen)",
-                              "Sony 2021 Bravia XR TV Smart TV", "Amazon Fire TV Stick 4K")),
+        tv_device=rng.choice(TV_DEVICES),
         watch=watch,
+    )
+
+
+def _family_of_origin(rng, culture, birth_year, used) -> tuple[Person, Person, Person, list[Person]]:
+    """The persona (`me`), their mother, father and 0-3 siblings, all with the persona's surname."""
+    me = _person(rng, culture, "me", birth_year, used=used)
+    mother = _person(rng, culture, "mother", birth_year - rng.randint(24, 36), gender="female", last=me.last, used=used)
+    father = _person(rng, culture, "father", birth_year - rng.randint(25, 38), gender="male", last=me.last, used=used)
+    siblings = [_person(rng, culture, "sibling", birth_year + rng.randint(-6, 6), last=me.last, used=used)
+                for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+    return me, mother, father, siblings
+
+
+def _partner(rng, culture, me, birth_year, start, used) -> tuple[Person | None, date | None, date | None]:
+    """(partner, together since, wedding day), or Nones for a single persona; a wedding may fall in the window."""
+    if rng.random() >= 0.75:
+        return None, None, None
+    partner_gender = "female" if me.gender == "male" else "male"
+    if rng.random() < 0.12:
+        partner_gender = me.gender
+    partner = _person(rng, culture, "partner", birth_year + rng.randint(-4, 4), gender=partner_gender, used=used)
+    partner_since = date(start.year - rng.randint(1, 10), rng.randint(1, 12), rng.randint(1, 28))
+    wedding = None
+    if rng.random() < 0.3:  # marries during the window
+        wedding = start + timedelta(days=rng.randint(200, 1200))
+        wedding = wedding + timedelta(days=(5 - wedding.weekday()) % 7)  # a Saturday
+    elif rng.random() < 0.5:
+        wedding = partner_since + timedelta(days=rng.randint(400, 1500))
+        wedding = min(wedding, start - timedelta(days=30))
+    return partner, partner_since, wedding
+
+
+def _kids(rng, culture, me, partner, partner_since, birth_year, start, end, used) -> list[Person]:
+    """Children of a persona with a partner and 27 or older at the window's start, oldest first; sometimes a
+    baby born during the window."""
+    age_at_start = start.year - birth_year
+    if partner is None or age_at_start < 27:
+        return []
+    kids: list[Person] = []
+    n_kids = rng.choice((0, 0, 1, 1, 2, 2, 3)) if age_at_start >= 31 else rng.choice((0, 0, 1))
+    for _ in range(n_kids):
+        born = date(max(partner_since.year + 1, start.year - rng.randint(0, 14)), 1, 1)
+        kids.append(_person(rng, culture, "kid", born.year, last=me.last, used=used))
+    if rng.random() < 0.35 and age_at_start <= 40:  # a baby during the window
+        born = start + timedelta(days=rng.randint(300, 1100))
+        born -= timedelta(days=(born.month, born.day) == (2, 29))
+        baby = _person(rng, culture, "kid", born.year, last=me.last, used=used)
+        kids.append(Person(baby.first, baby.last, baby.gender, born, "", "kid"))
+    kids = [Person(k.first, k.last, k.gender, min(k.birthday, end - timedelta(days=60)), "", "kid") for k in kids]
+    kids.sort(key=lambda k: k.birthday)
+    return kids
+
+
+def _pets(rng, careers, start) -> list[Pet]:
+    """No pet or one, had before the window or got during it."""
+    if rng.random() >= 0.5:
+        return []
+    kind = rng.choice(("dog", "dog", "cat", "cat", "rabbit"))
+    since = start - timedelta(days=rng.randint(100, 2000)) if rng.random() < 0.6 else start + timedelta(days=rng.randint(100, 1200))
+    return [Pet(rng.choice(careers["pets"][kind]), kind, since)]
+
+
+def _friends(rng, culture, birth_year, used) -> list[Person]:
+    """8-13 friends, the first three closest; a quarter from another culture."""
+    friends = []
+    for i in range(rng.randint(8, 13)):
+        closeness = 3.0 if i < 3 else (1.5 if i < 6 else 0.7)
+        friend_culture = culture if rng.random() < 0.75 else rng.choice(sorted(load("names")))
+        friends.append(_person(rng, friend_culture, "friend", birth_year + rng.randint(-5, 5), used=used,
+                               group=rng.choice(FRIEND_GROUPS), closeness=closeness))
+    return friends
+
+
+def _course(rng, start) -> dict | None:
+    """An evening course started during the window, for some personas."""
+    if rng.random() >= 0.3:
+        return None
+    name, school = rng.choice(load("wording_life")["courses"])
+    return {"name": name, "school": school, "start": (start + timedelta(days=rng.randint(150, 1300))).isoformat()}
+
+
+def _rates(rng) -> Rates:
+    return Rates(
+        music_minutes=rng.uniform(85, 120),
+        podcast_days=rng.choice((0.15, 0.3, 0.5, 0.7)),
+        movies_per_week=rng.uniform(0.6, 2.2),
+        episodes_per_week=rng.uniform(2.5, 7.5),
+        orders_per_month=rng.uniform(9, 18),
+        meetings_per_week=rng.uniform(1.3, 3.0),
+        trips_per_year=rng.randint(2, 4),
     )
 
 
