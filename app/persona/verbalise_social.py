@@ -34,7 +34,6 @@ def _slots(w: Writer, ev: Canon, sent=None) -> dict:
 
 def meeting(w: Writer, ev: Canon) -> None:
     rng, a = w.rng, ev.attrs
-    activity = a["activity"]
     family = a.get("family", False)
     wants_calendar = rng.random() < (0.6 if family else 0.78)
     wants_invite = rng.random() < (0.15 if family else 0.3)
@@ -42,69 +41,96 @@ def meeting(w: Writer, ev: Canon) -> None:
     if not (wants_calendar or wants_invite or wants_followup):
         wants_calendar = True
     if wants_calendar:
-        slots = _slots(w, ev)
-        bank = "family" if family and activity in ("lunch", "home_dinner", "dinner") else activity
-        summary = w.say(w.ws["calendar_summary"][bank], slots) or capital(activity)
-        if not slots["who"] and "{who" in summary:
-            summary = capital(activity)
-        location = a.get("place", "") if a.get("place") != "home" else ""
-        if location and a.get("place_type") == "restaurant" and rng.random() < 0.35:
-            info = w.tl.home_info(ev.day)
-            location = f"{location}, {rng.choice(info['streets'])} {rng.randint(1, 120)}, {w.tl.city_on(ev.day)}"
-        desc_bank = "meal" if activity in MEAL or activity == "home_dinner" else "other"
-        description = w.say(w.ws["calendar_description"][desc_bank], slots)
-        place = a.get("place", "")
-        told = place and place in summary or any(x and x in description for x in (slots.get("cue"), slots.get("dish")))
-        if told and rng.random() < 0.35:
-            location = ""  # people leave it out when the title or note says enough
-        attendees = []
-        names_shown = all(w.call_name(n) in summary or (family and "parents" in summary) for n in a["participants"])
-        if rng.random() < 0.3 or not names_shown:
-            attendees = [addr for n in a["participants"] if (addr := w.addr(n))]
-        w.calendar(ev, summary, location=location, description=description, attendees=attendees,
-                   organizer=w.me if attendees else None)
+        _meeting_calendar(w, ev)
     counterpart = next((n for n in a["participants"] if w.addr(n)), None)
     if counterpart is None:
         return
     other = w.addr(counterpart)
-    group = activity_group(activity)
     if wants_invite:
-        sent = w.before(ev, (0, 5) if activity == "coffee" else (1, 6), (8.0, 22.0))
-        slots = _slots(w, ev, sent)
-        subject_bank = w.ws["invite_subject"].get(group, w.ws["invite_subject"]["meal"])
-        body_bank = w.ws["invite_body"].get(group, w.ws["invite_body"]["meal"])
-        subject = capital(w.say(subject_bank, slots)) or "Plans"
-        from_me = rng.random() < 0.45
-        sender, receiver = (w.me, other) if from_me else (other, w.me)
-        others = [addr for n in a["participants"] if (addr := w.addr(n)) and addr != other]
-        core = w.say(body_bank, slots)
-        body = w.personal_body(w.call_name(receiver[0]) if receiver != w.me else w.p.me.first, core,
-                               w.call_name(sender[0]) if sender != w.me else w.p.me.first, slots)
-        thread = thread_id(w.p.id, ev.id, "invite")
-        first = w.mail(ev, sent=sent, sender=sender, to=[receiver] + (others if from_me else []),
-                       cc=[] if from_me else others, subject=subject, body=body, thread=thread)
-        if rng.random() < 0.5:
-            reply_at = min(sent + timedelta(hours=rng.uniform(0.3, 9)), ev.start - timedelta(minutes=10))
-            if reply_at > sent:
-                reply = w.say(w.ws["invite_reply"], slots)
-                body = w.personal_body(w.call_name(sender[0]) if sender != w.me else w.p.me.first, reply,
-                                       w.call_name(receiver[0]) if receiver != w.me else w.p.me.first, slots)
-                w.mail(ev, sent=reply_at, sender=receiver, to=[sender], subject="Re: " + subject, body=body,
-                       thread=thread, in_reply_to=first.data["message_id"])
+        _meeting_invite(w, ev, other)
     if wants_followup:
-        sent = w.after(ev, (1.0, 15.0))
-        slots = _slots(w, ev, sent)
-        slots["day"] = ""
-        kind = "meal" if activity in MEAL else ("home" if group == "home" else "other")
-        subject = w.say(w.ws["followup_subject"]["meal" if kind == "meal" else "other"], slots)
-        core = w.say(w.ws["followup_body"][kind], slots)
-        if not slots.get("cue"):
-            core = core.replace(", .", ".")
-        from_me = rng.random() < 0.5
-        sender, receiver = (w.me, other) if from_me else (other, w.me)
-        body = w.personal_body(w.call_name(receiver[0]) if receiver != w.me else w.p.me.first, core,
-                               w.call_name(sender[0]) if sender != w.me else w.p.me.first, slots)
-        w.mail(ev, sent=sent, sender=sender, to=[receiver], subject=subject or "Thanks!", body=body)
+        _meeting_followup(w, ev, other)
+
+
+def _meeting_calendar(w: Writer, ev: Canon) -> None:
+    """The calendar entry of a meeting: a title, sometimes a location and attendees."""
+    rng, a = w.rng, ev.attrs
+    activity = a["activity"]
+    family = a.get("family", False)
+    slots = _slots(w, ev)
+    bank = "family" if family and activity in ("lunch", "home_dinner", "dinner") else activity
+    summary = w.say(w.ws["calendar_summary"][bank], slots) or capital(activity)
+    if not slots["who"] and "{who" in summary:
+        summary = capital(activity)
+    location = a.get("place", "") if a.get("place") != "home" else ""
+    if location and a.get("place_type") == "restaurant" and rng.random() < 0.35:
+        info = w.tl.home_info(ev.day)
+        location = f"{location}, {rng.choice(info['streets'])} {rng.randint(1, 120)}, {w.tl.city_on(ev.day)}"
+    desc_bank = "meal" if activity in MEAL or activity == "home_dinner" else "other"
+    description = w.say(w.ws["calendar_description"][desc_bank], slots)
+    place = a.get("place", "")
+    told = place and place in summary or any(x and x in description for x in (slots.get("cue"), slots.get("dish")))
+    if told and rng.random() < 0.35:
+        location = ""  # people leave it out when the title or note says enough
+    attendees = []
+    names_shown = all(w.call_name(n) in summary or (family and "parents" in summary) for n in a["participants"])
+    if rng.random() < 0.3 or not names_shown:
+        attendees = [addr for n in a["participants"] if (addr := w.addr(n))]
+    w.calendar(ev, summary, location=location, description=description, attendees=attendees,
+               organizer=w.me if attendees else None)
+
+
+def _meeting_invite(w: Writer, ev: Canon, other: tuple[str, str]) -> None:
+    """An invitation mail before the meeting, from the persona or to them, and sometimes its reply."""
+    rng, a = w.rng, ev.attrs
+    activity = a["activity"]
+    group = activity_group(activity)
+    sent = w.before(ev, (0, 5) if activity == "coffee" else (1, 6), (8.0, 22.0))
+    slots = _slots(w, ev, sent)
+    subject_bank = w.ws["invite_subject"].get(group, w.ws["invite_subject"]["meal"])
+    body_bank = w.ws["invite_body"].get(group, w.ws["invite_body"]["meal"])
+    subject = capital(w.say(subject_bank, slots)) or "Plans"
+    from_me = rng.random() < 0.45
+    sender, receiver = (w.me, other) if from_me else (other, w.me)
+    others = [addr for n in a["participants"] if (addr := w.addr(n)) and addr != other]
+    body = _personal_body(w, sender, receiver, w.say(body_bank, slots), slots)
+    thread = thread_id(w.p.id, ev.id, "invite")
+    first = w.mail(ev, sent=sent, sender=sender, to=[receiver] + (others if from_me else []),
+                   cc=[] if from_me else others, subject=subject, body=body, thread=thread)
+    if rng.random() < 0.5:
+        reply_at = min(sent + timedelta(hours=rng.uniform(0.3, 9)), ev.start - timedelta(minutes=10))
+        if reply_at > sent:
+            body = _personal_body(w, receiver, sender, w.say(w.ws["invite_reply"], slots), slots)
+            w.mail(ev, sent=reply_at, sender=receiver, to=[sender], subject="Re: " + subject, body=body,
+                   thread=thread, in_reply_to=first.data["message_id"])
+
+
+def _meeting_followup(w: Writer, ev: Canon, other: tuple[str, str]) -> None:
+    """A thank-you mail after the meeting, from the persona or to them."""
+    rng, a = w.rng, ev.attrs
+    activity = a["activity"]
+    group = activity_group(activity)
+    sent = w.after(ev, (1.0, 15.0))
+    slots = _slots(w, ev, sent)
+    slots["day"] = ""
+    kind = "meal" if activity in MEAL else ("home" if group == "home" else "other")
+    subject = w.say(w.ws["followup_subject"]["meal" if kind == "meal" else "other"], slots)
+    core = w.say(w.ws["followup_body"][kind], slots)
+    if not slots.get("cue"):
+        core = core.replace(", .", ".")
+    from_me = rng.random() < 0.5
+    sender, receiver = (w.me, other) if from_me else (other, w.me)
+    body = _personal_body(w, sender, receiver, core, slots)
+    w.mail(ev, sent=sent, sender=sender, to=[receiver], subject=subject or "Thanks!", body=body)
+
+
+def _personal_body(w: Writer, sender: tuple[str, str], receiver: tuple[str, str], core: str, slots: dict) -> str:
+    """A personal mail's body from `sender` to `receiver` (name, address), greeting each by first name."""
+    return w.personal_body(_first_name(w, receiver), core, _first_name(w, sender), slots)
+
+
+def _first_name(w: Writer, addr: tuple[str, str]) -> str:
+    return w.call_name(addr[0]) if addr != w.me else w.p.me.first
 
 
 def party(w: Writer, ev: Canon) -> None:
