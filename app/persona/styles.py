@@ -209,74 +209,113 @@ DIARY_KINDS = ("meeting", "party", "holiday", "doctor", "errand", "workout", "tr
                "online_purchase", "movie_stream")
 
 
-def _diary_phrase(w: "Writer", ev: "Canon", back: bool) -> tuple[str, list[str], list[str]] | None:
-    """(phrase, slots used, keys told by the choice of bank) for one event, or None to leave it out."""
+DiaryPhrase = tuple[str, list[str], list[str]]
+
+
+def _diary_phrase(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
+    """(phrase, slots used, keys told by the choice of bank) for one event, or None to leave it out.
+    `back`: the phrase is for a trip's last day."""
+    phrase = _DIARY_PHRASES.get(ev.kind)
+    return phrase(w, ev, back) if phrase is not None else None
+
+
+def _diary_meeting(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase:
+    a = ev.attrs
+    names = _meeting_names(w, ev)
+    activity = a["activity"]
+    slots = {"who": w.who(names), "activity": {"home_dinner": "dinner", "game_night": "games night"}.get(activity, activity),
+             "place": a.get("place", "") if a.get("place") != "home" else "",
+             "park": a.get("place", "") if a.get("place_type") == "park" else "",
+             "dish": a.get("dish", ""), "cuisine": a.get("cuisine", "")}
+    bank = w.sw["diary"]["meeting"]
+    phrase, used = _phrase(w.srng, bank.get(activity_group(activity), bank["meal"]), slots)
+    return phrase, used, []
+
+
+def _diary_party(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase:
+    a = ev.attrs
+    person = w.people.get(a["person"])
+    if a["person"] == w.p.me.full_name:
+        return "my birthday party", [], ["person"]
+    return (*_phrase(w.srng, w.sw["diary"]["party"], {"name": person.first if person else a["person"].split()[0]}), [])
+
+
+def _diary_holiday(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
+    a = ev.attrs
+    options = w.sw["diary"]["holiday"].get(a["holiday"])
+    if not options:
+        return None
+    host = a.get("host", "")
+    slots = {"who": w.who(a.get("participants", [])), "place": a.get("place", "") if a.get("place_type") == "restaurant" else "",
+             "host": "home" if host == "home" else ("my parents'" if host.startswith("Mum and Dad") else "")}
+    return (*_phrase(w.srng, options, slots), ["holiday"])
+
+
+def _diary_doctor(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
+    a = ev.attrs
+    kid = w.people.get(a.get("kid", ""))
+    if a["doctor_type"] == "veterinarian":
+        return None
+    slots = {"doctor_type": {"gp": "GP"}.get(a["doctor_type"], a["doctor_type"]), "doctor": a["doctor"].split()[-1],
+             "kid": kid.first if kid else ""}
+    options = [o for o in w.sw["diary"]["doctor"] if ("{kid}" in o) == bool(kid)]
+    return (*_phrase(w.srng, options, slots), [])
+
+
+def _diary_errand(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase:
+    errand = ev.attrs["errand"]
+    return w.srng.choice(w.sw["diary"]["errand"].get(errand, [errand])), [], ["errand"]
+
+
+def _diary_workout(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
     rng, bank, a = w.srng, w.sw["diary"], ev.attrs
-    kind = ev.kind
-    if kind == "meeting":
-        names = _meeting_names(w, ev)
-        activity = a["activity"]
-        slots = {"who": w.who(names), "activity": {"home_dinner": "dinner", "game_night": "games night"}.get(activity, activity),
-                 "place": a.get("place", "") if a.get("place") != "home" else "",
-                 "park": a.get("place", "") if a.get("place_type") == "park" else "",
-                 "dish": a.get("dish", ""), "cuisine": a.get("cuisine", "")}
-        phrase, used = _phrase(rng, bank["meeting"].get(activity_group(activity), bank["meeting"]["meal"]), slots)
-        return phrase, used, []
-    if kind == "party":
-        person = w.people.get(a["person"])
-        if a["person"] == w.p.me.full_name:
-            return "my birthday party", [], ["person"]
-        return (*_phrase(rng, bank["party"], {"name": person.first if person else a["person"].split()[0]}), [])
-    if kind == "holiday":
-        options = bank["holiday"].get(a["holiday"])
-        if not options:
-            return None
-        host = a.get("host", "")
-        slots = {"who": w.who(a.get("participants", [])), "place": a.get("place", "") if a.get("place_type") == "restaurant" else "",
-                 "host": "home" if host == "home" else ("my parents'" if host.startswith("Mum and Dad") else "")}
-        return (*_phrase(rng, options, slots), ["holiday"])
-    if kind == "doctor":
-        kid = w.people.get(a.get("kid", ""))
-        if a["doctor_type"] == "veterinarian":
-            return None
-        slots = {"doctor_type": {"gp": "GP"}.get(a["doctor_type"], a["doctor_type"]), "doctor": a["doctor"].split()[-1],
-                 "kid": kid.first if kid else ""}
-        options = [o for o in bank["doctor"] if ("{kid}" in o) == bool(kid)]
-        return (*_phrase(rng, options, slots), [])
-    if kind == "errand":
-        return rng.choice(bank["errand"].get(a["errand"], [a["errand"]])), [], ["errand"]
-    if kind == "workout":
-        if "series" in a and rng.random() < 0.5:
-            return None
-        spec = load("workouts")["types"].get(a["workout_type"])
-        if spec is None:
-            return None
-        hour = ev.start.hour
-        weekday = ev.start.weekday() < 5
-        when = "morning" if hour < 10 and weekday else ("evening" if hour >= 17 and not weekday else
-                                                         "after_work" if hour >= 17 else "")
-        slots = {"workout": rng.choice(spec["phrases"]), "minutes": round(a["duration_s"] / 60),
-                 "km": f"{a['distance_km']:.1f}".rstrip("0").rstrip(".") if a.get("distance_km") else "",
-                 "when": rng.choice(bank["workout_when"][when]) if when else ""}
-        phrase, used = _phrase(rng, bank["workout"], slots)
-        return phrase, used, []
-    if kind == "trip":
-        slots = {"city": a["city"], "who": w.who(a["companions"]) if a["companions"] else ""}
-        return (*_phrase(rng, bank["trip_back" if back else "trip_out"], slots), [])
-    if kind == "trip_highlight":
-        return (*_phrase(rng, bank["trip_highlight"], {"highlight": a["highlight"], "city": a["city"]}), [])
-    if kind == "online_purchase":
-        if a.get("line") != 0 or rng.random() >= 0.25:
-            return None
-        product = a["product"] if len(a["product"]) <= 40 else ""
-        if not product:
-            return None
-        return (*_phrase(rng, bank["purchase"], {"product": product, "site": a["site"]}), [])
-    if kind == "movie_stream":
-        if rng.random() >= 0.25:
-            return None
-        return (*_phrase(rng, bank["movie"], {"title": a["title"]}), [])
-    return None
+    if "series" in a and rng.random() < 0.5:
+        return None
+    spec = load("workouts")["types"].get(a["workout_type"])
+    if spec is None:
+        return None
+    hour = ev.start.hour
+    weekday = ev.start.weekday() < 5
+    when = "morning" if hour < 10 and weekday else ("evening" if hour >= 17 and not weekday else
+                                                     "after_work" if hour >= 17 else "")
+    slots = {"workout": rng.choice(spec["phrases"]), "minutes": round(a["duration_s"] / 60),
+             "km": f"{a['distance_km']:.1f}".rstrip("0").rstrip(".") if a.get("distance_km") else "",
+             "when": rng.choice(bank["workout_when"][when]) if when else ""}
+    phrase, used = _phrase(rng, bank["workout"], slots)
+    return phrase, used, []
+
+
+def _diary_trip(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase:
+    a = ev.attrs
+    slots = {"city": a["city"], "who": w.who(a["companions"]) if a["companions"] else ""}
+    return (*_phrase(w.srng, w.sw["diary"]["trip_back" if back else "trip_out"], slots), [])
+
+
+def _diary_trip_highlight(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase:
+    a = ev.attrs
+    return (*_phrase(w.srng, w.sw["diary"]["trip_highlight"], {"highlight": a["highlight"], "city": a["city"]}), [])
+
+
+def _diary_purchase(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
+    a = ev.attrs
+    if a.get("line") != 0 or w.srng.random() >= 0.25:
+        return None
+    product = a["product"] if len(a["product"]) <= 40 else ""
+    if not product:
+        return None
+    return (*_phrase(w.srng, w.sw["diary"]["purchase"], {"product": product, "site": a["site"]}), [])
+
+
+def _diary_movie(w: "Writer", ev: "Canon", back: bool) -> DiaryPhrase | None:
+    if w.srng.random() >= 0.25:
+        return None
+    return (*_phrase(w.srng, w.sw["diary"]["movie"], {"title": ev.attrs["title"]}), [])
+
+
+_DIARY_PHRASES = {"meeting": _diary_meeting, "party": _diary_party, "holiday": _diary_holiday,
+                  "doctor": _diary_doctor, "errand": _diary_errand, "workout": _diary_workout, "trip": _diary_trip,
+                  "trip_highlight": _diary_trip_highlight, "online_purchase": _diary_purchase,
+                  "movie_stream": _diary_movie}
 
 
 def add_day_notes(tl: "Timeline", w: "Writer") -> None:
