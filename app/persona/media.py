@@ -225,10 +225,16 @@ def _others_estimate(tl: Timeline) -> float:
 def add_audio(tl: Timeline) -> None:
     p, rng = tl.p, tl.rng("audio")
     player = Player(tl, rng)
-    types = load("workouts")["types"]
     target = rng.randint(38_500, 41_500) - _others_estimate(tl)   # Spotify rows to write in all
     phone = p.phone
     desktop = "osx" if phone == "ios" else "windows"
+    _music_on_the_move(tl, rng, player, phone)
+    _play_sessions(tl, player, _listening_plans(tl, rng, phone, desktop), target)
+
+
+def _music_on_the_move(tl: Timeline, rng, player: Player, phone: str) -> None:
+    """Music during workouts (as often as the workout type has music) and during most travel legs."""
+    types = load("workouts")["types"]
     for w in tl.of_kind("workout"):
         if rng.random() < types[w.attrs["workout_type"]]["music"]:
             start = w.start + timedelta(seconds=rng.randint(5, 90))
@@ -238,24 +244,15 @@ def add_audio(tl: Timeline) -> None:
         if rng.random() < 0.7:
             player.music(leg.start + timedelta(minutes=20), (leg.end - leg.start).total_seconds() / 60 * 0.6,
                          phone, "travel", offline=leg.attrs["mode"] == "flight")
-    plans = []   # (day, hour, minutes, platform, context, what)
+
+
+def _listening_plans(tl: Timeline, rng, phone: str, desktop: str) -> list[tuple]:
+    """(day, hour, minutes, platform, context, what) of every listening session, `what` being music, podcast
+    (on a commute of a podcast day) or audiobook (in the evening of an audiobook day)."""
+    p = tl.p
+    plans = []
     for day in tl.days():
-        sessions: list[tuple[float, float, str, str]] = []   # (hour, minutes, platform, context)
-        if tl.works_on(day):
-            sessions.append((rng.uniform(7.4, 8.6), rng.uniform(22, 42), phone, "commute"))
-            sessions.append((rng.uniform(17.2, 18.4), rng.uniform(22, 42), phone, "commute"))
-            if rng.random() < 0.45:
-                sessions.append((rng.choice((9.5, 10.0, 14.0, 14.5)), rng.uniform(45, 110), desktop, "focus"))
-        elif not tl.trip_on(day):
-            if rng.random() < 0.55:
-                sessions.append((rng.uniform(13.5, 16.5), rng.uniform(50, 130), phone, "afternoon"))
-            if rng.random() < 0.35:
-                sessions.append((rng.uniform(9.0, 11.0), rng.uniform(30, 70), phone, "morning"))
-        else:
-            if rng.random() < 0.5:
-                sessions.append((rng.uniform(9.0, 18.0), rng.uniform(20, 60), phone, "travel"))
-        if rng.random() < 0.45:
-            sessions.append((rng.uniform(19.5, 22.5), rng.uniform(25, 80), phone, "evening"))
+        sessions = _day_sessions(tl, rng, day, phone, desktop)
         podcast_today = rng.random() < p.rates.podcast_days
         audiobook_today = bool(p.prefs.audiobooks) and rng.random() < 0.25
         for hour, minutes, platform, context in sessions:
@@ -265,6 +262,33 @@ def add_audio(tl: Timeline) -> None:
             elif context == "evening" and audiobook_today:
                 what = "audiobook"
             plans.append((day, hour, minutes, platform, context, what))
+    return plans
+
+
+def _day_sessions(tl: Timeline, rng, day: date, phone: str, desktop: str) -> list[tuple[float, float, str, str]]:
+    """(hour, minutes, platform, context) of a day's sessions: commutes and focus time on work days, afternoons
+    and mornings on free days at home, some on trip days, and evenings on any day."""
+    sessions: list[tuple[float, float, str, str]] = []
+    if tl.works_on(day):
+        sessions.append((rng.uniform(7.4, 8.6), rng.uniform(22, 42), phone, "commute"))
+        sessions.append((rng.uniform(17.2, 18.4), rng.uniform(22, 42), phone, "commute"))
+        if rng.random() < 0.45:
+            sessions.append((rng.choice((9.5, 10.0, 14.0, 14.5)), rng.uniform(45, 110), desktop, "focus"))
+    elif not tl.trip_on(day):
+        if rng.random() < 0.55:
+            sessions.append((rng.uniform(13.5, 16.5), rng.uniform(50, 130), phone, "afternoon"))
+        if rng.random() < 0.35:
+            sessions.append((rng.uniform(9.0, 11.0), rng.uniform(30, 70), phone, "morning"))
+    else:
+        if rng.random() < 0.5:
+            sessions.append((rng.uniform(9.0, 18.0), rng.uniform(20, 60), phone, "travel"))
+    if rng.random() < 0.45:
+        sessions.append((rng.uniform(19.5, 22.5), rng.uniform(25, 80), phone, "evening"))
+    return sessions
+
+
+def _play_sessions(tl: Timeline, player: Player, plans: list[tuple], target: float) -> None:
+    """Plays the planned sessions that find the time free."""
     # Music sessions are stretched or shortened by one factor, re-estimated as the plays come in, so that
     # the rows end near the target whatever the persona's routine.
     left_minutes = sum(plan[2] for plan in plans if plan[5] == "music")
