@@ -329,10 +329,7 @@ def add_netflix(tl: Timeline) -> None:
     catalog = load("movies")
     liked = [m for m in catalog["movies"] if m[2] in p.prefs.movie_genres]
     others = [m for m in catalog["movies"] if m[2] not in p.prefs.movie_genres]
-    series_info = {s["title"]: s for s in catalog["series"]}
-    queue = [s for s in p.prefs.series if s in series_info]
-    progress = {s: [1, 1] for s in queue}      # next season, episode
-    active = queue[:2]
+    shows = _SeriesQueue(p.prefs.series, catalog["series"])
     profile = p.me.first
     tl.noise.setdefault("netflix", [])
     for day in tl.days():
@@ -340,52 +337,79 @@ def add_netflix(tl: Timeline) -> None:
         if tl.trip_on(day) and not away:
             continue
         device = rng.choice(EPISODE_DEVICES) if away else (p.tv_device if rng.random() < 0.8 else rng.choice(EPISODE_DEVICES))
-        tz = tl.zone_on(day)
         weekend = day.weekday() >= 4
         movie_p = p.rates.movies_per_week / 7 * (1.6 if weekend else 0.7) * (0.3 if away else 1)
         series_p = p.rates.episodes_per_week / 7 / 2.2 * (0.4 if away else 1)
-        if rng.random() < movie_p:
-            movie = rng.choice(liked) if rng.random() < 0.75 else rng.choice(others)
-            start = at(day, rng.choice((19.5, 20.0, 20.25, 20.5, 21.0, 21.5)), tz).replace(second=rng.randint(0, 59))
-            runtime = movie[3] * 60
-            partial = rng.random() < 0.12
-            watched = runtime * (rng.uniform(0.25, 0.7) if partial else rng.uniform(0.96, 1.0))
-            if tl.is_free(start, start + timedelta(seconds=watched)):
-                _movie(tl, start, watched, movie, profile, device, latest=not partial)
-                if partial:
-                    nxt = start + timedelta(days=1, minutes=rng.randint(-30, 60))
-                    rest = runtime - watched
-                    if nxt.date() <= p.window_end and tl.is_free(nxt, nxt + timedelta(seconds=rest)):
-                        _movie(tl, nxt, rest, movie, profile, device, latest=True, resumed_from=watched)
-                if rng.random() < 0.3:
-                    tl.noise["netflix"].append(_trailer(rng, start - timedelta(minutes=3), profile, device, tl.country_on(day)))
-                continue
-        if rng.random() < series_p and active:
-            title = rng.choice(active)
-            info = series_info[title]
-            kids_show = info["genre"] == "animation" and info["minutes"][1] <= 10
-            n_eps = rng.choices((1, 2, 3, 4, 5), (35, 30, 18, 10, 7))[0] + (3 if kids_show else 0)
-            hour = rng.uniform(17.0, 18.0) if kids_show else rng.choice((20.0, 20.5, 21.0, 21.5, 22.0))
-            cursor = at(day, hour, tz).replace(second=rng.randint(0, 59))
-            for k in range(n_eps):
-                season, episode = progress[title]
-                if season > len(info["seasons"]):
-                    active.remove(title)
-                    waiting = [s for s in queue if s not in active and progress[s][0] <= len(series_info[s]["seasons"])]
-                    if waiting:
-                        active.append(waiting[0])
-                    break
-                length = rng.uniform(*info["minutes"]) * 60
-                watched = length if rng.random() < 0.93 or k < n_eps - 1 else length * rng.uniform(0.2, 0.8)
-                if not tl.is_free(cursor, cursor + timedelta(seconds=watched)):
-                    break
-                _episode(tl, cursor, watched, title, season, episode, info, profile, device, autoplay=k > 0)
-                cursor += timedelta(seconds=watched + rng.randint(4, 40))
-                if watched >= length * 0.9:
-                    episode += 1
-                    if episode > info["seasons"][season - 1]:
-                        season, episode = season + 1, 1
-                    progress[title] = [season, episode]
+        if rng.random() < movie_p and _movie_night(tl, rng, day, liked, others, profile, device):
+            continue
+        if rng.random() < series_p and shows.active:
+            _series_evening(tl, rng, day, shows, profile, device)
+
+
+class _SeriesQueue:
+    """The persona's series in the order they watch them, two at a time: when one ends, the next one waiting
+    takes its place."""
+
+    def __init__(self, titles: list[str], catalog: list[dict]):
+        self.info = {s["title"]: s for s in catalog}
+        self.queue = [s for s in titles if s in self.info]
+        self.progress = {s: [1, 1] for s in self.queue}      # next season, episode
+        self.active = self.queue[:2]
+
+    def finish(self, title: str) -> None:
+        self.active.remove(title)
+        waiting = [s for s in self.queue if s not in self.active and self.progress[s][0] <= len(self.info[s]["seasons"])]
+        if waiting:
+            self.active.append(waiting[0])
+
+
+def _movie_night(tl: Timeline, rng, day: date, liked: list, others: list, profile: str, device: str) -> bool:
+    """A movie in the evening, if the time is free (else False): sometimes stopped and finished the next
+    evening, sometimes after a trailer."""
+    p = tl.p
+    movie = rng.choice(liked) if rng.random() < 0.75 else rng.choice(others)
+    start = at(day, rng.choice((19.5, 20.0, 20.25, 20.5, 21.0, 21.5)), tl.zone_on(day)).replace(second=rng.randint(0, 59))
+    runtime = movie[3] * 60
+    partial = rng.random() < 0.12
+    watched = runtime * (rng.uniform(0.25, 0.7) if partial else rng.uniform(0.96, 1.0))
+    if not tl.is_free(start, start + timedelta(seconds=watched)):
+        return False
+    _movie(tl, start, watched, movie, profile, device, latest=not partial)
+    if partial:
+        nxt = start + timedelta(days=1, minutes=rng.randint(-30, 60))
+        rest = runtime - watched
+        if nxt.date() <= p.window_end and tl.is_free(nxt, nxt + timedelta(seconds=rest)):
+            _movie(tl, nxt, rest, movie, profile, device, latest=True, resumed_from=watched)
+    if rng.random() < 0.3:
+        tl.noise["netflix"].append(_trailer(rng, start - timedelta(minutes=3), profile, device, tl.country_on(day)))
+    return True
+
+
+def _series_evening(tl: Timeline, rng, day: date, shows: _SeriesQueue, profile: str, device: str) -> None:
+    """A few episodes in a row of one active series (more of a short kids' show, in the late afternoon), until
+    the time is taken or the series ends."""
+    title = rng.choice(shows.active)
+    info = shows.info[title]
+    kids_show = info["genre"] == "animation" and info["minutes"][1] <= 10
+    n_eps = rng.choices((1, 2, 3, 4, 5), (35, 30, 18, 10, 7))[0] + (3 if kids_show else 0)
+    hour = rng.uniform(17.0, 18.0) if kids_show else rng.choice((20.0, 20.5, 21.0, 21.5, 22.0))
+    cursor = at(day, hour, tl.zone_on(day)).replace(second=rng.randint(0, 59))
+    for k in range(n_eps):
+        season, episode = shows.progress[title]
+        if season > len(info["seasons"]):
+            shows.finish(title)
+            break
+        length = rng.uniform(*info["minutes"]) * 60
+        watched = length if rng.random() < 0.93 or k < n_eps - 1 else length * rng.uniform(0.2, 0.8)
+        if not tl.is_free(cursor, cursor + timedelta(seconds=watched)):
+            break
+        _episode(tl, cursor, watched, title, season, episode, info, profile, device, autoplay=k > 0)
+        cursor += timedelta(seconds=watched + rng.randint(4, 40))
+        if watched >= length * 0.9:
+            episode += 1
+            if episode > info["seasons"][season - 1]:
+                season, episode = season + 1, 1
+            shows.progress[title] = [season, episode]
 
 
 def _netflix_row(start: datetime, seconds: float, title: str, profile: str, device: str, country: str,
