@@ -24,8 +24,8 @@ from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_cal
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import (
-    as_per_period, as_two_way, as_yes_no, count_question, events_below, people_of, per_period, two_way,
-    who_most_count,
+    as_per_period, as_two_way, as_yes_no, count_question, events_below, keeping_names, people_of, per_period,
+    two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods
@@ -58,6 +58,8 @@ RULES: dict[str, str] = {
                      "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
     "who_most_frame": "'who did I ... the most' is the person counted most often among the people of the events "
                       "that the count of it counts, the owner of the data left out (app.qud.frames)",
+    "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
+                  "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
     **GUARDS,
 }
 
@@ -399,11 +401,17 @@ def decompose(
         if dated != question:
             acted.add("absolute_periods")
         question = dated
-    solve = lambda asked: _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)  # noqa: E731
+
+    def solve(asked: str) -> Node:
+        tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
+        named = keeping_names(tree, asked) if config.on("keep_names") else None
+        if named is None:
+            return tree
+        acted.add("keep_names")
+        return named
+
     framed = _framed(question, reference_date, config, acted, owner, solve)
-    if framed is not None:
-        return framed
-    return _decompose(question, llm, selector, config, progress, cancel, trace, avoid, join_for)
+    return framed if framed is not None else solve(question)
 
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,

@@ -37,6 +37,7 @@ from datetime import date
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
+from app.qud.validate import asked_specifics
 
 # an auxiliary verb, then the person: "did I", "have we", "was I", "do i"
 _YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?:i|we)\b(?P<rest>.*)$", re.I)
@@ -433,3 +434,74 @@ def people_of(events: Node, question: str, owner: str | None = None) -> Node:
                           f'MAP(l={q(node.question)}, fct=len, res_name="count")', (node,))
     return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", val_attr_name="person")',
                           (node,))
+
+
+# --- names the tree lost --------------------------------------------------------------------------------------
+#
+# "How many emails did Andreas send me in 2022?" decomposed as the count of "I received an email in 2022", or "how
+# many different Mitski songs" as the songs I listened to: the fine-tuned model often writes its canonical event
+# phrase and drops the name that picks the events out. Where no step, sub-question or query keeps a name of the
+# question and the tree has one RETRIEVE, the events it finds are kept only where their text writes the name.
+
+def lost_names(tree: Node, question: str) -> list[str]:
+    """The names of `question` (runs of capitalised words, as `asked_specifics` finds them: no sentence start,
+    pronoun, month or source) that no step, sub-question or query of `tree` writes, in question order."""
+    named = {text for kind, text in asked_specifics(question) if kind == "name"}
+    phrases: list[list[str]] = []
+    last = None
+    for match in _NAME_WORD.finditer(question):
+        word = match.group().removesuffix("'s")
+        if word not in named:
+            last = None
+            continue
+        if last is not None and question[last:match.start()] == " ":
+            phrases[-1].append(word)
+        else:
+            phrases.append([word])
+        last = match.start() + len(word)
+    written = " | ".join(_tree_texts(tree, root=True)).lower()
+    return [" ".join(p) for p in phrases if " ".join(p).lower() not in written]
+
+
+_NAME_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
+
+
+def _tree_texts(node: Node, root: bool = False) -> list[str]:
+    texts = [node.step] if root else [node.question, node.step]
+    for child in node.children:
+        texts += _tree_texts(child)
+    return texts
+
+
+def keeping_names(tree: Node, question: str) -> Node | None:
+    """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
+    `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow."""
+    lost = lost_names(tree, question)
+    leaves = _retrieves(tree)
+    if not lost or len(leaves) != 1:
+        return None
+    leaf = leaves[0]
+    test = " and ".join(f"{format_value(name.lower())} in str(attr[\"text\"]).lower()" for name in lost)
+    narrowed = Node.from_step(f"{leaf.question} naming {' and '.join(lost)}",
+                              f"FILTER(l={format_value(Qud(leaf.question))}, filter=lambda attr: {test})", (leaf,))
+    try:
+        return _replaced(tree, leaf, narrowed)
+    except ValueError:   # a lambda's QUD("..."): not rewritten here
+        return None
+
+
+def _retrieves(node: Node) -> list[Node]:
+    if node.operator == "RETRIEVE":
+        return [node]
+    return [leaf for child in node.children for leaf in _retrieves(child)]
+
+
+def _replaced(node: Node, old: Node, new: Node) -> Node:
+    """`node` with the subtree `old` replaced by `new`, the step above it asking `new`'s question instead."""
+    if not any(child is old for child in node.children):
+        return Node(node.question, node.call, tuple(_replaced(c, old, new) for c in node.children))
+    if Qud(old.question) not in (value for _, value in node.call.args):
+        raise ValueError("the step names the sub-question inside an expression")
+    args = tuple((name, Qud(new.question) if value == Qud(old.question) else value) for name, value in node.call.args)
+    children = tuple(new if child is old else child for child in node.children)
+    return Node(node.question, Call(node.call.operator, args), children)

@@ -3,7 +3,7 @@ comparisons."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timezone
 
 import pytest
 
@@ -11,10 +11,14 @@ from app.answer import AnswerStatus
 from app.engine.executor import execute
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
-from app.qud.frames import TwoWay, as_two_way, as_yes_no, count_question, per_period, two_way, who_most_count
+from app.qud.frames import (
+    TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, per_period, two_way, who_most_count,
+)
 from app.qud.pipeline import ask
 from app.store import EventStore
+from importers.base import Event, content_key
 from tests.fakes import FakeLLM
+from tests.stores import write_store
 
 from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
 
@@ -260,3 +264,54 @@ def test_who_sent_me_the_most_is_the_sender_counted_most_the_owner_left_out(tmp_
     assert answer.value == "Anna Lee"   # three mails from her, two with Ben; Kim Ode, the owner, is on all five
     assert answer.tree.children[0].children[0].children[0].question == "mails I got with person"   # the owner out
     assert answer.text == "The person with the most mails you got was Anna Lee (3), then Ben Okafor (2)."
+
+
+# --- names the tree lost ---------------------------------------------------------------------------------------
+
+def count_of(query: str, question: str = "I received an email in 2022") -> Node:
+    leaf = Node("I received an email", parse_call(f'RETRIEVE(query="{query}")'))
+    dated = Node(question, parse_call('FILTER(l=QUD("I received an email"), '
+                                      'filter=lambda attr: attr["start_datetime"].year == 2022)'), (leaf,))
+    return Node("q", parse_call(f'APPLY(l=QUD("{question}"), fct=len)'), (dated,))
+
+
+def test_a_name_no_step_writes_is_lost_and_one_a_query_writes_is_not():
+    assert lost_names(count_of("I received an email"), "How many emails did Andreas send me in 2022?") == ["Andreas"]
+    assert lost_names(count_of("I received an email from Andreas"), "How many emails did Andreas send me in 2022?") == []
+    assert lost_names(count_of("I ate out"), "How many times have I eaten at Lotus Garden?") == ["Lotus Garden"]
+    # a sentence start, the person, months and the sources are no names
+    assert lost_names(count_of("I went running"), "What's the longest run I've done in May on Netflix?") == []
+
+
+def test_the_events_of_the_only_retrieve_are_kept_where_their_text_writes_the_lost_name():
+    kept = keeping_names(count_of("I received an email"), "How many emails did Andreas send me in 2022?")
+    dated = kept.children[0]
+    narrowed = dated.children[0]
+    assert narrowed.question == "I received an email naming Andreas"
+    assert dated.call.get("l").question == narrowed.question
+    assert narrowed.step == ('FILTER(l=QUD("I received an email"), '
+                             'filter=lambda attr: "andreas" in str(attr["text"]).lower())')
+    assert narrowed.children[0].step == 'RETRIEVE(query="I received an email")'
+    assert keeping_names(count_of("I received an email from Andreas"), "How many emails did Andreas send me?") is None
+
+
+def test_a_tree_with_two_retrieves_is_not_narrowed():
+    left = Node("my runs", parse_call('RETRIEVE(query="I went running")'))
+    right = Node("my trips", parse_call('RETRIEVE(query="I went on a trip")'))
+    join = Node("q", parse_call('JOIN(l1=QUD("my runs"), l2=QUD("my trips"), '
+                                'condition="i1.start_datetime >= i2.start_datetime")'), (left, right))
+    assert keeping_names(join, "How many runs did I do in Chamonix?") is None
+
+
+def test_a_count_of_the_events_that_write_the_name(tmp_path, monkeypatch):
+    dinners = [Event(source="calendar", type="ics", start=datetime(2024, 4, day, 19, tzinfo=timezone.utc),
+                     end=None, title=f"Dinner with {who}", text=f"Dinner with {who}", data={"summary": f"Dinner with {who}"},
+                     position=f"line {day}", key=content_key("c", str(day)), tz="UTC")
+               for day, who in ((2, "Nina"), (9, "Lena"), (16, "Nina"))]
+    steps = [' APPLY(l=QUD("my dinners"), fct=len)', ' RETRIEVE(query="I had dinner")']
+    with EventStore.open(write_store(tmp_path / "events.sqlite", dinners), read_only=True) as store:
+        answer = ask("How many times did I have dinner with Nina?", store, TODAY, llm=FakeLLM(list(steps)))
+        assert answer.value == 2 and len(answer.evidence_ids) == 2
+        assert [n.operator for n in answer.tree.walk()] == ["APPLY", "FILTER", "RETRIEVE"]
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "keep_names")
+        assert ask("How many times did I have dinner with Nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 3
