@@ -661,10 +661,22 @@ class Life:
         self.say(d, s)
 
     def plan_fixed(self) -> None:
-        c, r = self.c, self.rng
+        """What happens on fixed dates, whatever the routine: birthdays, doctors, concerts, finished books,
+        weekly and monthly classes, family visits and Christmas."""
+        c = self.c
         main = c["email"]
         fam = "Family" if c["id"] == "o1" else "Birthdays & family"
-        # birthdays as yearly recurring all-day entries
+        self.plan_birthdays(main, fam)
+        self.plan_doctors(main)
+        self.plan_concerts(main)
+        self.plan_books()
+        self.plan_classes(main)
+        self.plan_family_visits(fam)
+        self.plan_christmas(fam)
+
+    def plan_birthdays(self, main: str, fam: str) -> None:
+        """Yearly all-day entries, and on the owner's birthday friends' mails and a dinner out."""
+        c, r = self.c, self.rng
         for who, born in c["birthdays"]:
             first = date(2019, born.month, born.day)
             self.vevent(fam, f"🎂 {who}", first, first + timedelta(days=1), kind="date", rrule="FREQ=YEARLY")
@@ -672,7 +684,6 @@ class Life:
             b = c["birthday"]
             first = date(2020, b.month, b.day)
             self.vevent(main, "my bday 🎉", first, first + timedelta(days=1), kind="date", rrule="FREQ=YEARLY")
-        # owner's birthday: friends write
         for year in range(c["start"].year, c["end"].year + 1):
             bd = date(year, c["birthday"].month, c["birthday"].day)
             if not (c["start"] <= bd <= c["end"]):
@@ -687,7 +698,10 @@ class Life:
                 name, merchant, dishes, _ = c["restaurants"][3 if c["id"] == "o1" else 4]
                 self.meal_out(bd, name, merchant, dishes[0], list(c["friends"])[:2], "dinner")
                 self.busy_evenings.add(bd)
-        # doctors
+
+    def plan_doctors(self, main: str) -> None:
+        """Appointments in the calendar, the dentist's reminder mail, and a diary line each."""
+        c, r = self.c, self.rng
         for what, d in c["doctor"]:
             t = time(r.choice([8, 9, 11, 14, 16]), r.choice([0, 15, 30]))
             self.vevent(main, what, self.local(d, t), self.local(d, t) + timedelta(minutes=45),
@@ -706,7 +720,10 @@ class Life:
                                       "Doctor in the morning, blood test results fine."]))
             else:
                 self.say(d, "Physio for the shoulder, more exercises to do.")
-        # concerts
+
+    def plan_concerts(self, main: str) -> None:
+        """The ticket mail and card payment weeks before, the evening in the calendar and the diary."""
+        c, r = self.c, self.rng
         for artist, venue, d, price in c["concerts"]:
             bought = d - timedelta(days=r.randint(35, 90))
             self.mail(self.local(bought, time(12, 1)), ("TicketBox", "tickets@ticketbox.eu"), [self.me()],
@@ -722,13 +739,20 @@ class Life:
             self.concert_days = getattr(self, "concert_days", {})
             self.concert_days[d] = artist
             self.busy_evenings.add(d)
-        # books
+
+    def plan_books(self) -> None:
+        """A diary line for each finished book, most of them ordered a few weeks before."""
+        c, r = self.c, self.rng
         for title, author, d in c["books"]:
             self.say(d, f"Finished “{title}” by {author}.")
             if r.random() < 0.6:
                 self.order(self.local(d - timedelta(days=r.randint(15, 40)), time(22, 30)), f"{title} (Paperback)",
                            round(r.uniform(10, 22), 2), "Books")
-        # weekly class (RRULE with UNTIL and EXDATEs)
+
+    def plan_classes(self, main: str) -> None:
+        """Recurring calendar entries: a weekly class (UNTIL and EXDATEs), o1's yoga course (COUNT, with its
+        workouts) and o2's monthly book club."""
+        c = self.c
         p = c["pottery"]
         st = self.local(p["start"], p["time"])
         until = datetime.combine(p["until"], p["time"], tzinfo=self.tz).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -754,9 +778,16 @@ class Life:
             until = datetime.combine(b["until"], b["time"], tzinfo=self.tz).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
             self.vevent(main, b["title"], st, st + timedelta(hours=2), rrule=f"FREQ=MONTHLY;UNTIL={until};BYDAY=1TH",
                         exdates=[self.local(x, b["time"]) for x in b["exdates"]], location="Chiamaka's")
-        # family visits: all-day entries in the family calendar, every 4-8 weeks on a weekend
-        fam_key = list(c["family"])[0]
-        fam_city = c["family"][fam_key][2]
+
+    def family_home(self) -> tuple[str, str]:
+        """(who, city) of the family the owner visits."""
+        fam_key = list(self.c["family"])[0]
+        return fam_key, self.c["family"][fam_key][2]
+
+    def plan_family_visits(self, fam: str) -> None:
+        """All-day entries in the family calendar, every 4-8 weeks on a weekend, each with a diary line."""
+        c, r = self.c, self.rng
+        fam_key, fam_city = self.family_home()
         d = c["start"] + timedelta(days=r.randint(5, 20))
         while d <= c["end"]:
             d += timedelta(days=(5 - d.weekday()) % 7)  # Saturday
@@ -771,7 +802,11 @@ class Life:
                                       f"Visited {fam_key} in {fam_city}; she's doing well, garden looks great."]))
                 self.busy_evenings.update({d, d + timedelta(days=1)})
             d += timedelta(days=r.randint(28, 56))
-        # Christmas at home with the family: one entry over three days
+
+    def plan_christmas(self, fam: str) -> None:
+        """Christmas at home with the family: one entry over three days."""
+        c = self.c
+        _, fam_city = self.family_home()
         for year in range(c["start"].year, c["end"].year + 1):
             x = date(year, 12, 24)
             if c["start"] <= x <= c["end"] - timedelta(days=3):
