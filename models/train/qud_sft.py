@@ -167,20 +167,48 @@ def cost_estimate(rows, steps: int, batch: int, params: int, head: int) -> dict:
 def run(args: argparse.Namespace) -> None:
     import torch
 
-    from models.train.lora_gguf import write_lora_gguf
-    from models.train.qud_data import step_pairs, train_records, varied_records
-
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    if args.base:
-        gguf = Path(args.base).expanduser()
-    else:
-        from models.default_qud import ensure_default_model
+    gguf = _base_gguf(args)
+    rows = _training_rows(args, gguf)
+    model, params, head, pad = _model_to_train(args, gguf)
+    estimate = cost_estimate(rows, args.steps, args.batch, params, head)
+    print("estimate:", json.dumps(estimate), flush=True)
 
-        gguf = ensure_default_model()
+    loop = _Loop(args, model, rows, pad, gguf, out, estimate)
+    for step in range(args.measure or args.steps):
+        if time.perf_counter() - loop.started > args.budget_s:
+            print(f"budget of {args.budget_s:.0f}s reached after {step} steps", flush=True)
+            break
+        seconds = loop.step(step, loop.next_batch(rng))
+        loop.record(step, seconds)
+        if not args.measure and loop.steps_done % 50 == 0:
+            loop.checkpoint()
+    loop_seconds = time.perf_counter() - loop.started
+    if args.measure:
+        per_step = loop_seconds / max(1, loop.steps_done)
+        print(f"measured {per_step:.1f}s per step of {args.batch}; {args.steps} steps would take "
+              f"{per_step * args.steps / 60:.0f} min", flush=True)
+        return
+    loop.finish(loop_seconds)
+    print(f"wrote {out / 'adapter.gguf'} after {loop.steps_done} steps in {loop_seconds / 60:.1f} min", flush=True)
+
+
+def _base_gguf(args: argparse.Namespace) -> Path:
+    if args.base:
+        return Path(args.base).expanduser()
+    from models.default_qud import ensure_default_model
+
+    return ensure_default_model()
+
+
+def _training_rows(args: argparse.Namespace, gguf: Path) -> list[tuple[list[int], int]]:
+    """The tokenized pairs of `--data`, or of the train split's gold steps (with `--variants` copies)."""
+    from models.train.qud_data import step_pairs, train_records, varied_records
+
     started = time.perf_counter()
     if args.data:
         pairs = [json.loads(line) for line in Path(args.data).read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -188,6 +216,13 @@ def run(args: argparse.Namespace) -> None:
         pairs = step_pairs(varied_records(train_records(), args.variants))
     rows = tokenize_pairs(pairs, gguf)
     print(f"{len(rows)} pairs ({time.perf_counter() - started:.0f}s)", flush=True)
+    return rows
+
+
+def _model_to_train(args: argparse.Namespace, gguf: Path):
+    """(model with LoRA in train mode, non-embedding params, head params, pad id): the base in `--dtype`, the
+    LoRA weights in float32, from `--init` where given."""
+    import torch
 
     loaded = time.perf_counter()
     model = load_base(gguf, Path(args.hf_cache) if args.hf_cache else None)
@@ -207,82 +242,102 @@ def run(args: argparse.Namespace) -> None:
     model.train()
     print(f"base loaded in {time.perf_counter() - loaded:.0f}s; non-embedding params {params:,}; "
           f"LoRA params {sum(p.numel() for p in model.parameters() if p.requires_grad):,}", flush=True)
-    estimate = cost_estimate(rows, args.steps, args.batch, params, head)
-    print("estimate:", json.dumps(estimate), flush=True)
+    return model, params, head, pad
 
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.0)
 
-    def lr_at(step: int) -> float:
-        if step < args.warmup:
-            return args.lr * (step + 1) / args.warmup
-        return args.lr * max(0.05, 1 - (step - args.warmup) / max(1, args.steps - args.warmup))
+def learning_rate(args: argparse.Namespace, step: int) -> float:
+    """Linear warm-up over `--warmup` steps, then a linear decay over the planned `--steps` (to 5% at least)."""
+    if step < args.warmup:
+        return args.lr * (step + 1) / args.warmup
+    return args.lr * max(0.05, 1 - (step - args.warmup) / max(1, args.steps - args.warmup))
 
-    order: list[int] = []
-    curve: list[dict] = []
-    seen_tokens = 0
-    steps_done = 0
-    total_steps = args.measure or args.steps
-    loop_started = time.perf_counter()
-    window: list[float] = []
 
-    def save() -> None:
-        """The adapter and train.json as of now (also every 50 steps: a cut-short run still leaves both)."""
-        write_lora_gguf(model, out / "adapter.gguf", args.alpha, gguf)
-        report = {
-            "base": str(gguf), "base_name": gguf.name, "pairs": len(rows), "rank": args.rank, "alpha": args.alpha,
-            "lr": args.lr, "batch": args.batch, "steps_planned": args.steps, "steps_done": steps_done,
-            "warmup": args.warmup, "init": args.init, "threads": args.threads, "dtype": args.dtype, "seed": args.seed,
-            "target_modules": list(TARGET_MODULES), "loop_seconds": round(time.perf_counter() - loop_started, 1),
-            "tokens_seen": seen_tokens, "estimate": estimate, "epochs": round(steps_done * args.batch / len(rows), 3),
-            "curve": curve,
-        }
-        (out / "train.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+class _Loop:
+    """The training loop's state: the optimizer, the batches still to come in this epoch, the loss curve."""
 
-    for step in range(total_steps):
-        if time.perf_counter() - loop_started > args.budget_s:
-            print(f"budget of {args.budget_s:.0f}s reached after {step} steps", flush=True)
-            break
-        if len(order) < args.batch:  # a new epoch, shuffled, batches of similar length (less padding)
+    def __init__(self, args: argparse.Namespace, model, rows: list[tuple[list[int], int]], pad: int, gguf: Path,
+                 out: Path, estimate: dict):
+        import torch
+
+        self.args, self.model, self.rows, self.pad = args, model, rows, pad
+        self.gguf, self.out, self.estimate = gguf, out, estimate
+        self.trainable = [p for p in model.parameters() if p.requires_grad]
+        self.optimizer = torch.optim.AdamW(self.trainable, lr=args.lr, weight_decay=0.0)
+        self.order: list[int] = []
+        self.curve: list[dict] = []
+        self.seen_tokens = 0
+        self.steps_done = 0
+        self.started = time.perf_counter()
+        self.window: list[float] = []   # losses since the last point of the curve
+
+    def next_batch(self, rng: random.Random) -> list[int]:
+        batch, rows = self.args.batch, self.rows
+        if len(self.order) < batch:  # a new epoch, shuffled, batches of similar length (less padding)
             epoch = list(range(len(rows)))
             rng.shuffle(epoch)
-            chunks = [sorted(epoch[i:i + args.batch * 16], key=lambda j: len(rows[j][0]))
-                      for i in range(0, len(epoch), args.batch * 16)]
-            batches = [c[i:i + args.batch] for c in chunks for i in range(0, len(c), args.batch)]
+            chunks = [sorted(epoch[i:i + batch * 16], key=lambda j: len(rows[j][0]))
+                      for i in range(0, len(epoch), batch * 16)]
+            batches = [c[i:i + batch] for c in chunks for i in range(0, len(c), batch)]
             rng.shuffle(batches)
-            order.extend(j for b in batches for j in b)
-        chosen, order = order[: args.batch], order[args.batch:]
-        for group in optimizer.param_groups:
-            group["lr"] = lr_at(step)
+            self.order.extend(j for b in batches for j in b)
+        chosen, self.order = self.order[:batch], self.order[batch:]
+        return chosen
+
+    def step(self, step: int, chosen: list[int]) -> float:
+        """One optimizer step on the rows `chosen`; its seconds."""
+        import torch
+
+        for group in self.optimizer.param_groups:
+            group["lr"] = learning_rate(self.args, step)
         t0 = time.perf_counter()
-        loss, n = step_loss(model, [rows[j] for j in chosen], pad)
-        optimizer.zero_grad(set_to_none=True)
+        loss, _ = step_loss(self.model, [self.rows[j] for j in chosen], self.pad)
+        self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optimizer.step()
+        torch.nn.utils.clip_grad_norm_(self.trainable, 1.0)
+        self.optimizer.step()
         seconds = time.perf_counter() - t0
-        steps_done = step + 1
-        seen_tokens += sum(len(rows[j][0]) for j in chosen)
-        window.append(loss.item())
-        if args.measure or steps_done % 10 == 0 or steps_done == 1:
-            mean = sum(window) / len(window)
-            window = []
-            elapsed = time.perf_counter() - loop_started
-            curve.append({"step": steps_done, "loss": round(mean, 4), "seconds": round(elapsed, 1), "lr": lr_at(step)})
-            print(f"step {steps_done}: loss {mean:.4f} ({seconds:.1f}s this step, {elapsed:.0f}s total)", flush=True)
-        if not args.measure and steps_done % 50 == 0:
-            try:
-                save()
-            except Exception as exc:  # a checkpoint that cannot be written must not end the run
-                print(f"checkpoint at step {steps_done} not written: {exc!r}", flush=True)
-    loop_seconds = time.perf_counter() - loop_started
-    if args.measure:
-        per_step = loop_seconds / max(1, steps_done)
-        print(f"measured {per_step:.1f}s per step of {args.batch}; {args.steps} steps would take "
-              f"{per_step * args.steps / 60:.0f} min", flush=True)
-        return
-    if window:
-        curve.append({"step": steps_done, "loss": round(sum(window) / len(window), 4),
-                      "seconds": round(loop_seconds, 1), "lr": lr_at(steps_done - 1)})
-    save()
-    print(f"wrote {out / 'adapter.gguf'} after {steps_done} steps in {loop_seconds / 60:.1f} min", flush=True)
+        self.steps_done = step + 1
+        self.seen_tokens += sum(len(self.rows[j][0]) for j in chosen)
+        self.window.append(loss.item())
+        return seconds
+
+    def record(self, step: int, seconds: float) -> None:
+        """A point of the loss curve (and a printed line) on the first step and every 10th, every step when
+        measuring."""
+        done = self.steps_done
+        if self.args.measure or done % 10 == 0 or done == 1:
+            mean = sum(self.window) / len(self.window)
+            self.window = []
+            elapsed = time.perf_counter() - self.started
+            self.curve.append({"step": done, "loss": round(mean, 4), "seconds": round(elapsed, 1),
+                               "lr": learning_rate(self.args, step)})
+            print(f"step {done}: loss {mean:.4f} ({seconds:.1f}s this step, {elapsed:.0f}s total)", flush=True)
+
+    def checkpoint(self) -> None:
+        """save() every 50 steps, so that a cut-short run still leaves an adapter and train.json."""
+        try:
+            self.save()
+        except Exception as exc:  # a checkpoint that cannot be written must not end the run
+            print(f"checkpoint at step {self.steps_done} not written: {exc!r}", flush=True)
+
+    def finish(self, loop_seconds: float) -> None:
+        if self.window:
+            self.curve.append({"step": self.steps_done, "loss": round(sum(self.window) / len(self.window), 4),
+                               "seconds": round(loop_seconds, 1), "lr": learning_rate(self.args, self.steps_done - 1)})
+        self.save()
+
+    def save(self) -> None:
+        """The adapter and train.json as of now."""
+        from models.train.lora_gguf import write_lora_gguf
+
+        args, gguf = self.args, self.gguf
+        write_lora_gguf(self.model, self.out / "adapter.gguf", args.alpha, gguf)
+        report = {
+            "base": str(gguf), "base_name": gguf.name, "pairs": len(self.rows), "rank": args.rank, "alpha": args.alpha,
+            "lr": args.lr, "batch": args.batch, "steps_planned": args.steps, "steps_done": self.steps_done,
+            "warmup": args.warmup, "init": args.init, "threads": args.threads, "dtype": args.dtype, "seed": args.seed,
+            "target_modules": list(TARGET_MODULES), "loop_seconds": round(time.perf_counter() - self.started, 1),
+            "tokens_seen": self.seen_tokens, "estimate": self.estimate,
+            "epochs": round(self.steps_done * args.batch / len(self.rows), 3), "curve": self.curve,
+        }
+        (self.out / "train.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
