@@ -459,23 +459,48 @@ def run_label_memory(args: argparse.Namespace) -> None:
     """The label memory (models/label_memory.py): word/label counts of the TRAIN personas' closed-set cases, and
     the posterior at which the extractor takes the memory's label, chosen on DEV (mean of existing, inferred
     and none accuracy, as the none threshold)."""
-    from app.engine.values import Item
-    from app.extract.model_extractor import item_text
     from models.extractor import SIZES as EXTRACTOR_SIZES
-    from models.extractor import Extractor
-    from models.label_memory import FILE, LabelMemory, count_labels, shared_values
-    from models.runtime import artifact_dir, sha256_file
-    from models.train.persona_data import extract_cases, label_sets
+    from models.label_memory import FILE, count_labels, shared_values
+    from models.runtime import artifact_dir
+    from models.train.persona_data import extract_cases
 
     log, train, dev = _setup(args)
     started = time.perf_counter()
-    key_labels = label_sets(train)
-    examples = [(c.key, item_text(Item.from_event(c.event)), c.value.lower())
-                for ps in train for c in extract_cases(ps, per_kind=args.per_kind)
-                if c.key in key_labels and isinstance(c.value, str) and c.value.lower() in key_labels[c.key]]
+    examples = _labelled_events(train, args.per_kind)
     keys = count_labels(examples)
     log(f"{len(examples)} labelled train events: " + ", ".join(
         f"{k} {sum(v['docs'])} events / {len(v['counts'])} words" for k, v in keys.items()))
+    values = shared_values(_persona_ids_by_value(train))
+    log("values shared by 2+ train personas: " + ", ".join(f"{k} {len(v)}" for k, v in values.items()))
+    extractor_folder = artifact_dir(EXTRACTOR_SIZES[args.size])
+    key_labels = json.loads((extractor_folder / "config.json").read_text())["key_labels"]
+    dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
+    without, results = _memory_thresholds(extractor_folder, key_labels, dev_cases, keys, values, log)
+    score, threshold, figures = max(results, key=lambda r: r[0])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / FILE).write_text(json.dumps({"kind": "label_memory", "threshold": threshold, "keys": keys,
+                                        "values": values}, separators=(",", ":")) + "\n")
+    card = _label_memory_card(args, out / FILE, train, dev, len(examples), values, threshold, figures, without,
+                              results, time.perf_counter() - started)
+    (CARDS / "label-memory.md").write_text(card, encoding="utf-8")
+    log(f"wrote {out / FILE} (threshold {threshold}) and {CARDS / 'label-memory.md'}")
+
+
+def _labelled_events(train: list, per_kind: int) -> list[tuple[str, str, str]]:
+    """(key, event text, label) of the train cases whose value is one of the key's closed set of labels."""
+    from app.engine.values import Item
+    from app.extract.model_extractor import item_text
+    from models.train.persona_data import extract_cases, label_sets
+
+    key_labels = label_sets(train)
+    return [(c.key, item_text(Item.from_event(c.event)), c.value.lower())
+            for ps in train for c in extract_cases(ps, per_kind=per_kind)
+            if c.key in key_labels and isinstance(c.value, str) and c.value.lower() in key_labels[c.key]]
+
+
+def _persona_ids_by_value(train: list) -> dict[str, dict[str, set[str]]]:
+    """key -> value -> the train personas whose events have it, for the span keys of VALUE_KEYS."""
     seen: dict[str, dict[str, set[str]]] = {}
     for ps in train:
         for event in ps.timeline.events:
@@ -483,37 +508,44 @@ def run_label_memory(args: argparse.Namespace) -> None:
                 value = event.attrs.get(key)
                 if isinstance(value, str) and value:
                     seen.setdefault(key, {}).setdefault(value, set()).add(ps.persona_id)
-    values = shared_values(seen)
-    log("values shared by 2+ train personas: " + ", ".join(f"{k} {len(v)}" for k, v in values.items()))
-    extractor_folder = artifact_dir(EXTRACTOR_SIZES[args.size])
-    config = json.loads((extractor_folder / "config.json").read_text())
-    dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
+    return seen
+
+
+def _memory_thresholds(extractor_folder: Path, key_labels: dict, dev_cases: list, keys: dict, values: dict,
+                       log: Callable[[str], None]) -> tuple[dict, list[tuple[float, float, dict]]]:
+    """The extractor's DEV figures without the memory, and (mean accuracy, threshold, figures) with it at each
+    of MEMORY_THRESHOLDS."""
+    from models.extractor import Extractor
+    from models.label_memory import LabelMemory
+
     results = []
-    without = extract_accuracy(Extractor(extractor_folder, memory=None), dev_cases, config["key_labels"])
+    without = extract_accuracy(Extractor(extractor_folder, memory=None), dev_cases, key_labels)
     log(f"dev without the memory: {json.dumps({k: without[k] for k in ('existing', 'inferred', 'none')})}")
     for threshold in MEMORY_THRESHOLDS:
         memory = LabelMemory(keys, threshold, values)
-        figures = extract_accuracy(Extractor(extractor_folder, memory=memory), dev_cases, config["key_labels"])
+        figures = extract_accuracy(Extractor(extractor_folder, memory=memory), dev_cases, key_labels)
         score = sum(figures[k]["accuracy"] or 0.0 for k in ("existing", "inferred", "none")) / 3
         log(f"dev threshold {threshold}: mean {score:.4f} {json.dumps({k: figures[k] for k in ('existing', 'inferred', 'none')})}")
         results.append((score, threshold, figures))
-    score, threshold, figures = max(results, key=lambda r: r[0])
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / FILE).write_text(json.dumps({"kind": "label_memory", "threshold": threshold, "keys": keys,
-                                        "values": values}, separators=(",", ":")) + "\n")
-    seconds = time.perf_counter() - started
+    return without, results
+
+
+def _label_memory_card(args, memory_file: Path, train, dev, n_examples: int, values: dict, threshold: float,
+                       figures: dict, without: dict, results: list, seconds: float) -> str:
+    from models.label_memory import FILE
+    from models.runtime import sha256_file
+
     table = "\n".join(f"| {t} | {f['existing']['accuracy']} | {f['inferred']['accuracy']} | {f['none']['accuracy']} |"
                       for _, t, f in results)
-    card = f"""# label-memory
+    return f"""# label-memory
 
 | | |
 | --- | --- |
 | artifact | `models/artifacts/label-memory/{FILE}` (word/label counts; `models/label_memory.py` reads it) |
-| {FILE} sha256 | `{sha256_file(out / FILE)}` |
-| size | {(out / FILE).stat().st_size / 1e6:.2f} MB |
+| {FILE} sha256 | `{sha256_file(memory_file)}` |
+| size | {memory_file.stat().st_size / 1e6:.2f} MB |
 | model | multinomial naive Bayes per closed-set key over the lower-cased words and word pairs of the verbalized event (no numbers, no people list), smoothing 0.1, words seen fewer than twice left out; and per span key ({', '.join(VALUE_KEYS)}) the values 2+ train personas share ({', '.join(f'{k} {len(v)}' for k, v in values.items())}) |
-| data | TRAIN personas {', '.join(p.persona_id for p in train)}: {len(examples)} events with a closed-set value (up to {args.per_kind} per canonical kind and persona) |
+| data | TRAIN personas {', '.join(p.persona_id for p in train)}: {n_examples} events with a closed-set value (up to {args.per_kind} per canonical kind and persona) |
 | threshold | {threshold} (posterior at which the extractor takes the memory's label; chosen on DEV {', '.join(p.persona_id for p in dev)}) |
 | wall time here | {seconds / 60:.1f} min (2 shared CPU cores) |
 | made | {datetime.now(timezone.utc).strftime('%Y-%m-%d')} |
@@ -551,8 +583,6 @@ Per key at the chosen threshold:
 {json.dumps(figures['per_key'], indent=1)}
 ```
 """
-    (CARDS / "label-memory.md").write_text(card, encoding="utf-8")
-    log(f"wrote {out / FILE} (threshold {threshold}) and {CARDS / 'label-memory.md'}")
 
 
 def _layers_text(layers: int | None) -> str:
