@@ -154,7 +154,9 @@ def _phrase_rules(phrases: tuple[str, ...] | None) -> str:
     return (
         'phrase-body ::= ptok (psep ptok){0,24}\n'
         'psep ::= " " | ", " | ": " | " & " | " / "\n'
-        'ptok ::= "("? pword ")"?\n'
+        # a bracket is closed where it opens: a lone ")" let the model run on past the end of its sub-question
+        # ('QUD("I ate at a restaurant), fors) (lists: i) ...")')
+        'ptok ::= pword | "(" pword (psep pword){0,8} ")"\n'
         + "pword ::= " + " | ".join(_literal(w) for w in phrases) + "\n"
     )
 
@@ -179,7 +181,8 @@ def _left_rules(phrases: tuple[str, ...] | None, left_without: tuple[str, ...], 
         raise ValueError("a JOIN side without some words needs the words it may use (phrases)")
     banned = {w.lower() for w in left_without}
     kept = [w for w in phrases if w.lower().removesuffix("'s") not in banned]
-    rules = 'ltok ::= "("? lword ")"?\n' + "lword ::= " + " | ".join(_literal(w) for w in kept) + "\n"
+    rules = ('ltok ::= lword | "(" lword (psep lword){0,8} ")"\n'
+             + "lword ::= " + " | ".join(_literal(w) for w in kept) + "\n")
     if not left_starts:
         return 'qud-left ::= "QUD(\\"" ltok (psep ltok){0,24} "\\")"\n' + rules
     return (

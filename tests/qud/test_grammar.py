@@ -47,6 +47,17 @@ def test_grounded_grammar_rejects_values_copied_from_elsewhere(default_llm):
     assert default_llm.grammar_accepts(step_grammar(), ' SUM(l=QUD("x"), attr_name="total")\n') == (True, "")
 
 
+def test_a_bracket_in_a_sub_question_is_closed_where_it_opens(default_llm):
+    question = "How many pizzas did I order from Luigi's (Mitte) in 2023?"
+    grammar = step_grammar((), grounded_values(question), grounded_phrases(question))
+    closed = ' APPLY(l=QUD("I ordered pizza from Luigi\'s (Mitte) in 2023"), fct=len)\n'
+    assert default_llm.grammar_accepts(grammar, closed) == (True, "")
+    for lone in (' APPLY(l=QUD("I ordered pizza), from (Mitte) 2023"), fct=len)\n',
+                 ' APPLY(l=QUD("I ordered pizza (from Mitte"), fct=len)\n'):
+        ok, reason = default_llm.grammar_accepts(grammar, lone)
+        assert not ok and reason.startswith("rejected at byte"), lone
+
+
 def test_grounded_phrases_keep_sub_questions_on_the_question_topic(default_llm):
     question = "Which artist did I listen to most in 2024?"
     grammar = step_grammar((), grounded_values(question), grounded_phrases(question))
