@@ -459,26 +459,20 @@ def lost_names(tree: Node, question: str) -> list[str]:
         else:
             phrases.append([word])
         last = match.start() + len(word)
-    written = " | ".join(_tree_texts(tree, root=True)).lower()
+    nodes = list(tree.walk())
+    written = " | ".join([n.step for n in nodes] + [n.question for n in nodes[1:]]).lower()  # not the question itself
     return [" ".join(p) for p in phrases if " ".join(p).lower() not in written]
 
 
 _NAME_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
 
 
-def _tree_texts(node: Node, root: bool = False) -> list[str]:
-    texts = [node.step] if root else [node.question, node.step]
-    for child in node.children:
-        texts += _tree_texts(child)
-    return texts
-
-
 def keeping_names(tree: Node, question: str) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
     `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow."""
     lost = lost_names(tree, question)
-    leaves = _retrieves(tree)
-    if not lost or len(leaves) != 1:
+    leaves = [node for node in tree.walk() if node.operator == "RETRIEVE"]
+    if not lost or len(leaves) != 1 or leaves[0] is tree:
         return None
     leaf = leaves[0]
     test = " and ".join(f"{format_value(name.lower())} in str(attr[\"text\"]).lower()" for name in lost)
@@ -488,12 +482,6 @@ def keeping_names(tree: Node, question: str) -> Node | None:
         return _replaced(tree, leaf, narrowed)
     except ValueError:   # a lambda's QUD("..."): not rewritten here
         return None
-
-
-def _retrieves(node: Node) -> list[Node]:
-    if node.operator == "RETRIEVE":
-        return [node]
-    return [leaf for child in node.children for leaf in _retrieves(child)]
 
 
 def _replaced(node: Node, old: Node, new: Node) -> Node:
