@@ -486,105 +486,127 @@ class Life:
         return keys, [self.c["friends"][k][2] for k in keys]
 
     def plan_trips(self) -> None:
+        """Each trip's bookings; for a trip that happens, its days away, calendar entries, diary and spending."""
         c, r = self.c, self.rng
         for i, t in enumerate(c["trips"]):
-            start, nights = t["start"], t["nights"]
-            back = start + timedelta(days=nights)
-            companions = [self.friend(k) for k in t["with"]]
-            travellers = [c["name"]] + [f[0] for f in companions]
+            start = t["start"]
+            back = start + timedelta(days=t["nights"])
+            travellers = [c["name"]] + [self.friend(k)[0] for k in t["with"]]
             booked = start - timedelta(days=r.randint(28, 60))
             ref = "".join(r.choice(string.ascii_uppercase + string.digits) for _ in range(6))
-            cancelled = t.get("cancelled")
-            if t["mode"] == "air":
-                self.airline_booking(t, booked, ref, travellers, start, back)
-                if not cancelled:
-                    self.mail(self.local(start - timedelta(days=1), time(t["out_time"].hour, 0)),
-                              (t["airline"], t["from"]), [self.me()],
-                              f"Check-in is now open for your flight {t['out']} to {t['city']}",
-                              text=f"Dear {c['name'].split()[0]},\n\nonline check-in for {t['out']} "
-                                   f"({t['dep']}–{t['arr']}) on {start:%d %b %Y} is now open.\n"
-                                   f"Booking reference: {ref}\n\nHave a good flight!\n{t['airline']}\n")
-            elif t["mode"] == "train":
-                self.mail(self.local(booked, time(20, 14)), ("DB Fernverkehr", "buchungsbestaetigung@bahn.de"),
-                          [self.me()], f"Buchungsbestätigung (Auftrag {ref}) - Ihre Reise am {start:%d.%m.%Y}",
-                          subject_charset="iso-8859-1",
-                          text=f"Guten Tag {c['name']},\n\nvielen Dank für Ihre Buchung.\n\n"
-                               f"Hinfahrt: {start:%d.%m.%Y} Hamburg Hbf 09:01 -> {t['city']} Hbf 10:48, {t['train']}\n"
-                               f"Rückfahrt: {back:%d.%m.%Y} {t['city']} Hbf 17:13 -> Hamburg Hbf 19:02\n"
-                               f"Reisende: {len(travellers)} Personen ({', '.join(travellers)})\n"
-                               f"Gesamtpreis: {money(t['fare']).replace('.', ',')} €\n\nIhre Deutsche Bahn\n")
-            # hotel booking site
-            self.hotel_booking(t, booked + timedelta(days=r.randint(0, 3)), travellers, start, back)
-            if cancelled:
-                self.mail(self.local(cancelled, time(11, 3)), ("Stayfinder", "confirmations@stayfinder.com"),
-                          [self.me()], f"Cancelled: your stay at {t['hotel']}, {t['city']}",
-                          html=f"<html><body><h2>Your booking is cancelled</h2><p>Hi {c['name'].split()[0]},"
-                               f" your reservation at <b>{t['hotel']}</b> in {t['city']} "
-                               f"({start:%d %B %Y} – {back:%d %B %Y}) has been cancelled free of charge.</p>"
-                               f"<p>Refund: {c['cur']}{money(t['hotel_price'])}</p></body></html>")
-                if t["mode"] == "air":
-                    self.mail(self.local(cancelled, time(11, 40)), (t["airline"], t["from"]), [self.me()],
-                              f"Your booking {ref} has been cancelled",
-                              text=f"Your booking {ref} ({t['out']} / {t['back']}) has been cancelled.\n"
-                                   f"A refund of {c['cur']}{money(t['fare'])} will be issued to your card.\n")
-                who = people_phrase(t["with"])
-                self.say(cancelled, f"Called off {t['city']} with {who}, too much going on. Sad but right.")
+            self.book_trip(t, booked, ref, travellers, start, back)
+            if t.get("cancelled"):
+                self.cancel_trip(t, ref, start, back)
                 continue
             for d in daterange(start, back):
                 self.away[d] = t
-            # calendar during the trip
-            main = c["email"]
-            self.vevent(main, f"{t['city']} {t['flag']}".strip(), start, back + timedelta(days=1), kind="date")
-            if t["mode"] == "air":
-                dep = self.local(start, t["out_time"])
-                self.vevent(main, f"flight {t['out']}", dep, dep + timedelta(hours=2, minutes=50), kind="utc",
-                            location=f"{t['dep']} → {t['arr']}")
-                ret = self.local(back, t["back_time"])
-                self.vevent(main, f"{t['back']} home", ret, ret + timedelta(hours=2, minutes=50), kind="tz")
-            elif t["mode"] == "train":
-                self.vevent(main, t["train"], self.local(start, time(9, 1)), self.local(start, time(10, 48)))
-            else:
-                self.vevent(main, f"drive to {t['city']}", self.local(start, time(16, 0)), self.local(start, time(19, 0)),
-                            kind="floating")
             days = list(daterange(start, back))
-            for j, spot in enumerate(t["spots"]):
-                d = days[min(j + (1 if len(days) > 2 else 0), len(days) - 1)]
-                if r.random() < 0.6:
-                    self.vevent(main, spot, self.local(d, time(10 + j, 0)), self.local(d, time(12 + j, 0)),
-                                kind="floating")
-            # trip diary: every day away
-            for j, d in enumerate(days):
-                who = people_phrase(t["with"])
-                if j == 0:
-                    if t["mode"] == "air":
-                        how = f"Flew to {t['city']} with {who} ({t['out']}, {t['airline']})"
-                    else:
-                        how = f"{'Train' if t['mode'] == 'train' else 'Drove'} to {t['city']} with {who}"
-                    self.say(d, f"{how}. Checked in at {t['hotel']}.")
-                elif j == len(days) - 1:
-                    self.say(d, f"Back home from {t['city']}. Tired and happy.")
+            self.trip_calendar(t, days)
+            self.trip_diary(i, t, days)
+            self.trip_spending(t, days)
+
+    def book_trip(self, t, booked, ref, travellers, start, back) -> None:
+        """The flight (and its check-in mail, unless called off) or train booking, then the hotel booking."""
+        c, r = self.c, self.rng
+        if t["mode"] == "air":
+            self.airline_booking(t, booked, ref, travellers, start, back)
+            if not t.get("cancelled"):
+                self.mail(self.local(start - timedelta(days=1), time(t["out_time"].hour, 0)),
+                          (t["airline"], t["from"]), [self.me()],
+                          f"Check-in is now open for your flight {t['out']} to {t['city']}",
+                          text=f"Dear {c['name'].split()[0]},\n\nonline check-in for {t['out']} "
+                               f"({t['dep']}–{t['arr']}) on {start:%d %b %Y} is now open.\n"
+                               f"Booking reference: {ref}\n\nHave a good flight!\n{t['airline']}\n")
+        elif t["mode"] == "train":
+            self.mail(self.local(booked, time(20, 14)), ("DB Fernverkehr", "buchungsbestaetigung@bahn.de"),
+                      [self.me()], f"Buchungsbestätigung (Auftrag {ref}) - Ihre Reise am {start:%d.%m.%Y}",
+                      subject_charset="iso-8859-1",
+                      text=f"Guten Tag {c['name']},\n\nvielen Dank für Ihre Buchung.\n\n"
+                           f"Hinfahrt: {start:%d.%m.%Y} Hamburg Hbf 09:01 -> {t['city']} Hbf 10:48, {t['train']}\n"
+                           f"Rückfahrt: {back:%d.%m.%Y} {t['city']} Hbf 17:13 -> Hamburg Hbf 19:02\n"
+                           f"Reisende: {len(travellers)} Personen ({', '.join(travellers)})\n"
+                           f"Gesamtpreis: {money(t['fare']).replace('.', ',')} €\n\nIhre Deutsche Bahn\n")
+        self.hotel_booking(t, booked + timedelta(days=r.randint(0, 3)), travellers, start, back)
+
+    def cancel_trip(self, t, ref, start, back) -> None:
+        """A trip called off: the hotel's (and airline's) cancellation mails and a diary line."""
+        c = self.c
+        cancelled = t["cancelled"]
+        self.mail(self.local(cancelled, time(11, 3)), ("Stayfinder", "confirmations@stayfinder.com"),
+                  [self.me()], f"Cancelled: your stay at {t['hotel']}, {t['city']}",
+                  html=f"<html><body><h2>Your booking is cancelled</h2><p>Hi {c['name'].split()[0]},"
+                       f" your reservation at <b>{t['hotel']}</b> in {t['city']} "
+                       f"({start:%d %B %Y} – {back:%d %B %Y}) has been cancelled free of charge.</p>"
+                       f"<p>Refund: {c['cur']}{money(t['hotel_price'])}</p></body></html>")
+        if t["mode"] == "air":
+            self.mail(self.local(cancelled, time(11, 40)), (t["airline"], t["from"]), [self.me()],
+                      f"Your booking {ref} has been cancelled",
+                      text=f"Your booking {ref} ({t['out']} / {t['back']}) has been cancelled.\n"
+                           f"A refund of {c['cur']}{money(t['fare'])} will be issued to your card.\n")
+        who = people_phrase(t["with"])
+        self.say(cancelled, f"Called off {t['city']} with {who}, too much going on. Sad but right.")
+
+    def trip_calendar(self, t, days: list[date]) -> None:
+        """The trip as an all-day entry, the journey out (and a flight home), and some of the sights."""
+        main, r = self.c["email"], self.rng
+        start, back = days[0], days[-1]
+        self.vevent(main, f"{t['city']} {t['flag']}".strip(), start, back + timedelta(days=1), kind="date")
+        if t["mode"] == "air":
+            dep = self.local(start, t["out_time"])
+            self.vevent(main, f"flight {t['out']}", dep, dep + timedelta(hours=2, minutes=50), kind="utc",
+                        location=f"{t['dep']} → {t['arr']}")
+            ret = self.local(back, t["back_time"])
+            self.vevent(main, f"{t['back']} home", ret, ret + timedelta(hours=2, minutes=50), kind="tz")
+        elif t["mode"] == "train":
+            self.vevent(main, t["train"], self.local(start, time(9, 1)), self.local(start, time(10, 48)))
+        else:
+            self.vevent(main, f"drive to {t['city']}", self.local(start, time(16, 0)), self.local(start, time(19, 0)),
+                        kind="floating")
+        for j, spot in enumerate(t["spots"]):
+            d = days[min(j + (1 if len(days) > 2 else 0), len(days) - 1)]
+            if r.random() < 0.6:
+                self.vevent(main, spot, self.local(d, time(10 + j, 0)), self.local(d, time(12 + j, 0)),
+                            kind="floating")
+
+    def trip_diary(self, i: int, t, days: list[date]) -> None:
+        """A diary line every day away, dinners out and hikes on the days between, and whom each day's diary
+        goes to. `i`: the trip's number, which turns its restaurants."""
+        r = self.rng
+        for j, d in enumerate(days):
+            who = people_phrase(t["with"])
+            if j == 0:
+                if t["mode"] == "air":
+                    how = f"Flew to {t['city']} with {who} ({t['out']}, {t['airline']})"
                 else:
-                    spot = t["spots"][(j - 1) % len(t["spots"])] if t["spots"] else t["city"]
-                    self.say(d, f"Day {j + 1} in {t['city']}: {spot}, then wandering.")
-                if 0 < j < len(days) - 1 or (j == 0 and nights > 1):
-                    if t["restaurants"]:
-                        name, merchant, dishes = t["restaurants"][(j + i) % len(t["restaurants"])]
-                        self.meal_out(d, name, merchant, r.choice(dishes), t["with"], "dinner", trip=True)
-                if t.get("hike") and 0 < j < len(days) - 1 and j % 2 == 1:
-                    self.workout(d, "Hiking", time(9, 30), r.randint(180, 300), distance=round(r.uniform(9, 16), 2),
-                                 note=t["spots"][(j - 1) % len(t["spots"])])
-                self.diary_to[d] = t["with"][0] if (r.random() < 0.5 and j > 0) else "self"
-            for k, (merchant, cat, amount) in enumerate(t["shops"]):
-                self.bank.append((days[1 + k % max(1, len(days) - 2)], merchant, cat, amount))
-            # something bought on Amazon while away (o1 Lisbon, o2 Porto and Berlin)
-            if t["city"] in ("Lisbon", "Porto", "Berlin") and t["mode"] == "air":
-                item = {"Lisbon": ("Reiseführer Lissabon (Lonely Planet)", 19.99),
-                        "Porto": ("Portable Phone Charger 10000mAh", 21.99),
-                        "Berlin": ("Packable Down Jacket", 54.99)}[t["city"]]
-                self.order(self.local(days[2], time(22, 10)), item[0], item[1], "Travel")
-            # bought before leaving
-            self.order(self.local(start - timedelta(days=r.randint(6, 12)), time(21, 5)),
-                       *r.choice([it for it in c["amazon_items"] if it[2] == "Travel"]))
+                    how = f"{'Train' if t['mode'] == 'train' else 'Drove'} to {t['city']} with {who}"
+                self.say(d, f"{how}. Checked in at {t['hotel']}.")
+            elif j == len(days) - 1:
+                self.say(d, f"Back home from {t['city']}. Tired and happy.")
+            else:
+                spot = t["spots"][(j - 1) % len(t["spots"])] if t["spots"] else t["city"]
+                self.say(d, f"Day {j + 1} in {t['city']}: {spot}, then wandering.")
+            if 0 < j < len(days) - 1 or (j == 0 and t["nights"] > 1):
+                if t["restaurants"]:
+                    name, merchant, dishes = t["restaurants"][(j + i) % len(t["restaurants"])]
+                    self.meal_out(d, name, merchant, r.choice(dishes), t["with"], "dinner", trip=True)
+            if t.get("hike") and 0 < j < len(days) - 1 and j % 2 == 1:
+                self.workout(d, "Hiking", time(9, 30), r.randint(180, 300), distance=round(r.uniform(9, 16), 2),
+                             note=t["spots"][(j - 1) % len(t["spots"])])
+            self.diary_to[d] = t["with"][0] if (r.random() < 0.5 and j > 0) else "self"
+
+    def trip_spending(self, t, days: list[date]) -> None:
+        """Card payments in the trip's shops, something ordered while away, and a travel item bought before."""
+        c, r = self.c, self.rng
+        for k, (merchant, cat, amount) in enumerate(t["shops"]):
+            self.bank.append((days[1 + k % max(1, len(days) - 2)], merchant, cat, amount))
+        # something bought on Amazon while away (o1 Lisbon, o2 Porto and Berlin)
+        if t["city"] in ("Lisbon", "Porto", "Berlin") and t["mode"] == "air":
+            item = {"Lisbon": ("Reiseführer Lissabon (Lonely Planet)", 19.99),
+                    "Porto": ("Portable Phone Charger 10000mAh", 21.99),
+                    "Berlin": ("Packable Down Jacket", 54.99)}[t["city"]]
+            self.order(self.local(days[2], time(22, 10)), item[0], item[1], "Travel")
+        self.order(self.local(days[0] - timedelta(days=r.randint(6, 12)), time(21, 5)),
+                   *r.choice([it for it in c["amazon_items"] if it[2] == "Travel"]))
 
     def airline_booking(self, t, booked, ref, travellers, start, back) -> None:
         c = self.c
