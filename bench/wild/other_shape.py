@@ -356,6 +356,16 @@ def stamp(dt: datetime) -> str:
     return dt.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
+# the diary line of an errand's calendar entry ("x": an entry nobody explains)
+ERRAND_SENTENCES = {
+    "Bürgeramt": "Bürgeramt for the new ID card, took forever.", "haircut": "Haircut, finally.",
+    "parcel": "Picked up a parcel at the kiosk.", "call bank": "Sorted the direct debit with the bank.",
+    "Rad zur Reparatur": "Brought the bike in for repair.", "Apotheke": "Pharmacy run, then groceries.",
+    "NCT": "Car through the NCT, passed.", "post office": "Posted Mam's parcel at the post office.",
+    "call landlord": "Rang the landlord about the boiler.", "bins!": "Put the bins out, cleaned the flat.",
+    "pharmacy": "Pharmacy run, then groceries.", "x": None}
+
+
 class Life:
     """One person's life: facts planned day by day, then written out as export files."""
 
@@ -838,78 +848,97 @@ class Life:
                 self.busy_evenings.update({x, x + timedelta(days=1), x + timedelta(days=2)})
 
     def plan_days(self) -> None:
+        """Day by day: groceries, and on days at home a meal out or a delivery, errands, untitled entries,
+        workouts, orders and friends' mails; then the newsletters."""
         c, r = self.c, self.rng
-        main = c["email"]
         keys, weights = self.friend_weights()
-        rest_w = [x[3] for x in c["restaurants"]]
-        errands = (["Bürgeramt", "haircut", "parcel", "call bank", "Rad zur Reparatur", "Apotheke", "x"]
-                   if c["id"] == "o1" else ["NCT", "haircut", "post office", "call landlord", "x", "bins!", "pharmacy"])
-        errand_sentences = {
-            "Bürgeramt": "Bürgeramt for the new ID card, took forever.", "haircut": "Haircut, finally.",
-            "parcel": "Picked up a parcel at the kiosk.", "call bank": "Sorted the direct debit with the bank.",
-            "Rad zur Reparatur": "Brought the bike in for repair.", "Apotheke": "Pharmacy run, then groceries.",
-            "NCT": "Car through the NCT, passed.", "post office": "Posted Mam's parcel at the post office.",
-            "call landlord": "Rang the landlord about the boiler.", "bins!": "Put the bins out, cleaned the flat.",
-            "pharmacy": "Pharmacy run, then groceries.", "x": None}
-        run_days = (1, 5) if c["id"] == "o1" else (6,)
         for d in daterange(c["start"], c["end"]):
-            away = d in self.away
-            wd = d.weekday()
-            # groceries
-            if not away and (wd == 5 or (wd == 2 and r.random() < 0.5)):
-                shop = r.choice(["EDEKA NIEMERSZEIN", "REWE MARKT", "ALDI NORD"] if c["id"] == "o1"
-                                else ["TESCO RATHMINES", "LIDL RANELAGH", "SUPERVALU"])
-                self.bank.append((d, shop, "Groceries", round(r.uniform(18, 95), 2)))
-            if away:
+            self.groceries(d)
+            if d in self.away:
                 continue
-            # meals out at home: about 1.3 a week, more at weekends
-            p = 0.28 if wd >= 4 else 0.12
-            if d not in self.busy_evenings and r.random() < p:
-                name, merchant, dishes, _ = r.choices(c["restaurants"], rest_w)[0]
-                n = r.choices([0, 1, 1, 1, 2], k=1)[0]
-                with_ = []
-                while len(with_) < n:
-                    k = r.choices(keys, weights)[0]
-                    if k not in with_:
-                        with_.append(k)
-                meal = r.choice(["dinner", "dinner", "lunch"] if wd < 5 else ["brunch", "dinner", "lunch"])
-                self.meal_out(d, name, merchant, r.choice(dishes), with_, meal)
-                if with_ and r.random() < 0.5:
-                    self.vevent(main, with_[0] if len(with_) == 1 else people_phrase(with_),
-                                self.local(d, time(19, 30)), self.local(d, time(21, 30)), kind="floating")
-                self.busy_evenings.add(d)
-            # delivery: about 0.7 a week
-            elif d not in self.busy_evenings and r.random() < 0.10:
-                self.delivery(d)
-            # errands, terse calendar entries
-            if r.random() < 0.07:
-                e = r.choice(errands)
-                t = time(r.choice([9, 10, 12, 15, 17]), r.choice([0, 15, 30]))
-                self.vevent(main, e, self.local(d, t), self.local(d, t) + timedelta(minutes=30),
-                            kind=r.choice(["tz", "floating", "utc"]))
-                if errand_sentences.get(e):
-                    self.say(d, errand_sentences[e])
+            self.evening(d)
+            self.errand(d)
             # untitled placeholders
             if r.random() < 0.01:
-                self.vevent(main, None if r.random() < 0.5 else "", self.local(d, time(13, 0)), self.local(d, time(14, 0)))
-            # runs (and some cycling)
-            if wd in run_days and r.random() < 0.75:
-                km = round(r.uniform(4.5, 11.5), 2)
-                self.workout(d, "Running", time(7, 10) if wd < 5 else time(9, 40), int(km * r.uniform(5.3, 6.4)), km)
-            elif wd == 6 and c["id"] == "o1" and r.random() < 0.3:
-                km = round(r.uniform(20, 55), 1)
-                self.workout(d, "Cycling", time(10, 30), int(km * 3.1), km)
-            # amazon: about 3 a month
-            if r.random() < 0.09:
-                title, price, cat = r.choice(c["amazon_items"])
-                qty = 2 if r.random() < 0.08 else 1
-                canc = r.random() < 0.04
-                self.order(self.local(d, time(r.randint(7, 23), r.randint(0, 59))), title, price, cat, qty, canc)
-            # mails from friends
+                self.vevent(c["email"], None if r.random() < 0.5 else "", self.local(d, time(13, 0)),
+                            self.local(d, time(14, 0)))
+            self.exercise(d)
+            self.online_order(d)
             if r.random() < 0.16:
                 k = r.choices(keys, weights)[0]
                 self.friend_mail(d, k)
-        # newsletters
+        self.plan_newsletters()
+
+    def groceries(self, d: date) -> None:
+        """A card payment at the supermarket on Saturdays and some Wednesdays at home."""
+        c, r = self.c, self.rng
+        if d not in self.away and (d.weekday() == 5 or (d.weekday() == 2 and r.random() < 0.5)):
+            shop = r.choice(["EDEKA NIEMERSZEIN", "REWE MARKT", "ALDI NORD"] if c["id"] == "o1"
+                            else ["TESCO RATHMINES", "LIDL RANELAGH", "SUPERVALU"])
+            self.bank.append((d, shop, "Groceries", round(r.uniform(18, 95), 2)))
+
+    def evening(self, d: date) -> None:
+        """On a free evening, a meal out (about 1.3 a week, more at weekends) or else a delivery (about 0.7)."""
+        p = 0.28 if d.weekday() >= 4 else 0.12
+        if d not in self.busy_evenings and self.rng.random() < p:
+            self.meal_out_at_home(d)
+        elif d not in self.busy_evenings and self.rng.random() < 0.10:
+            self.delivery(d)
+
+    def meal_out_at_home(self, d: date) -> None:
+        """A meal at one of the home town's restaurants, alone or with friends (sometimes in the calendar)."""
+        c, r = self.c, self.rng
+        keys, weights = self.friend_weights()
+        name, merchant, dishes, _ = r.choices(c["restaurants"], [x[3] for x in c["restaurants"]])[0]
+        n = r.choices([0, 1, 1, 1, 2], k=1)[0]
+        with_ = []
+        while len(with_) < n:
+            k = r.choices(keys, weights)[0]
+            if k not in with_:
+                with_.append(k)
+        meal = r.choice(["dinner", "dinner", "lunch"] if d.weekday() < 5 else ["brunch", "dinner", "lunch"])
+        self.meal_out(d, name, merchant, r.choice(dishes), with_, meal)
+        if with_ and r.random() < 0.5:
+            self.vevent(c["email"], with_[0] if len(with_) == 1 else people_phrase(with_),
+                        self.local(d, time(19, 30)), self.local(d, time(21, 30)), kind="floating")
+        self.busy_evenings.add(d)
+
+    def errand(self, d: date) -> None:
+        """Now and then a terse calendar entry for an errand, with a diary line for most."""
+        c, r = self.c, self.rng
+        if r.random() < 0.07:
+            e = r.choice(["Bürgeramt", "haircut", "parcel", "call bank", "Rad zur Reparatur", "Apotheke", "x"]
+                         if c["id"] == "o1" else ["NCT", "haircut", "post office", "call landlord", "x", "bins!",
+                                                  "pharmacy"])
+            t = time(r.choice([9, 10, 12, 15, 17]), r.choice([0, 15, 30]))
+            self.vevent(c["email"], e, self.local(d, t), self.local(d, t) + timedelta(minutes=30),
+                        kind=r.choice(["tz", "floating", "utc"]))
+            if ERRAND_SENTENCES.get(e):
+                self.say(d, ERRAND_SENTENCES[e])
+
+    def exercise(self, d: date) -> None:
+        """Runs on the person's running days, and for o1 some Sunday rides."""
+        c, r = self.c, self.rng
+        wd = d.weekday()
+        if wd in ((1, 5) if c["id"] == "o1" else (6,)) and r.random() < 0.75:
+            km = round(r.uniform(4.5, 11.5), 2)
+            self.workout(d, "Running", time(7, 10) if wd < 5 else time(9, 40), int(km * r.uniform(5.3, 6.4)), km)
+        elif wd == 6 and c["id"] == "o1" and r.random() < 0.3:
+            km = round(r.uniform(20, 55), 1)
+            self.workout(d, "Cycling", time(10, 30), int(km * 3.1), km)
+
+    def online_order(self, d: date) -> None:
+        """About three Amazon orders a month, a few of two items or cancelled."""
+        c, r = self.c, self.rng
+        if r.random() < 0.09:
+            title, price, cat = r.choice(c["amazon_items"])
+            qty = 2 if r.random() < 0.08 else 1
+            canc = r.random() < 0.04
+            self.order(self.local(d, time(r.randint(7, 23), r.randint(0, 59))), title, price, cat, qty, canc)
+
+    def plan_newsletters(self) -> None:
+        """Each newsletter on its weekday (the first one every week, the others about every other) or monthly."""
+        c, r = self.c, self.rng
         for nl_i, (nl_name, nl_from, weekday, subjects, topics) in enumerate(c["newsletters"]):
             n = 100 + (7 if c["id"] == "o2" else 0)
             for d in daterange(c["start"], c["end"]):
