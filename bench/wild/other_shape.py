@@ -1109,99 +1109,138 @@ class Life:
         return daterange(c["start"], c["end"])
 
     def write_spotify(self, out: Path) -> dict:
+        """The music and podcast streams, as o1's account data or o2's extended streaming history."""
+        music, pods = self.streams()
+        res = {"spotify_music": len(music), "spotify_podcast": len(pods)}
+        if self.c["id"] == "o1":
+            self.write_spotify_account_data(out, music, pods)
+        else:
+            self.write_spotify_extended(out, music, pods)
+        return res
+
+    def streams(self) -> tuple[list[tuple], list[tuple]]:
+        """Day by day: music streams (utc end, artist, track, ms, skipped) and podcast episodes (utc end, show,
+        episode, ms), each list in time order."""
+        music, pods = [], []
+        pod_ep = {p[0]: 100 + i * 37 for i, p in enumerate(self.c["podcasts"])}
+        for d in self.listening_days():
+            self.day_music(d, music)
+            self.day_podcast(d, pod_ep, pods)
+        music.sort()
+        pods.sort()
+        return music, pods
+
+    def day_music(self, d: date, music: list[tuple]) -> None:
+        """A day's songs from one start time, fewer away from home, half of them by the artist of a concert that
+        day; a break of hours every twelve songs."""
         c, r = self.c, self.rng
         arts = c["artists"]
         aw = [a[2] for a in arts]
-        music, pods = [], []
         concert_days = getattr(self, "concert_days", {})
-        pod_ep = {p[0]: 100 + i * 37 for i, p in enumerate(c["podcasts"])}
-        for d in self.listening_days():
-            n = r.randint(8, 40) if d.weekday() < 5 else r.randint(4, 28)
-            if d in self.away:
-                n = r.randint(0, 6)
-            t = self.local(d, time(r.choice([7, 8, 12, 17]), r.randint(0, 59)))
-            for i in range(n):
-                if d in concert_days and r.random() < 0.5:
-                    a = next(x for x in arts if x[0] == concert_days[d])
-                else:
-                    a = r.choices(arts, aw)[0]
-                track = r.choice(a[1])
-                full = r.randint(150000, 320000)
-                ms = full if r.random() < 0.8 else r.randint(800, 30000)
-                t += timedelta(milliseconds=ms + r.randint(0, 4000))
-                if i and i % 12 == 0:
-                    t += timedelta(hours=r.randint(1, 4))
-                music.append((t.astimezone(UTC), a[0], track, ms, ms < 30000))
-            if r.random() < (0.7 if c["id"] == "o1" else 0.5) and d not in self.away:
-                show = r.choices(c["podcasts"], [p[2] for p in c["podcasts"]])[0]
-                pod_ep[show[0]] += 1 if r.random() < 0.6 else 0
-                epn = pod_ep[show[0]]
-                ms = r.randint(600000, 3600000)
-                t2 = self.local(d, time(r.choice([7, 18, 21]), r.randint(0, 59))) + timedelta(milliseconds=ms)
-                pods.append((t2.astimezone(UTC), show[0], f"{show[1]} {epn}: " + r.choice(
-                    ["the big interview", "what happened this week", "listener questions", "a deep dive",
-                     "live from the road", "the year so far"]) if c["id"] == "o2" else f"#{epn} " + r.choice(
-                    ["Die Woche", "Interview special", "Kurz erklärt", "Listener mail", "The long read"]), ms))
-        music.sort()
-        pods.sort()
-        res = {"spotify_music": len(music), "spotify_podcast": len(pods)}
-        if c["id"] == "o1":
-            base = out / "Spotify Account Data"
-            base.mkdir(parents=True, exist_ok=True)
-            rows = [{"endTime": t.strftime("%Y-%m-%d %H:%M"), "artistName": a, "trackName": tr, "msPlayed": ms}
-                    for t, a, tr, ms, _ in music]
-            for i in range(0, len(rows), 10000):
-                (base / f"StreamingHistory_music_{i // 10000}.json").write_text(
-                    json.dumps(rows[i:i + 10000], ensure_ascii=False, indent=2), encoding="utf-8")
-            prow = [{"endTime": t.strftime("%Y-%m-%d %H:%M"), "podcastName": s, "episodeName": e, "msPlayed": ms}
-                    for t, s, e, ms in pods]
-            (base / "StreamingHistory_podcast_0.json").write_text(json.dumps(prow, ensure_ascii=False, indent=2),
-                                                                   encoding="utf-8")
-            return res
+        n = r.randint(8, 40) if d.weekday() < 5 else r.randint(4, 28)
+        if d in self.away:
+            n = r.randint(0, 6)
+        t = self.local(d, time(r.choice([7, 8, 12, 17]), r.randint(0, 59)))
+        for i in range(n):
+            if d in concert_days and r.random() < 0.5:
+                a = next(x for x in arts if x[0] == concert_days[d])
+            else:
+                a = r.choices(arts, aw)[0]
+            track = r.choice(a[1])
+            full = r.randint(150000, 320000)
+            ms = full if r.random() < 0.8 else r.randint(800, 30000)
+            t += timedelta(milliseconds=ms + r.randint(0, 4000))
+            if i and i % 12 == 0:
+                t += timedelta(hours=r.randint(1, 4))
+            music.append((t.astimezone(UTC), a[0], track, ms, ms < 30000))
+
+    def day_podcast(self, d: date, pod_ep: dict[str, int], pods: list[tuple]) -> None:
+        """On most days at home an episode of a podcast; `pod_ep` holds each show's episode number."""
+        c, r = self.c, self.rng
+        if r.random() < (0.7 if c["id"] == "o1" else 0.5) and d not in self.away:
+            show = r.choices(c["podcasts"], [p[2] for p in c["podcasts"]])[0]
+            pod_ep[show[0]] += 1 if r.random() < 0.6 else 0
+            epn = pod_ep[show[0]]
+            ms = r.randint(600000, 3600000)
+            t2 = self.local(d, time(r.choice([7, 18, 21]), r.randint(0, 59))) + timedelta(milliseconds=ms)
+            pods.append((t2.astimezone(UTC), show[0], f"{show[1]} {epn}: " + r.choice(
+                ["the big interview", "what happened this week", "listener questions", "a deep dive",
+                 "live from the road", "the year so far"]) if c["id"] == "o2" else f"#{epn} " + r.choice(
+                ["Die Woche", "Interview special", "Kurz erklärt", "Listener mail", "The long read"]), ms))
+
+    def write_spotify_account_data(self, out: Path, music: list[tuple], pods: list[tuple]) -> None:
+        """o1: StreamingHistory_music_N.json (10,000 streams a file) and StreamingHistory_podcast_0.json."""
+        base = out / "Spotify Account Data"
+        base.mkdir(parents=True, exist_ok=True)
+        rows = [{"endTime": t.strftime("%Y-%m-%d %H:%M"), "artistName": a, "trackName": tr, "msPlayed": ms}
+                for t, a, tr, ms, _ in music]
+        for i in range(0, len(rows), 10000):
+            (base / f"StreamingHistory_music_{i // 10000}.json").write_text(
+                json.dumps(rows[i:i + 10000], ensure_ascii=False, indent=2), encoding="utf-8")
+        prow = [{"endTime": t.strftime("%Y-%m-%d %H:%M"), "podcastName": s, "episodeName": e, "msPlayed": ms}
+                for t, s, e, ms in pods]
+        (base / "StreamingHistory_podcast_0.json").write_text(json.dumps(prow, ensure_ascii=False, indent=2),
+                                                               encoding="utf-8")
+
+    def write_spotify_extended(self, out: Path, music: list[tuple], pods: list[tuple]) -> None:
+        """o2: songs and episodes together in time order, in two Streaming_History_Audio_*.json files."""
         base = out / "Spotify Extended Streaming History"
         base.mkdir(parents=True, exist_ok=True)
-        allrows = []
-        for t, a, tr, ms, skipped in music:
-            allrows.append((t, {"master_metadata_track_name": tr, "master_metadata_album_artist_name": a,
-                                "master_metadata_album_album_name": f"{tr} (album)" if r.random() < 0.1 else a + " – Best Of",
-                                "spotify_track_uri": "spotify:track:" + hashlib.md5(f"{a}{tr}".encode()).hexdigest()[:22],
-                                "episode_name": None, "episode_show_name": None, "spotify_episode_uri": None,
-                                "reason_start": "trackdone" if not skipped else "clickrow",
-                                "reason_end": "fwdbtn" if skipped else "trackdone",
-                                "shuffle": r.random() < 0.4, "skipped": skipped}, ms))
-        for t, s, e, ms in pods:
-            allrows.append((t, {"master_metadata_track_name": None, "master_metadata_album_artist_name": None,
-                                "master_metadata_album_album_name": None, "spotify_track_uri": None,
-                                "episode_name": e, "episode_show_name": s,
-                                "spotify_episode_uri": "spotify:episode:" + hashlib.md5(e.encode()).hexdigest()[:22],
-                                "reason_start": "clickrow", "reason_end": "endplay", "shuffle": False,
-                                "skipped": False}, ms))
+        allrows = self.extended_tracks(music) + self.extended_episodes(pods)
         allrows.sort(key=lambda x: x[0])
-        out_rows = []
-        for t, row, ms in allrows:
-            o = {"ts": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "platform": r.choice(["android", "android", "ios", "windows"]),
-                 "ms_played": ms, "conn_country": "IE"}
-            if r.random() < 0.85:
-                o["ip_addr"] = "x.x.x.x"
-            for k in ("master_metadata_track_name", "master_metadata_album_artist_name",
-                      "master_metadata_album_album_name", "spotify_track_uri", "episode_name", "episode_show_name",
-                      "spotify_episode_uri"):
-                o[k] = row[k]
-            if t.year >= 2023:  # newer rows carry the audiobook fields; older ones lack them
-                o.update({"audiobook_title": None, "audiobook_uri": None, "audiobook_chapter_uri": None,
-                          "audiobook_chapter_title": None})
-            o.update({"reason_start": row["reason_start"], "reason_end": row["reason_end"], "shuffle": row["shuffle"],
-                      "skipped": row["skipped"], "offline": False})
-            if t.year >= 2023:
-                o["offline_timestamp"] = int(t.timestamp()) - ms // 1000
-            o["incognito_mode"] = False
-            out_rows.append(o)
+        out_rows = [self.extended_row(t, row, ms) for t, row, ms in allrows]
         cut = 7000
         (base / "Streaming_History_Audio_2022-2023_0.json").write_text(
             json.dumps(out_rows[:cut], ensure_ascii=False, indent=2), encoding="utf-8")
         (base / "Streaming_History_Audio_2023_1.json").write_text(
             json.dumps(out_rows[cut:], ensure_ascii=False, indent=2), encoding="utf-8")
-        return res
+
+    def extended_tracks(self, music: list[tuple]) -> list[tuple]:
+        """(utc end, fields, ms) of each song: album, track uri, why it started and ended, shuffle, skipped."""
+        r = self.rng
+        rows = []
+        for t, a, tr, ms, skipped in music:
+            rows.append((t, {"master_metadata_track_name": tr, "master_metadata_album_artist_name": a,
+                             "master_metadata_album_album_name": f"{tr} (album)" if r.random() < 0.1 else a + " – Best Of",
+                             "spotify_track_uri": "spotify:track:" + hashlib.md5(f"{a}{tr}".encode()).hexdigest()[:22],
+                             "episode_name": None, "episode_show_name": None, "spotify_episode_uri": None,
+                             "reason_start": "trackdone" if not skipped else "clickrow",
+                             "reason_end": "fwdbtn" if skipped else "trackdone",
+                             "shuffle": r.random() < 0.4, "skipped": skipped}, ms))
+        return rows
+
+    @staticmethod
+    def extended_episodes(pods: list[tuple]) -> list[tuple]:
+        """(utc end, fields, ms) of each podcast episode."""
+        return [(t, {"master_metadata_track_name": None, "master_metadata_album_artist_name": None,
+                     "master_metadata_album_album_name": None, "spotify_track_uri": None,
+                     "episode_name": e, "episode_show_name": s,
+                     "spotify_episode_uri": "spotify:episode:" + hashlib.md5(e.encode()).hexdigest()[:22],
+                     "reason_start": "clickrow", "reason_end": "endplay", "shuffle": False,
+                     "skipped": False}, ms)
+                for t, s, e, ms in pods]
+
+    def extended_row(self, t: datetime, row: dict, ms: int) -> dict:
+        """One stream as the extended history writes it, keys in its order; rows from 2023 on carry the
+        audiobook fields and an offline timestamp."""
+        r = self.rng
+        o = {"ts": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "platform": r.choice(["android", "android", "ios", "windows"]),
+             "ms_played": ms, "conn_country": "IE"}
+        if r.random() < 0.85:
+            o["ip_addr"] = "x.x.x.x"
+        for k in ("master_metadata_track_name", "master_metadata_album_artist_name",
+                  "master_metadata_album_album_name", "spotify_track_uri", "episode_name", "episode_show_name",
+                  "spotify_episode_uri"):
+            o[k] = row[k]
+        if t.year >= 2023:
+            o.update({"audiobook_title": None, "audiobook_uri": None, "audiobook_chapter_uri": None,
+                      "audiobook_chapter_title": None})
+        o.update({"reason_start": row["reason_start"], "reason_end": row["reason_end"], "shuffle": row["shuffle"],
+                  "skipped": row["skipped"], "offline": False})
+        if t.year >= 2023:
+            o["offline_timestamp"] = int(t.timestamp()) - ms // 1000
+        o["incognito_mode"] = False
+        return o
 
     def write_netflix(self, out: Path) -> int:
         c, r = self.c, self.rng
