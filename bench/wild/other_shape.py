@@ -1243,62 +1243,82 @@ class Life:
         return o
 
     def write_netflix(self, out: Path) -> int:
-        c, r = self.c, self.rng
-        views = []  # (start utc, profile, title, seconds, supplemental)
+        """The viewing of every profile, as o1's NetflixViewingHistory.csv or o2's ViewingActivity.csv."""
+        views = self.netflix_views()
+        if self.c["id"] == "o1":
+            return self.write_viewing_history(out, views)
+        return self.write_viewing_activity(out, views)
 
-        def series_queue(shows):
-            q = []
-            for name, word, seasons, eps in shows:
-                label = "Episode" if r.random() < 0.5 else "Chapter"
-                for s in range(1, seasons + 1):
-                    for e in range(1, eps + 1):
-                        if word == "Limited Series":
-                            q.append(f"{name}: Limited Series: Episode {e}")
-                        else:
-                            q.append(f"{name}: {word} {s}: {label} {e}")
-            return q
+    def series_queue(self, shows) -> list[str]:
+        """The episode titles of `shows` in the order they are watched (each show says Episode or Chapter)."""
+        q = []
+        for name, word, seasons, eps in shows:
+            label = "Episode" if self.rng.random() < 0.5 else "Chapter"
+            for s in range(1, seasons + 1):
+                for e in range(1, eps + 1):
+                    if word == "Limited Series":
+                        q.append(f"{name}: Limited Series: Episode {e}")
+                    else:
+                        q.append(f"{name}: {word} {s}: {label} {e}")
+        return q
 
+    def netflix_views(self) -> list[tuple]:
+        """(start utc, profile, title, seconds, supplemental) of every profile's evenings, latest first."""
+        c = self.c
+        views = []
         profiles = {c["name"].split()[0]: (c["shows"], c["films"], 0.22 if c["id"] == "o1" else 0.18)}
         profiles.update({k: (v, [], 0.12 if k == "Conor" else 0.03) for k, v in c.get("other_profiles", {}).items()})
         for prof, (shows, films, p) in profiles.items():
-            queue = series_queue(shows)
-            r.shuffle(films := list(films))
-            qi = 0
-            for d in daterange(c["start"], c["end"]):
-                if prof == c["name"].split()[0] and d in self.away:
-                    continue
-                if r.random() < p:
-                    t = self.local(d, time(r.randint(19, 22), r.randint(0, 59))).astimezone(UTC)
-                    if films and r.random() < 0.12:
-                        views.append((t, prof, films.pop(), r.randint(5400, 8400), ""))
-                        continue
-                    for _ in range(r.choice([1, 1, 2, 3])):
-                        if qi >= len(queue):
-                            break
-                        views.append((t - timedelta(seconds=30), prof, queue[qi].split(":")[0] + " (Trailer)", 45, "TRAILER"))
-                        secs = r.randint(1500, 3400)
-                        views.append((t, prof, queue[qi], secs, ""))
-                        t += timedelta(seconds=secs + 20)
-                        qi += 1
+            self.profile_views(prof, shows, films, p, views)
         views.sort(key=lambda v: v[0], reverse=True)
-        if c["id"] == "o1":
-            p = out / "NetflixViewingHistory.csv"
-            seen = set()
-            buf = io.StringIO()
-            w = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n")
-            w.writerow(["Title", "Date"])
-            n = 0
-            for t, prof, title, secs, sup in views:
-                if sup:
+        return views
+
+    def profile_views(self, prof: str, shows, films, p: float, views: list[tuple]) -> None:
+        """One profile's evenings in front of the TV (not the owner's on days away), each with probability `p`:
+        a film now and then, else one to three episodes of the queue, each after its trailer."""
+        c, r = self.c, self.rng
+        queue = self.series_queue(shows)
+        r.shuffle(films := list(films))
+        qi = 0
+        for d in daterange(c["start"], c["end"]):
+            if prof == c["name"].split()[0] and d in self.away:
+                continue
+            if r.random() < p:
+                t = self.local(d, time(r.randint(19, 22), r.randint(0, 59))).astimezone(UTC)
+                if films and r.random() < 0.12:
+                    views.append((t, prof, films.pop(), r.randint(5400, 8400), ""))
                     continue
-                day = t.astimezone(self.tz).date()
-                if (title, day) in seen:
-                    continue
-                seen.add((title, day))
-                w.writerow([title, day.strftime("%d.%m.%y")])
-                n += 1
-            p.write_text(buf.getvalue(), encoding="utf-8")
-            return n
+                for _ in range(r.choice([1, 1, 2, 3])):
+                    if qi >= len(queue):
+                        break
+                    views.append((t - timedelta(seconds=30), prof, queue[qi].split(":")[0] + " (Trailer)", 45, "TRAILER"))
+                    secs = r.randint(1500, 3400)
+                    views.append((t, prof, queue[qi], secs, ""))
+                    t += timedelta(seconds=secs + 20)
+                    qi += 1
+
+    def write_viewing_history(self, out: Path, views: list[tuple]) -> int:
+        """o1: NetflixViewingHistory.csv, one row per title and local day, trailers left out."""
+        p = out / "NetflixViewingHistory.csv"
+        seen = set()
+        buf = io.StringIO()
+        w = csv.writer(buf, quoting=csv.QUOTE_ALL, lineterminator="\n")
+        w.writerow(["Title", "Date"])
+        n = 0
+        for t, prof, title, secs, sup in views:
+            if sup:
+                continue
+            day = t.astimezone(self.tz).date()
+            if (title, day) in seen:
+                continue
+            seen.add((title, day))
+            w.writerow([title, day.strftime("%d.%m.%y")])
+            n += 1
+        p.write_text(buf.getvalue(), encoding="utf-8")
+        return n
+
+    def write_viewing_activity(self, out: Path, views: list[tuple]) -> int:
+        """o2: netflix-report/CONTENT_INTERACTION/ViewingActivity.csv, every view of every profile."""
         p = out / "netflix-report" / "CONTENT_INTERACTION" / "ViewingActivity.csv"
         p.parent.mkdir(parents=True, exist_ok=True)
         buf = io.StringIO()
@@ -1311,7 +1331,7 @@ class Life:
             attrs = "Autoplayed: user action: None; " if sup else ""
             dev = "Samsung 2019 TV" if prof != "Guest" else "Apple iPad Air 4 (Wi-Fi)"
             w.writerow([prof, t.strftime("%Y-%m-%d %H:%M:%S"), dur, attrs, title, sup, dev, dur,
-                        "Not latest view" if r.random() < 0.05 else dur, "IE (Ireland)"])
+                        "Not latest view" if self.rng.random() < 0.05 else dur, "IE (Ireland)"])
         p.write_text(buf.getvalue(), encoding="utf-8")
         return len(views)
 
