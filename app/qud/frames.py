@@ -442,14 +442,17 @@ def people_of(events: Node, question: str, owner: str | None = None) -> Node:
 # many different Mitski songs" as the songs I listened to: the fine-tuned model often writes its canonical event
 # phrase and drops the name that picks the events out. Where no step, sub-question or query keeps a name of the
 # question and the tree has one RETRIEVE, the events it finds are kept only where their text writes the name.
+# A name in a clause of time ("while I was away in Chamonix", "after moving to Austin") says when, not which
+# events: the events of that time need not write it.
 
 def lost_names(tree: Node, question: str) -> list[str]:
     """The names of `question` (runs of capitalised words, as `asked_specifics` finds them: no sentence start,
     pronoun, month or source) that no step, sub-question or query of `tree` writes, in question order."""
     named = {text for kind, text in asked_specifics(question) if kind == "name"}
+    when = _TIME_CLAUSE.search(question)
     phrases: list[list[str]] = []
     last = None
-    for match in _NAME_WORD.finditer(question):
+    for match in _NAME_WORD.finditer(question[:when.start()] if when else question):
         word = match.group().removesuffix("'s")
         if word not in named:
             last = None
@@ -465,6 +468,8 @@ def lost_names(tree: Node, question: str) -> list[str]:
 
 
 _NAME_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
+# a conjunction or preposition of time after the first word ("When did I ..." asks; "..., when I ..." says when)
+_TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
 
 
 def keeping_names(tree: Node, question: str) -> Node | None:

@@ -279,6 +279,10 @@ def test_a_name_no_step_writes_is_lost_and_one_a_query_writes_is_not():
     assert lost_names(count_of("I received an email"), "How many emails did Andreas send me in 2022?") == ["Andreas"]
     assert lost_names(count_of("I received an email from Andreas"), "How many emails did Andreas send me in 2022?") == []
     assert lost_names(count_of("I ate out"), "How many times have I eaten at Lotus Garden?") == ["Lotus Garden"]
+    # a name in a clause of time says when, not which events ("When" that asks is no such clause)
+    assert lost_names(count_of("I bought something online"), "Did I order anything while I was in Chamonix?") == []
+    assert lost_names(count_of("I went running"), "How many runs did I do after moving to Austin?") == []
+    assert lost_names(count_of("I met someone"), "When did I last meet Nina?") == ["Nina"]
     # a sentence start, the person, months and the sources are no names
     assert lost_names(count_of("I went running"), "What's the longest run I've done in May on Netflix?") == []
 
