@@ -188,82 +188,133 @@ def template_queries(timeline: Any, rng: random.Random, *, phrasings: int = 1) -
 
     `phrasings` > 1 adds the question bank's first-person wordings ("I listened to songs by Adele", "I met
     with Anna") to the choices, and queries for mails from friends (gold: observation ids of those mails)."""
-    def _i(*texts: str) -> list[str]:
-        return list(texts) if phrasings > 1 else []
+    queries = _TemplateQueries(timeline, rng, phrasings)
+    # the groups draw from the same `rng` in turn: their order is part of the result
+    queries.listening()
+    queries.watching()
+    queries.purchases()
+    queries.workouts()
+    queries.social()
+    queries.doctors()
+    queries.calendar()
+    if phrasings > 1:
+        queries.out.extend(_mail_queries(timeline, rng))
+    return queries.out
 
-    by_kind: dict[str, list[Any]] = {}
-    for event in timeline.events:
-        by_kind.setdefault(event.kind, []).append(event)
-    out: list[tuple[str, list[str]]] = []
 
-    def add(query: str, events: Iterable[Any], key: str | None = None) -> None:
+class _TemplateQueries:
+    """The pairs of `template_queries`, collected group by group of event kinds."""
+
+    def __init__(self, timeline: Any, rng: random.Random, phrasings: int):
+        self.rng, self.phrasings = rng, phrasings
+        self.by_kind: dict[str, list[Any]] = {}
+        for event in timeline.events:
+            self.by_kind.setdefault(event.kind, []).append(event)
+        self.out: list[tuple[str, list[str]]] = []
+
+    def i(self, *texts: str) -> list[str]:
+        """First-person wordings, offered only with more than one phrasing."""
+        return list(texts) if self.phrasings > 1 else []
+
+    def add(self, query: str, events: Iterable[Any], key: str | None = None) -> None:
         ids = _told_ids(events, key)
         if ids:
-            out.append((query, ids))
+            self.out.append((query, ids))
 
-    music = by_kind.get("music_stream", [])
-    add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"] + _i("I listened to music")), music)
-    for artist in _top((e.attrs.get("artist") for e in music), 4, rng):
-        add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"] + _i(f"I listened to songs by {artist}")),
-            (e for e in music if e.attrs.get("artist") == artist), "artist")
-    for album in _top((e.attrs.get("album") for e in music), 2, rng):
-        add(f"songs from the album {album}", (e for e in music if e.attrs.get("album") == album))
-    podcasts = by_kind.get("podcast_stream", [])
-    add(rng.choice(["podcasts", "podcast episodes I listened to"] + _i("I listened to a podcast")), podcasts)
-    for show in _top((e.attrs.get("show") for e in podcasts), 2, rng):
-        add(f"episodes of the podcast {show}", (e for e in podcasts if e.attrs.get("show") == show))
-    add(rng.choice(["audiobooks", "audiobook chapters I listened to"] + _i("I listened to an audiobook")),
-        by_kind.get("audiobook_stream", []))
-    tv = by_kind.get("tvseries_stream", [])
-    add(rng.choice(["TV series I watched", "episodes of TV shows", "series on Netflix"]
-                   + _i("I watched an episode of a TV series")), tv)
-    for series in _top((e.attrs.get("series") for e in tv), 2, rng):
-        add(f"episodes of {series}", (e for e in tv if e.attrs.get("series") == series))
-    add(rng.choice(["movies I watched", "films", "movies on Netflix"] + _i("I watched a movie")), by_kind.get("movie_stream", []))
-    purchases = by_kind.get("online_purchase", [])
-    add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"] + _i("I bought something online")),
-        purchases)
-    for category in _top((e.attrs.get("category") for e in purchases), 3, rng):
-        add(f"{category.lower()} products I bought", (e for e in purchases if e.attrs.get("category") == category), "category")
-    workouts = by_kind.get("workout", [])
-    add(rng.choice(["workouts", "my workouts", "sport sessions"] + _i("I did a workout")), workouts)
-    for kind in _top((e.attrs.get("workout_type") for e in workouts), 3, rng):
-        words = {"soccer": "football games", "running": "runs", "strength training": "gym sessions"}.get(kind, f"{kind} workouts")
-        if phrasings > 1 and rng.random() < 0.5:
-            words = I_WORKOUT.get(kind, f"I did {kind}")
-        add(words, (e for e in workouts if e.attrs.get("workout_type") == kind), "workout_type")
-    social = by_kind.get("meeting", []) + by_kind.get("party", [])
-    add(rng.choice(["meetings with friends", "times I met friends"] + _i("I met with friends")), by_kind.get("meeting", []))
-    for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
-        words = activity.replace("_", " ")
-        words += "es" if words.endswith(("ch", "sh", "s")) else "s"
-        add(f"{words} with friends", (e for e in social if e.attrs.get("activity") == activity), "activity")
-    for cuisine in _top((e.attrs.get("cuisine") for e in social), 3, rng):
-        add(rng.choice([f"{cuisine} food", f"eating {cuisine} food", f"{cuisine} restaurants"]),
-            (e for e in social if e.attrs.get("cuisine") == cuisine), "cuisine")
-    names = _top((n for e in social for n in e.attrs.get("participants") or []), 3, rng)
-    for name in names:
-        first = name.split()[0]
-        add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"] + _i(f"I met with {first}")),
-            (e for e in social if name in (e.attrs.get("participants") or [])), "participants")
-    doctor = by_kind.get("doctor", [])
-    add(rng.choice(["doctor appointments", "visits to the doctor"] + _i("I had a doctor's appointment")), doctor)
-    for kind in _top((e.attrs.get("doctor_type") for e in doctor), 2, rng):
-        add(rng.choice([f"appointments at the {kind}"] + _i(f"I went to the {kind}")),
-            (e for e in doctor if e.attrs.get("doctor_type") == kind), "doctor_type")
-    add(rng.choice(["trips", "holidays abroad", "travels"] + _i("I went on a trip")),
-        by_kind.get("trip", []) + by_kind.get("travel_leg", []))
-    add(rng.choice(["flights", "train rides"] + _i("I took a flight")), by_kind.get("travel_leg", []))
-    add(rng.choice(["birthdays", "birthdays of my family and friends"]), by_kind.get("birthday", []))
-    add("birthday parties", (e for e in by_kind.get("party", []) if e.attrs.get("occasion") == "birthday"))
-    add(rng.choice(["work meetings", "meetings at work"]), by_kind.get("work_meeting", []))
-    add(rng.choice(["calls with my parents", "phone calls"]), by_kind.get("call", []))
-    add(rng.choice(["newsletters", "newsletter mails"]), by_kind.get("newsletter", []))
-    for holiday in _top((e.attrs.get("holiday") for e in by_kind.get("holiday", [])), 2, rng):
-        add(holiday.replace("_", " "), (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday), "holiday")
-    if phrasings > 1:
-        out.extend(_mail_queries(timeline, rng))
-    return out
+    def listening(self) -> None:
+        """Songs, artists, albums, podcasts and their shows, audiobooks."""
+        add, rng, _i, by_kind = self.add, self.rng, self.i, self.by_kind
+        music = by_kind.get("music_stream", [])
+        add(rng.choice(["songs I listened to", "music", "songs", "tracks I played on Spotify"]
+                       + _i("I listened to music")), music)
+        for artist in _top((e.attrs.get("artist") for e in music), 4, rng):
+            add(rng.choice([f"songs by {artist}", f"{artist} songs", f"music by {artist}"]
+                           + _i(f"I listened to songs by {artist}")),
+                (e for e in music if e.attrs.get("artist") == artist), "artist")
+        for album in _top((e.attrs.get("album") for e in music), 2, rng):
+            add(f"songs from the album {album}", (e for e in music if e.attrs.get("album") == album))
+        podcasts = by_kind.get("podcast_stream", [])
+        add(rng.choice(["podcasts", "podcast episodes I listened to"] + _i("I listened to a podcast")), podcasts)
+        for show in _top((e.attrs.get("show") for e in podcasts), 2, rng):
+            add(f"episodes of the podcast {show}", (e for e in podcasts if e.attrs.get("show") == show))
+        add(rng.choice(["audiobooks", "audiobook chapters I listened to"] + _i("I listened to an audiobook")),
+            by_kind.get("audiobook_stream", []))
+
+    def watching(self) -> None:
+        """TV series, one series, movies."""
+        add, rng, _i, by_kind = self.add, self.rng, self.i, self.by_kind
+        tv = by_kind.get("tvseries_stream", [])
+        add(rng.choice(["TV series I watched", "episodes of TV shows", "series on Netflix"]
+                       + _i("I watched an episode of a TV series")), tv)
+        for series in _top((e.attrs.get("series") for e in tv), 2, rng):
+            add(f"episodes of {series}", (e for e in tv if e.attrs.get("series") == series))
+        add(rng.choice(["movies I watched", "films", "movies on Netflix"] + _i("I watched a movie")),
+            by_kind.get("movie_stream", []))
+
+    def purchases(self) -> None:
+        """Online purchases, and those of a category."""
+        add, rng, _i = self.add, self.rng, self.i
+        purchases = self.by_kind.get("online_purchase", [])
+        add(rng.choice(["online purchases", "things I bought on Amazon", "my Amazon orders"]
+                       + _i("I bought something online")), purchases)
+        for category in _top((e.attrs.get("category") for e in purchases), 3, rng):
+            add(f"{category.lower()} products I bought",
+                (e for e in purchases if e.attrs.get("category") == category), "category")
+
+    def workouts(self) -> None:
+        """Workouts, and those of a type ("runs", "I went hiking")."""
+        add, rng, _i = self.add, self.rng, self.i
+        workouts = self.by_kind.get("workout", [])
+        add(rng.choice(["workouts", "my workouts", "sport sessions"] + _i("I did a workout")), workouts)
+        for kind in _top((e.attrs.get("workout_type") for e in workouts), 3, rng):
+            words = {"soccer": "football games", "running": "runs",
+                     "strength training": "gym sessions"}.get(kind, f"{kind} workouts")
+            if self.phrasings > 1 and rng.random() < 0.5:
+                words = I_WORKOUT.get(kind, f"I did {kind}")
+            add(words, (e for e in workouts if e.attrs.get("workout_type") == kind), "workout_type")
+
+    def social(self) -> None:
+        """Meetings with friends, and meetings and parties by activity, cuisine and person met."""
+        add, rng, _i, by_kind = self.add, self.rng, self.i, self.by_kind
+        social = by_kind.get("meeting", []) + by_kind.get("party", [])
+        add(rng.choice(["meetings with friends", "times I met friends"] + _i("I met with friends")),
+            by_kind.get("meeting", []))
+        for activity in _top((e.attrs.get("activity") for e in social), 3, rng):
+            words = activity.replace("_", " ")
+            words += "es" if words.endswith(("ch", "sh", "s")) else "s"
+            add(f"{words} with friends", (e for e in social if e.attrs.get("activity") == activity), "activity")
+        for cuisine in _top((e.attrs.get("cuisine") for e in social), 3, rng):
+            add(rng.choice([f"{cuisine} food", f"eating {cuisine} food", f"{cuisine} restaurants"]),
+                (e for e in social if e.attrs.get("cuisine") == cuisine), "cuisine")
+        names = _top((n for e in social for n in e.attrs.get("participants") or []), 3, rng)
+        for name in names:
+            first = name.split()[0]
+            add(rng.choice([f"meetings with {first}", f"times I met {first}", f"{first}"] + _i(f"I met with {first}")),
+                (e for e in social if name in (e.attrs.get("participants") or [])), "participants")
+
+    def doctors(self) -> None:
+        """Doctor appointments, and those at one kind of doctor."""
+        add, rng, _i = self.add, self.rng, self.i
+        doctor = self.by_kind.get("doctor", [])
+        add(rng.choice(["doctor appointments", "visits to the doctor"] + _i("I had a doctor's appointment")), doctor)
+        for kind in _top((e.attrs.get("doctor_type") for e in doctor), 2, rng):
+            add(rng.choice([f"appointments at the {kind}"] + _i(f"I went to the {kind}")),
+                (e for e in doctor if e.attrs.get("doctor_type") == kind), "doctor_type")
+
+    def calendar(self) -> None:
+        """Trips, journeys, birthdays, birthday parties, work meetings, calls, newsletters and holidays."""
+        add, rng, _i, by_kind = self.add, self.rng, self.i, self.by_kind
+        add(rng.choice(["trips", "holidays abroad", "travels"] + _i("I went on a trip")),
+            by_kind.get("trip", []) + by_kind.get("travel_leg", []))
+        add(rng.choice(["flights", "train rides"] + _i("I took a flight")), by_kind.get("travel_leg", []))
+        add(rng.choice(["birthdays", "birthdays of my family and friends"]), by_kind.get("birthday", []))
+        add("birthday parties", (e for e in by_kind.get("party", []) if e.attrs.get("occasion") == "birthday"))
+        add(rng.choice(["work meetings", "meetings at work"]), by_kind.get("work_meeting", []))
+        add(rng.choice(["calls with my parents", "phone calls"]), by_kind.get("call", []))
+        add(rng.choice(["newsletters", "newsletter mails"]), by_kind.get("newsletter", []))
+        for holiday in _top((e.attrs.get("holiday") for e in by_kind.get("holiday", [])), 2, rng):
+            add(holiday.replace("_", " "),
+                (e for e in by_kind.get("holiday", []) if e.attrs.get("holiday") == holiday), "holiday")
 
 
 def _told_ids(events: Iterable[Any], key: str | None) -> list[str]:
