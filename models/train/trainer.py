@@ -142,18 +142,11 @@ def train_cross_encoder(
     device = torch.device(config.device)
     net = CrossEncoderNet(base_dir, trainable_layers=config.trainable_layers).to(device)
     net.train()
-    optimizer = _optimizer(net, config)
-    total = _steps(len(examples), config)
-    plan = {"total": total, "examples": len(examples)}
-    scheduler = _schedule(optimizer, plan, config.warmup)
+    loop = _Loop(net, len(examples), config, log)
     weights = {h: torch.tensor(w, device=device) for h, w in config.class_weights.items()}
     losses = {"pattern": nn.CrossEntropyLoss(weight=weights.get("pattern")),
               "event": nn.CrossEntropyLoss(weight=weights.get("event"))}
-    started = time.perf_counter()
-    running = 0.0
-    for step, idx in enumerate(_batches(len(examples), config, rng)):
-        if step >= plan["total"]:
-            break
+    for step, idx in loop.batches(rng):
         batch = [examples[i] for i in idx]
         ids, mask, types = tok.encode_pairs([e.query for e in batch], [e.text for e in batch], max_length=config.max_length)
         pattern_logits, event_logits = net(*(torch.from_numpy(a).to(device) for a in (ids, mask, types)))
@@ -163,21 +156,50 @@ def train_cross_encoder(
             if rows:
                 labels = torch.tensor([batch[n].label for n in rows], device=device)
                 loss = loss + losses[head](logits[rows], labels) * len(rows) / len(batch)
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-        optimizer.step()
-        scheduler.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        elapsed = time.perf_counter() - started
-        _fit_budget(plan, step, elapsed, config, log)
-        if step % 20 == 0 or step == plan["total"] - 1:
-            log(f"step {step + 1}/{plan['total']} loss {running:.4f} elapsed {elapsed:.0f}s")
-        if elapsed > config.budget_s:
-            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{plan['total']}")
+        if not loop.step(step, loss):
             break
     net.eval()
     return net.cpu()
+
+
+class _Loop:
+    """What both training loops share: AdamW with warm-up and linear decay over the planned steps, clipped
+    gradients, a running loss in the log every 20 steps, and the stop at the wall-time budget."""
+
+    def __init__(self, net: nn.Module, n_examples: int, config: TrainConfig, log: Callable[[str], None]):
+        self.net, self.config, self.log = net, config, log
+        self.optimizer = _optimizer(net, config)
+        self.plan = {"total": _steps(n_examples, config), "examples": n_examples}
+        self.scheduler = _schedule(self.optimizer, self.plan, config.warmup)
+        self.running = 0.0
+        self.started = 0.0
+
+    def batches(self, rng: random.Random):
+        """(step, example indices) until the plan's last step (`_fit_budget` may bring it closer); the wall
+        time counts from the first batch."""
+        self.started = time.perf_counter()
+        for step, idx in enumerate(_batches(self.plan["examples"], self.config, rng)):
+            if step >= self.plan["total"]:
+                return
+            yield step, idx
+
+    def step(self, step: int, loss: torch.Tensor) -> bool:
+        """One optimiser step on `loss`; False once the time budget is spent."""
+        config, plan = self.config, self.plan
+        self.optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
+        self.optimizer.step()
+        self.scheduler.step()
+        self.running = 0.98 * self.running + 0.02 * loss.item() if step else loss.item()
+        elapsed = time.perf_counter() - self.started
+        _fit_budget(plan, step, elapsed, config, self.log)
+        if step % 20 == 0 or step == plan["total"] - 1:
+            self.log(f"step {step + 1}/{plan['total']} loss {self.running:.4f} elapsed {elapsed:.0f}s")
+        if elapsed > config.budget_s:
+            self.log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{plan['total']}")
+            return False
+        return True
 
 
 def extract_tags(spans: Sequence[tuple[int, int, int]], gold: Sequence[tuple[int, int]], width: int) -> np.ndarray:
@@ -205,61 +227,72 @@ def train_extractor(
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     rng = random.Random(config.seed)
-    encoder = Extractor(base_dir)  # its tokenizer and _encode only
-    encoder.model._config = {"max_length": config.max_length}
     device = torch.device(config.device)
+    rows = _ExtractRows(base_dir, examples, config.max_length, device)
     net = ExtractorNet(base_dir, n_labels, trainable_layers=config.trainable_layers).to(device)
     net.train()
-    optimizer = _optimizer(net, config)
-    total = _steps(len(examples), config)
-    plan = {"total": total, "examples": len(examples)}
-    scheduler = _schedule(optimizer, plan, config.warmup)
-    mode_loss = nn.CrossEntropyLoss()
-    tag_loss = nn.CrossEntropyLoss(weight=torch.tensor([1.0, config.tag_weight, config.tag_weight], device=device),
-                                   ignore_index=-100)
-    label_loss = nn.CrossEntropyLoss()
-    encoded: dict[int, tuple[dict[str, np.ndarray], list]] = {}
-    started = time.perf_counter()
-    running = 0.0
-    for step, idx in enumerate(_batches(len(examples), config, rng)):
-        if step >= plan["total"]:
-            break
+    loop = _Loop(net, len(examples), config, log)
+    loss_of = _ExtractLoss(config, device)
+    for step, idx in loop.batches(rng):
         batch = [examples[i] for i in idx]
-        # one key per row: encode row by row with its own key (once per example: later epochs reuse it), then pad
-        feeds_rows, spans_rows = [], []
-        for i in idx:
-            if i not in encoded:
-                feeds, spans = encoder._encode(examples[i].key, [examples[i].segment])
-                encoded[i] = (feeds, spans[0])
-            feeds_rows.append(encoded[i][0])
-            spans_rows.append(encoded[i][1])
-        width = max(f["input_ids"].shape[1] for f in feeds_rows)
-        inputs = {
-            name: torch.from_numpy(np.concatenate([np.pad(f[name], ((0, 0), (0, width - f[name].shape[1]))) for f in feeds_rows])).to(device)
-            for name in ("input_ids", "attention_mask", "token_type_ids")
-        }
-        mode_logits, tag_logits, label_logits = net(inputs["input_ids"], inputs["attention_mask"], inputs["token_type_ids"])
-        modes = torch.tensor([e.mode for e in batch], device=device)
-        loss = mode_loss(mode_logits, modes)
-        span_rows = [n for n, e in enumerate(batch) if e.mode == 1]
-        if span_rows:
-            tags = torch.from_numpy(np.stack([extract_tags(spans_rows[n], batch[n].spans, width) for n in span_rows])).to(device)
-            loss = loss + tag_loss(tag_logits[span_rows].reshape(-1, 3), tags.reshape(-1))
-        label_rows = [n for n, e in enumerate(batch) if e.mode == 2 and e.label >= 0]
-        if label_rows:
-            loss = loss + label_loss(label_logits[label_rows], torch.tensor([batch[n].label for n in label_rows], device=device))
-        optimizer.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-        optimizer.step()
-        scheduler.step()
-        running = 0.98 * running + 0.02 * loss.item() if step else loss.item()
-        elapsed = time.perf_counter() - started
-        _fit_budget(plan, step, elapsed, config, log)
-        if step % 20 == 0 or step == plan["total"] - 1:
-            log(f"step {step + 1}/{plan['total']} loss {running:.4f} elapsed {elapsed:.0f}s")
-        if elapsed > config.budget_s:
-            log(f"time budget {config.budget_s:.0f}s reached at step {step + 1}/{plan['total']}")
+        inputs, spans_rows, width = rows.batch(idx)
+        outputs = net(inputs["input_ids"], inputs["attention_mask"], inputs["token_type_ids"])
+        if not loop.step(step, loss_of(outputs, batch, spans_rows, width)):
             break
     net.eval()
     return net.cpu()
+
+
+class _ExtractRows:
+    """The extractor's input tensors for a batch of examples, tokenised as the run-time wrapper does."""
+
+    def __init__(self, base_dir: Path, examples: Sequence[ExtractExample], max_length: int, device: torch.device):
+        self.examples, self.device = examples, device
+        self.encoder = Extractor(base_dir)  # its tokenizer and _encode only
+        self.encoder.model._config = {"max_length": max_length}
+        self.encoded: dict[int, tuple[dict[str, np.ndarray], list]] = {}
+
+    def batch(self, idx: list[int]) -> tuple[dict[str, torch.Tensor], list, int]:
+        """(padded inputs, each row's token spans, width) of the examples at `idx`."""
+        # one key per row: encode row by row with its own key (once per example: later epochs reuse it), then pad
+        feeds_rows, spans_rows = [], []
+        for i in idx:
+            if i not in self.encoded:
+                feeds, spans = self.encoder._encode(self.examples[i].key, [self.examples[i].segment])
+                self.encoded[i] = (feeds, spans[0])
+            feeds_rows.append(self.encoded[i][0])
+            spans_rows.append(self.encoded[i][1])
+        width = max(f["input_ids"].shape[1] for f in feeds_rows)
+        inputs = {
+            name: torch.from_numpy(np.concatenate([np.pad(f[name], ((0, 0), (0, width - f[name].shape[1])))
+                                                   for f in feeds_rows])).to(self.device)
+            for name in ("input_ids", "attention_mask", "token_type_ids")
+        }
+        return inputs, spans_rows, width
+
+
+class _ExtractLoss:
+    """The extractor's loss on a batch: its mode, plus the BIO tags of span rows and the label of label rows."""
+
+    def __init__(self, config: TrainConfig, device: torch.device):
+        self.device = device
+        self.mode_loss = nn.CrossEntropyLoss()
+        tag_weights = torch.tensor([1.0, config.tag_weight, config.tag_weight], device=device)
+        self.tag_loss = nn.CrossEntropyLoss(weight=tag_weights, ignore_index=-100)
+        self.label_loss = nn.CrossEntropyLoss()
+
+    def __call__(self, outputs, batch: list[ExtractExample], spans_rows: list, width: int) -> torch.Tensor:
+        mode_logits, tag_logits, label_logits = outputs
+        device = self.device
+        modes = torch.tensor([e.mode for e in batch], device=device)
+        loss = self.mode_loss(mode_logits, modes)
+        span_rows = [n for n, e in enumerate(batch) if e.mode == 1]
+        if span_rows:
+            tags = torch.from_numpy(np.stack([extract_tags(spans_rows[n], batch[n].spans, width)
+                                              for n in span_rows])).to(device)
+            loss = loss + self.tag_loss(tag_logits[span_rows].reshape(-1, 3), tags.reshape(-1))
+        label_rows = [n for n, e in enumerate(batch) if e.mode == 2 and e.label >= 0]
+        if label_rows:
+            loss = loss + self.label_loss(label_logits[label_rows],
+                                          torch.tensor([batch[n].label for n in label_rows], device=device))
+        return loss
