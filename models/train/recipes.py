@@ -16,6 +16,7 @@ import argparse
 import json
 import random
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -353,14 +354,8 @@ def _balanced(examples: list, wanted: int) -> list:
 # --- extractor ---------------------------------------------------------------------------------------
 
 def run_extractor(args: argparse.Namespace) -> None:
-    from models.export import export_artifact
-    from models.extractor import Extractor
     from models.train.base_weights import BASES, fetch
-    from models.train.examples import extractor_examples
-    from models.train.nets import ExtractorNet
-    from models.train.persona_data import extract_cases, label_sets
-    from models.train.offload import train_or_offload
-    from models.train.trainer import TrainConfig
+    from models.train.persona_data import label_sets
 
     spec = SIZES[args.size]
     log, train, dev = _setup(args)
@@ -368,45 +363,96 @@ def run_extractor(args: argparse.Namespace) -> None:
     key_labels = label_sets(train)
     labels = sorted({v for values in key_labels.values() for v in values})
     base = fetch(spec["base"])
-    clock = time.perf_counter()
     if getattr(args, "load_state", None):   # trained elsewhere (`fit`): the data's figures come with the state
-        from models.train.offload import load_state, state_meta
-
-        meta = state_meta(Path(args.load_state))
-        n_cases, n_examples, counts = meta["cases"], meta["examples"], meta.get("counts") or meta.get("packs", {})
-        net = load_state("extractor", base, TrainConfig(trainable_layers=spec["layers"]), Path(args.load_state),
-                         n_labels=len(labels))
-        log(f"trained weights from {args.load_state}: {json.dumps(meta)}")
-        clock -= meta.get("train_seconds", 0.0)
+        trained = _extractor_from_state(args, spec, base, labels, log)
     else:
-        cases = [c for ps in train for c in extract_cases(ps, per_kind=getattr(args, "per_kind", 60))]
-        examples, counts = extractor_examples(cases, labels, key_labels)
-        if getattr(args, "group_cap", 0):
-            from models.train.examples import cap_extractor_examples
-
-            examples = cap_extractor_examples(examples, args.group_cap, none_ratio=args.none_ratio)
-        wanted = args.examples or spec["examples"]
-        rng = random.Random(13)
-        if len(examples) > wanted:
-            examples = rng.sample(examples, wanted)
-        n_cases, n_examples = len(cases), len(examples)
-        log(f"{n_cases} train cases {counts} -> {n_examples} examples, {len(labels)} labels")
-        config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
-                             trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
-                             tag_weight=args.tag_weight)
-        clock = time.perf_counter()
-        net = train_or_offload("extractor", args, base, examples, config, log, n_labels=len(labels),
-                               meta={"cases": n_cases, "counts": counts, "labels": len(labels)})
-        if net is None:
+        trained = _extractor_trained_here(args, spec, base, train, labels, key_labels, log)
+        if trained is None:
             return
-    train_seconds = time.perf_counter() - clock
     out = Path(args.out)
+    _export_extractor(trained.net, base, out, args.size, labels, key_labels)
+    log(f"exported {out}")
+    figures = _extractor_dev_figures(out, dev, key_labels, log)
+    _card(out, args, spec, BASES[spec["base"]], train, dev, trained.cases, trained.examples, trained.seconds,
+          time.perf_counter() - started, {"dev extract accuracy": figures, "example kinds": trained.counts})
+
+
+@dataclass
+class _TrainedExtractor:
+    """The trained network and what the card says of its training: cases, examples, example kinds, seconds."""
+
+    net: Any
+    cases: int
+    examples: int
+    counts: Any
+    seconds: float
+
+
+def _extractor_from_state(args: argparse.Namespace, spec: dict, base: Path, labels: list,
+                          log: Callable[[str], None]) -> _TrainedExtractor:
+    """The network `fit` trained (--load-state), with the figures of its data and training kept beside it."""
+    from models.train.offload import load_state, state_meta
+    from models.train.trainer import TrainConfig
+
+    clock = time.perf_counter()
+    meta = state_meta(Path(args.load_state))
+    n_cases, n_examples, counts = meta["cases"], meta["examples"], meta.get("counts") or meta.get("packs", {})
+    net = load_state("extractor", base, TrainConfig(trainable_layers=spec["layers"]), Path(args.load_state),
+                     n_labels=len(labels))
+    log(f"trained weights from {args.load_state}: {json.dumps(meta)}")
+    clock -= meta.get("train_seconds", 0.0)
+    return _TrainedExtractor(net, n_cases, n_examples, counts, time.perf_counter() - clock)
+
+
+def _extractor_trained_here(args: argparse.Namespace, spec: dict, base: Path, train: list, labels: list,
+                            key_labels: dict, log: Callable[[str], None]) -> _TrainedExtractor | None:
+    """Examples from the TRAIN personas' cases (capped, then a seeded sample of at most --examples), trained
+    here; None where they were only written for `fit` (--save-examples)."""
+    from models.train.examples import extractor_examples
+    from models.train.offload import train_or_offload
+    from models.train.persona_data import extract_cases
+    from models.train.trainer import TrainConfig
+
+    cases = [c for ps in train for c in extract_cases(ps, per_kind=getattr(args, "per_kind", 60))]
+    examples, counts = extractor_examples(cases, labels, key_labels)
+    if getattr(args, "group_cap", 0):
+        from models.train.examples import cap_extractor_examples
+
+        examples = cap_extractor_examples(examples, args.group_cap, none_ratio=args.none_ratio)
+    wanted = args.examples or spec["examples"]
+    rng = random.Random(13)
+    if len(examples) > wanted:
+        examples = rng.sample(examples, wanted)
+    n_cases, n_examples = len(cases), len(examples)
+    log(f"{n_cases} train cases {counts} -> {n_examples} examples, {len(labels)} labels")
+    config = TrainConfig(epochs=args.epochs, lr=spec["lr"], max_length=128, budget_s=args.budget_s,
+                         trainable_layers=spec["layers"], head_lr_factor=args.head_lr_factor,
+                         tag_weight=args.tag_weight)
+    clock = time.perf_counter()
+    net = train_or_offload("extractor", args, base, examples, config, log, n_labels=len(labels),
+                           meta={"cases": n_cases, "counts": counts, "labels": len(labels)})
+    if net is None:
+        return None
+    return _TrainedExtractor(net, n_cases, n_examples, counts, time.perf_counter() - clock)
+
+
+def _export_extractor(net: Any, base: Path, out: Path, size: str, labels: list, key_labels: dict) -> None:
+    """The int8 ONNX artifact, its config holding the label sets and the PyTorch model's reference logits."""
+    from models.export import export_artifact
+    from models.train.nets import ExtractorNet
+
     reference = _extractor_reference(net, base)
     export_artifact(net, out, tokenizer_json=base / "tokenizer.json", outputs=ExtractorNet.OUTPUTS,
                     token_outputs=("tag_logits",),
-                    config={"kind": "extractor", "size": args.size, "max_length": 128, "labels": labels,
+                    config={"kind": "extractor", "size": size, "max_length": 128, "labels": labels,
                             "key_labels": key_labels, "reference": reference})
-    log(f"exported {out}")
+
+
+def _extractor_dev_figures(out: Path, dev: list, key_labels: dict, log: Callable[[str], None]) -> dict:
+    """The exported artifact's EXTRACT accuracy on the DEV personas' cases, also written into its config."""
+    from models.extractor import Extractor
+    from models.train.persona_data import extract_cases
+
     dev_cases = [c for ps in dev for c in extract_cases(ps, per_kind=25)]
     figures = extract_accuracy(Extractor(out), dev_cases, key_labels)
     log(f"dev: {json.dumps(figures)}")
@@ -414,8 +460,7 @@ def run_extractor(args: argparse.Namespace) -> None:
     cfg = json.loads(cfg_path.read_text())
     cfg["dev"] = figures
     cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
-    _card(out, args, spec, BASES[spec["base"]], train, dev, n_cases, n_examples, train_seconds,
-          time.perf_counter() - started, {"dev extract accuracy": figures, "example kinds": counts})
+    return figures
 
 
 def run_evaluate_extractor(args: argparse.Namespace) -> None:
