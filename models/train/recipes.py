@@ -42,16 +42,36 @@ def persona_split() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def register(sub: Any) -> None:
-    from models.train.offload import add_offload_arguments
+    """The recipes' sub-commands, in the order `--help` lists them."""
+    _register_evaluate_extractor(sub)
+    _register_timing(sub)
+    _register_label_memory(sub)
+    _register_cross_encoder_thresholds(sub)
+    for name, run in (("cross_encoder", run_cross_encoder), ("extractor", run_extractor)):
+        p = _training_parser(sub, name)
+        if name == "extractor":
+            _extractor_arguments(p)
+        if name == "cross_encoder":
+            _cross_encoder_arguments(p)
+        p.set_defaults(run=run)
+
+
+def _register_evaluate_extractor(sub: Any) -> None:
     p = sub.add_parser("evaluate_extractor", help="recompute an extractor artifact's DEV figures (no training)")
     p.add_argument("--size", choices=["small", "default"], default="default")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_evaluate_extractor)
+
+
+def _register_timing(sub: Any) -> None:
     p = sub.add_parser("timing", help="time RETRIEVE + EXTRACT over 1,000 candidate events of a DEV persona")
     p.add_argument("--size", choices=["small", "default"], default="default")
     p.add_argument("--query", action="append", help="RETRIEVE queries (default: a few dev ones)")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_timing)
+
+
+def _register_label_memory(sub: Any) -> None:
     p = sub.add_parser("label_memory", help="count the label memory (naive Bayes over event words) on TRAIN, "
                                             "choose its threshold on DEV with the extractor of --size")
     p.add_argument("--size", choices=["small", "default"], default="small")
@@ -61,47 +81,60 @@ def register(sub: Any) -> None:
     p.add_argument("--dev", nargs="*", help="DEV persona ids (default: the generator's split)")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_label_memory)
+
+
+def _register_cross_encoder_thresholds(sub: Any) -> None:
     p = sub.add_parser("cross_encoder_thresholds",
                        help="re-choose a cross-encoder artifact's RETRIEVE thresholds on DEV (no training)")
     p.add_argument("--size", choices=["small", "default"], default="small")
     p.add_argument("--out", help="the artifact folder (default: the committed one of --size)")
     p.add_argument("--log", help="also append results to this file")
     p.set_defaults(run=run_cross_encoder_thresholds)
-    for name, run in (("cross_encoder", run_cross_encoder), ("extractor", run_extractor)):
-        p = sub.add_parser(name, help=f"train, export and evaluate the {name.replace('_', '-')}")
-        p.add_argument("--size", choices=sorted(SIZES), default="default")
-        p.add_argument("--out", required=True)
-        p.add_argument("--train", nargs="*", help="TRAIN persona ids (default: the generator's split)")
-        p.add_argument("--dev", nargs="*", help="DEV persona ids (default: the generator's split)")
-        p.add_argument("--examples", type=int, help="training examples (default per size)")
-        p.add_argument("--epochs", type=float, default=1.0)
-        p.add_argument("--budget-s", type=float, default=1200.0)
-        p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
-        p.add_argument("--log", help="also append progress to this file")
-        add_offload_arguments(p)
-        if name == "extractor":
-            p.add_argument("--per-kind", type=int, default=60, help="train events per canonical kind and persona")
-            p.add_argument("--group-cap", type=int, default=0,
-                           help="at most this many examples per (key, source, mode); 0: no cap")
-            p.add_argument("--none-ratio", type=float,
-                           help="with --group-cap: at most this many 'none' examples per span or label example")
-            p.add_argument("--tag-weight", type=float, default=1.0,
-                           help="weight of B and I tokens against O in the tag loss (1: unweighted)")
-        if name == "cross_encoder":
-            p.add_argument("--events-per-case", type=int, default=12,
-                           help="gold events and as many non-gold events per training query")
-            p.add_argument("--hard-share", type=float, default=0.0,
-                           help="share of the non-gold events taken from the sources that hold gold events")
-            p.add_argument("--near-share", type=float, default=0.0,
-                           help="share of the non-gold events that are the pool's best-ranked non-gold events")
-            p.add_argument("--query-seeds", type=int, default=1,
-                           help="draws of the template queries per persona (other artists, shows, wordings)")
-            p.add_argument("--class-weights", action="store_true",
-                           help="weigh each head's loss by the inverse square root of its label counts")
-            p.add_argument("--dev-bench", action="store_true",
-                           help="choose thresholds on the bench's DEV stores (all DEV personas, every RETRIEVE "
-                                "leaf of the dev question bank), recall averaged per query")
-        p.set_defaults(run=run)
+
+
+def _training_parser(sub: Any, name: str) -> argparse.ArgumentParser:
+    """The sub-command of a training recipe with the options both have: size, personas, examples, schedule,
+    log, and training elsewhere (models/train/offload.py)."""
+    from models.train.offload import add_offload_arguments
+
+    p = sub.add_parser(name, help=f"train, export and evaluate the {name.replace('_', '-')}")
+    p.add_argument("--size", choices=sorted(SIZES), default="default")
+    p.add_argument("--out", required=True)
+    p.add_argument("--train", nargs="*", help="TRAIN persona ids (default: the generator's split)")
+    p.add_argument("--dev", nargs="*", help="DEV persona ids (default: the generator's split)")
+    p.add_argument("--examples", type=int, help="training examples (default per size)")
+    p.add_argument("--epochs", type=float, default=1.0)
+    p.add_argument("--budget-s", type=float, default=1200.0)
+    p.add_argument("--head-lr-factor", type=float, default=10.0, help="learning-rate multiplier of the new heads")
+    p.add_argument("--log", help="also append progress to this file")
+    add_offload_arguments(p)
+    return p
+
+
+def _extractor_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--per-kind", type=int, default=60, help="train events per canonical kind and persona")
+    p.add_argument("--group-cap", type=int, default=0,
+                   help="at most this many examples per (key, source, mode); 0: no cap")
+    p.add_argument("--none-ratio", type=float,
+                   help="with --group-cap: at most this many 'none' examples per span or label example")
+    p.add_argument("--tag-weight", type=float, default=1.0,
+                   help="weight of B and I tokens against O in the tag loss (1: unweighted)")
+
+
+def _cross_encoder_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--events-per-case", type=int, default=12,
+                   help="gold events and as many non-gold events per training query")
+    p.add_argument("--hard-share", type=float, default=0.0,
+                   help="share of the non-gold events taken from the sources that hold gold events")
+    p.add_argument("--near-share", type=float, default=0.0,
+                   help="share of the non-gold events that are the pool's best-ranked non-gold events")
+    p.add_argument("--query-seeds", type=int, default=1,
+                   help="draws of the template queries per persona (other artists, shows, wordings)")
+    p.add_argument("--class-weights", action="store_true",
+                   help="weigh each head's loss by the inverse square root of its label counts")
+    p.add_argument("--dev-bench", action="store_true",
+                   help="choose thresholds on the bench's DEV stores (all DEV personas, every RETRIEVE "
+                        "leaf of the dev question bank), recall averaged per query")
 
 
 def _logger(path: str | None) -> Callable[[str], None]:
