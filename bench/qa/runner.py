@@ -314,8 +314,7 @@ def bench_records(
 ) -> None:
     """Answer and score `records` on one store, adding to `report`. `gold_of(record)` gives the store ids of
     the answer's evidence and of the relevant events of the gold RETRIEVE queries (the RETRIEVE stage gold)."""
-    from app.qud.decompose import Trace
-    from bench.qa.stages import RecordingExtractor, RecordingRetriever, retrieve_stage_figures
+    from bench.qa.stages import RecordingExtractor, RecordingRetriever
 
     mode = report.mode
     recorder = RecordingRetriever(retriever) if retriever is not None else None
@@ -323,46 +322,76 @@ def bench_records(
     for record in records:
         _, retrieve_gold = gold_of(record)
         started = time.perf_counter()
-        trace = Trace()
-        try:
-            answer, qud_seconds = answer_question(record, store, mode, llm, retriever=recorder,
-                                                  extractor=extract_recorder, sandbox=sandbox, trace=trace)
-            error = answer.error
-        except Exception as exc:  # a crash is a miss with its reason, never the end of the run
-            answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
+        answer, qud_seconds, error, trace = _answer_or_crash(record, store, mode, llm, retriever=recorder,
+                                                             extractor=extract_recorder, sandbox=sandbox)
         seconds = time.perf_counter() - started
-        predicted = scored_value(answer)
-        tree = answer.tree if answer is not None else None
-        has_tree = mode in ENGINE_MODES
-        recall, precision = recall_precision(retrieved_ids(tree), retrieve_gold) if has_tree else (None, None)
-        stages = None
-        if recorder is not None:
-            calls = recorder.take()
-            stages = retrieve_stage_figures(calls, retrieve_gold, staged=recorder.staged)
-            report.retrieve_calls += len(calls)
-            report.retrieve_seconds += sum(c.seconds for c in calls)
-            report.retrieve_candidates += sum(c.candidates for c in calls)
-        if extract_recorder is not None:
-            calls = extract_recorder.take()
-            report.extract_calls += len(calls)
-            report.extract_seconds += sum(c.seconds for c in calls)
-            report.extract_events += sum(c.events for c in calls)
-        result = QuestionResult(
-            id=record["id"], persona=persona_id, categories=list(record["categories"]),
-            question=record["question"], gold=record["answer"], predicted=_plain(predicted),
-            hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
-            seconds=round(seconds, 3), tree_ok=bool(tree is not None and not _tree_failed(tree)),
-            error=error, retrieve_recall=recall, retrieve_precision=precision,
-            qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
-            retrieve_stages=stages, status=answer.status.value if answer is not None else "failed",
-            rules=sorted(trace.acted),
-        )
+        stages = _take_operator_calls(report, recorder, extract_recorder, retrieve_gold)
+        result = _question_result(record, persona_id, mode, answer, error, retrieve_gold, stages, trace,
+                                  seconds=seconds, qud_seconds=qud_seconds)
         if mode in ("qud", "one-shot"):
             result.gold_equivalent = answer is not None and gives_gold_answer(  # unrecorded: not a stage figure
                 answer, record, store, retriever=retriever, extractor=extractor)
         report.results.append(result)
         say(f"  {'HIT ' if result.hit else 'miss'} {seconds:6.1f}s  {record['question']}  -> {result.predicted!r}"
             f" (gold {record['answer']!r})")
+
+
+def _answer_or_crash(record: dict, store: Any, mode: str, llm: Any, *, retriever: Any, extractor: Any,
+                     sandbox: Any) -> tuple[Answer | None, float | None, str | None, Any]:
+    """(answer, QUD seconds, error, trace) of one question; a crash is a miss with its reason (no answer), never
+    the end of the run."""
+    from app.qud.decompose import Trace
+
+    trace = Trace()
+    try:
+        answer, qud_seconds = answer_question(record, store, mode, llm, retriever=retriever,
+                                              extractor=extractor, sandbox=sandbox, trace=trace)
+        error = answer.error
+    except Exception as exc:
+        answer, qud_seconds, error = None, None, f"{type(exc).__name__}: {exc}"
+    return answer, qud_seconds, error, trace
+
+
+def _take_operator_calls(report: BenchReport, recorder: Any, extract_recorder: Any,
+                         retrieve_gold: set[str]) -> dict | None:
+    """Add the RETRIEVE and EXTRACT calls the recorders saw for one question to the report's operator figures;
+    the question's RETRIEVE stage figures (None without a recorded retriever)."""
+    from bench.qa.stages import retrieve_stage_figures
+
+    stages = None
+    if recorder is not None:
+        calls = recorder.take()
+        stages = retrieve_stage_figures(calls, retrieve_gold, staged=recorder.staged)
+        report.retrieve_calls += len(calls)
+        report.retrieve_seconds += sum(c.seconds for c in calls)
+        report.retrieve_candidates += sum(c.candidates for c in calls)
+    if extract_recorder is not None:
+        calls = extract_recorder.take()
+        report.extract_calls += len(calls)
+        report.extract_seconds += sum(c.seconds for c in calls)
+        report.extract_events += sum(c.events for c in calls)
+    return stages
+
+
+def _question_result(record: dict, persona_id: str, mode: str, answer: Answer | None, error: str | None,
+                     retrieve_gold: set[str], stages: dict | None, trace: Any, *, seconds: float,
+                     qud_seconds: float | None) -> QuestionResult:
+    """One question scored: Hit@1, Relaxed Hit@1, and for the engine modes the tree's RETRIEVE recall and
+    precision."""
+    predicted = scored_value(answer)
+    tree = answer.tree if answer is not None else None
+    has_tree = mode in ENGINE_MODES
+    recall, precision = recall_precision(retrieved_ids(tree), retrieve_gold) if has_tree else (None, None)
+    return QuestionResult(
+        id=record["id"], persona=persona_id, categories=list(record["categories"]),
+        question=record["question"], gold=record["answer"], predicted=_plain(predicted),
+        hit=hit_at_1(predicted, record["answers"]), relaxed=relaxed_hit_at_1(predicted, record["answers"]),
+        seconds=round(seconds, 3), tree_ok=bool(tree is not None and not _tree_failed(tree)),
+        error=error, retrieve_recall=recall, retrieve_precision=precision,
+        qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
+        retrieve_stages=stages, status=answer.status.value if answer is not None else "failed",
+        rules=sorted(trace.acted),
+    )
 
 
 def scored_value(answer: Answer | None) -> Any:
