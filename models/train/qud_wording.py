@@ -394,48 +394,68 @@ def compare_records(records: Iterable[dict], per_record: int = 2, seed: int = 0)
 
 
 def _compare_pair(a: dict, b: dict, rng: random.Random, k: int) -> list[dict]:
+    """The comparison records of two count (or sum) records that differ in one slot and in their answers: by
+    year, or by an entity (a friend, an artist, ...)."""
     differ = differing_group(a, b)
     if differ is None or a["answer"] == b["answer"]:
         return []
-    template = a["template"]
-    counted = count_child(a), count_child(b)
-    summed = sum_child(a), sum_child(b)
-    if all(counted):
-        la, lb, attr = counted[0], counted[1], None
-    elif all(summed):
-        (la, attr), (lb, attr_b) = summed[0], summed[1]
-        if attr != attr_b:
-            return []
-    else:
+    children = _compared_children(a, b)
+    if children is None:
         return []
+    la, lb, attr = children
     if la["question"] == lb["question"]:
         return []
     retrieve = _merged_retrieve(a, b)
-    out = []
-    n = 0
     if differ == "year":
-        phrase = VERB_PHRASES.get(template) if attr is None else MORE_PHRASES.get(template)
-        if phrase is None:
+        return _year_comparisons(a, b, la, lb, attr, retrieve, rng, k)
+    return _entity_comparisons(differ, a, b, la, lb, attr, retrieve, rng, k)
+
+
+def _compared_children(a: dict, b: dict) -> tuple[dict, dict, str | None] | None:
+    """(a's counted list, b's counted list, None), or the summed lists and the attribute both add; None when
+    the two records are not both counts or both sums of one attribute."""
+    counted = count_child(a), count_child(b)
+    summed = sum_child(a), sum_child(b)
+    if all(counted):
+        return counted[0], counted[1], None
+    if all(summed):
+        (la, attr), (lb, attr_b) = summed[0], summed[1]
+        if attr != attr_b:
+            return None
+        return la, lb, attr
+    return None
+
+
+def _year_comparisons(a: dict, b: dict, la: dict, lb: dict, attr: str | None, retrieve: dict, rng: random.Random,
+                      k: int) -> list[dict]:
+    """"Did I X more in 2022 than in 2023?" both ways round, and "In which year did I X more?"; nothing when
+    the template has no phrase for it or a "more" question finds no wording."""
+    template = a["template"]
+    phrase = VERB_PHRASES.get(template) if attr is None else MORE_PHRASES.get(template)
+    if phrase is None:
+        return []
+    vp = fill(phrase, derived_slots(a["slots"]))
+    if vp is None:
+        return []
+    ya, yb = a["slots"]["year"], b["slots"]["year"]
+    more_frames, which_frames = (MORE_FRAMES, WHICH_YEAR_FRAMES) if attr is None else (MORE_FRAMES_SUM, WHICH_YEAR_FRAMES_SUM)
+    out = []
+    for first, second, l1, l2, v1, v2 in ((a, b, la, lb, ya, yb), (b, a, lb, la, yb, ya)):
+        texts = _questions(more_frames, {"vp": vp, "a": v1, "b": v2}, rng, k)
+        if not texts:
             return []
-        vp = fill(phrase, derived_slots(a["slots"]))
-        if vp is None:
-            return []
-        ya, yb = a["slots"]["year"], b["slots"]["year"]
-        more_frames, which_frames = (MORE_FRAMES, WHICH_YEAR_FRAMES) if attr is None else (MORE_FRAMES_SUM, WHICH_YEAR_FRAMES_SUM)
-        for first, second, l1, l2, v1, v2 in ((a, b, la, lb, ya, yb), (b, a, lb, la, yb, ya)):
-            texts = _questions(more_frames, {"vp": vp, "a": v1, "b": v2}, rng, k)
-            if not texts:
-                return []
-            answer = "yes" if first["answer"] > second["answer"] else "no"
-            n += 1
-            out.append(_new_record(first, "compare", n, texts, compare_tree(texts[0], l1, l2, attr), answer, retrieve))
-        texts = _questions(which_frames, {"vp": vp, "a": ya, "b": yb}, rng, k)
-        answer = ya if a["answer"] > b["answer"] else yb
-        n += 1
-        out.append(_new_record(a, "compare", n, texts, compare_tree(texts[0], la, lb, attr, (ya, yb)), answer, retrieve))
-        return out
+        out.append(_more_record(first, second, l1, l2, attr, texts, len(out) + 1, retrieve))
+    texts = _questions(which_frames, {"vp": vp, "a": ya, "b": yb}, rng, k)
+    out.append(_which_record(a, b, la, lb, attr, texts, (ya, yb), len(out) + 1, retrieve))
+    return out
+
+
+def _entity_comparisons(differ: str, a: dict, b: dict, la: dict, lb: dict, attr: str | None, retrieve: dict,
+                        rng: random.Random, k: int) -> list[dict]:
+    """"Did I see Anna more often than Ben?" both ways round, and "Who did I see more often, Anna or Ben?";
+    counts compare "more often", sums (of a category's spending) "spend more"."""
     frames = ENTITY_FRAMES.get(differ)
-    if frames is None or (attr is None) == (differ == "category"):   # "more often" counts; "spend more" sums
+    if frames is None or (attr is None) == (differ == "category"):
         return []
     name = DIFFER_GROUPS[differ][1]
     va, vb = derived_slots(a["slots"]).get(name), derived_slots(b["slots"]).get(name)
@@ -445,16 +465,27 @@ def _compare_pair(a: dict, b: dict, rng: random.Random, k: int) -> list[dict]:
         return []
     time = _time_values(a)["time"]
     which_frames, more_frames = frames
+    out = []
     for first, second, l1, l2, v1, v2 in ((a, b, la, lb, va, vb), (b, a, lb, la, vb, va)):
         texts = _questions(more_frames, {"a": v1, "b": v2, "time": time}, rng, k)
-        answer = "yes" if first["answer"] > second["answer"] else "no"
-        n += 1
-        out.append(_new_record(first, "compare", n, texts, compare_tree(texts[0], l1, l2, attr), answer, retrieve))
+        out.append(_more_record(first, second, l1, l2, attr, texts, len(out) + 1, retrieve))
     texts = _questions(which_frames, {"a": va, "b": vb, "time": time}, rng, k)
-    answer = va if a["answer"] > b["answer"] else vb
-    n += 1
-    out.append(_new_record(a, "compare", n, texts, compare_tree(texts[0], la, lb, attr, (va, vb)), answer, retrieve))
+    out.append(_which_record(a, b, la, lb, attr, texts, (va, vb), len(out) + 1, retrieve))
     return out
+
+
+def _more_record(first: dict, second: dict, l1: dict, l2: dict, attr: str | None, texts: list[str], n: int,
+                 retrieve: dict) -> dict:
+    """"More in `first` than in `second`?": yes when first's gold answer is the larger."""
+    answer = "yes" if first["answer"] > second["answer"] else "no"
+    return _new_record(first, "compare", n, texts, compare_tree(texts[0], l1, l2, attr), answer, retrieve)
+
+
+def _which_record(a: dict, b: dict, la: dict, lb: dict, attr: str | None, texts: list[str], choice: tuple, n: int,
+                  retrieve: dict) -> dict:
+    """"Which, `choice[0]` or `choice[1]`?": the one whose record has the larger gold answer."""
+    answer = choice[0] if a["answer"] > b["answer"] else choice[1]
+    return _new_record(a, "compare", n, texts, compare_tree(texts[0], la, lb, attr, choice), answer, retrieve)
 
 
 # --- kind 3: zero answers -------------------------------------------------------------------------------
