@@ -234,8 +234,9 @@ class ModelRetriever:
         if t.max_pool is not None:
             ids = ids[: t.max_pool]
         trace.pool = ids
-        tell = (count or (lambda *told: None)) if not self.drops_sources else (lambda *told: None)
-        fetch = store.heads if self.drops_sources else store.get
+        # heads are cheap and the events behind them are counted as `read` reads them; whole events are counted here
+        fetch, counted = (store.heads, None) if self.drops_sources else (store.get, count)
+        tell = counted or (lambda *told: None)
         heads: list[Any] = []
         for start in range(0, len(ids), POOL_CHUNK):  # in chunks, each in start order
             look()
