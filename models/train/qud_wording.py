@@ -459,10 +459,10 @@ def _entity_comparisons(differ: str, a: dict, b: dict, la: dict, lb: dict, attr:
         return []
     name = DIFFER_GROUPS[differ][1]
     va, vb = derived_slots(a["slots"]).get(name), derived_slots(b["slots"]).get(name)
-    if differ == "track":   # a song is named with its artist (the sub-questions name both)
-        va, vb = f"{va} by {a['slots']['artist']}", f"{vb} by {b['slots']['artist']}"
     if not va or not vb:
         return []
+    if differ == "track":   # a song is named with its artist (the sub-questions name both)
+        va, vb = f"{va} by {a['slots']['artist']}", f"{vb} by {b['slots']['artist']}"
     time = _time_values(a)["time"]
     which_frames, more_frames = frames
     out = []

@@ -142,3 +142,13 @@ def test_the_check_rejects_a_record_whose_gold_answer_is_wrong(p01_records):
     kept, rejected = w.check_records([*picked, wrong], say=lambda text: None)
     assert [r["id"] for r in kept] == [r["id"] for r in picked]
     assert len(rejected) == 1 and "gold ['no']" in rejected[0]["check"]
+
+
+def test_a_song_comparison_needs_both_songs_named():
+    # p03 has track records whose slots lack the track; they once gave "did i listen to None by SZA more ..."
+    from app.persona.questions import questions_for
+
+    made = w.compare_records(questions_for("p03", split="train"))
+    texts = [t for r in made for t in [r["question"], *r["paraphrases"]]]
+    assert any(" by Bonobo" in t for t in texts)
+    assert not [t for t in texts if "None" in t]
