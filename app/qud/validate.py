@@ -227,12 +227,12 @@ def new_topics(text: str, question: str) -> list[str]:
 
     new_topics("songs while running in 2023", "Which artist did I like most in 2024?") -> ["running", "2023"]
     """
-    asked = [w for w in _TEXT_WORD.findall(question)]
-    asked_lower = {w.lower() for w in asked}
+    asked_lower = {w.lower() for w in _TEXT_WORD.findall(question)}
+    asked_lower |= {w.removesuffix("'s") for w in asked_lower}   # "Julia Becker's mails" mentions Becker
     found: list[str] = []
     for index, word in enumerate(_TEXT_WORD.findall(text)):
         lower = word.lower()
-        if lower in asked_lower:
+        if lower in asked_lower or lower.removesuffix("'s") in asked_lower:
             continue
         if re.fullmatch(r"(19|20)\d\d", word):
             found.append(word)

@@ -18,7 +18,9 @@ target is what the decoder reads back: " " + the compact step + "\\n" (it stops 
     python -m models.train.qud_data --no-wording --out ...             # without qud_wording's records (~2 min)
 
 With `--wording` (the default) the pairs of `models.train.qud_wording`'s records follow: the questions as people
-type them, yes/no questions, comparisons and zero answers, each new tree run to its gold answer first.
+type them, yes/no questions, comparisons and zero answers, each new tree run to its gold answer first. With
+`--written` (the default) the pairs of the hand-written records of `models/train/written/` that pass their check
+(`models.train.written`) come last.
 """
 
 from __future__ import annotations
@@ -191,6 +193,19 @@ def varied_records(records: list[dict], variants: int = 2, seed: int = 0) -> lis
     return out
 
 
+def written_pairs(pairs: list[dict], copies: int = 1, personas: Iterable[str] | None = None) -> list[dict]:
+    """The step pairs of the hand-written records (models.train.written) that pass their check, less those
+    already in `pairs`, each `copies` times."""
+    from models.train.written import check, read_records, written_paths
+
+    records = [r for r in read_records(written_paths()) if personas is None or r["persona"] in set(personas)]
+    kept, rejected = check(records, say=lambda text: print(text, flush=True))
+    seen = {(p["prompt"], p["target"]) for p in pairs}
+    new = [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]
+    print(f"written: {len(records)} records, {len(kept)} kept, {len(rejected)} rejected; {len(new)} new pairs")
+    return new * copies
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.train.qud_data", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -203,6 +218,10 @@ def main(argv: list[str] | None = None) -> None:
                              "yes/no, comparisons, zero answers, each tree run on its persona's store (~15 min)")
     parser.add_argument("--wording-texts", type=int, default=3,
                         help="people's wordings per train question (each gives a whole tree's step pairs)")
+    parser.add_argument("--written", action=argparse.BooleanOptionalAction, default=True,
+                        help="add the hand-written records of models/train/written/ that pass their check")
+    parser.add_argument("--written-copies", type=int, default=1,
+                        help="times each written pair is repeated, to weigh them against the many template pairs")
     args = parser.parse_args(argv)
     records = train_records(args.personas or None)
     pairs = step_pairs(varied_records(records, args.variants))
@@ -215,6 +234,8 @@ def main(argv: list[str] | None = None) -> None:
         pairs += [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]
         print(json.dumps({k: v for k, v in report.items() if not k.endswith("examples")}))
         print(f"{before} pairs without the wording records, {len(pairs)} with them")
+    if args.written:
+        pairs += written_pairs(pairs, args.written_copies, args.personas or None)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8", newline="\n") as f:

@@ -196,6 +196,9 @@ def test_new_topics_are_those_the_question_does_not_mention():
     assert new_topics("my bike rides in 2022", "How far did I cycle in 2022?") == []       # same activity
     assert new_topics("my Amazon purchases", "How much did I spend online?") == []          # a source's name
     assert new_topics("emails from Lisa on Mondays", "Who emails me most?") == ["Lisa", "Mondays"]
+    assert new_topics("emails from Julia Becker", "julia becker's emails to me: how many?") == []   # possessive
+    assert new_topics("Saga's birthday", "when is saga's birthday") == []
+    assert new_topics("dinner at Leon's", "When is Saga's birthday?") == ["Leon's"]
     retrieve = parse_call('RETRIEVE(query="I went running")')
     assert step_problems(retrieve, "my swims", Needs(), root_question="How often did I swim?") == [
         "'I went running' brings in running, which the question does not mention"]
