@@ -37,7 +37,7 @@ from datetime import date
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
-from app.qud.validate import asked_specifics
+from app.qud.validate import TEXT_WORD, asked_specifics
 
 # an auxiliary verb, then the person: "did I", "have we", "was I", "do i"
 _YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?:i|we)\b(?P<rest>.*)$", re.I)
@@ -452,7 +452,7 @@ def lost_names(tree: Node, question: str) -> list[str]:
     when = _TIME_CLAUSE.search(question)
     phrases: list[list[str]] = []
     last = None
-    for match in _NAME_WORD.finditer(question[:when.start()] if when else question):
+    for match in TEXT_WORD.finditer(question[:when.start()] if when else question):
         word = match.group().removesuffix("'s")
         if word not in named:
             last = None
@@ -467,7 +467,6 @@ def lost_names(tree: Node, question: str) -> list[str]:
     return [" ".join(p) for p in phrases if " ".join(p).lower() not in written]
 
 
-_NAME_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
 # a conjunction or preposition of time after the first word ("When did I ..." asks; "..., when I ..." says when)
 _TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
 

@@ -219,7 +219,8 @@ TOPIC_GROUPS: tuple[frozenset[str], ...] = SPORT_GROUPS + tuple(frozenset(g.spli
 ))
 # Names of the services behind the sources: a sub-question may say "my Amazon purchases" for "online purchases".
 SOURCE_NAMES = frozenset({"Amazon", "Netflix", "Spotify", "I"})
-_TEXT_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
+# A word of a question or sub-question: letters (accented too), digits and the apostrophe of "Leon's".
+TEXT_WORD = re.compile(r"[A-Za-zÀ-ſ0-9']+")
 
 
 def new_topics(text: str, question: str) -> list[str]:
@@ -227,10 +228,10 @@ def new_topics(text: str, question: str) -> list[str]:
 
     new_topics("songs while running in 2023", "Which artist did I like most in 2024?") -> ["running", "2023"]
     """
-    asked_lower = {w.lower() for w in _TEXT_WORD.findall(question)}
+    asked_lower = {w.lower() for w in TEXT_WORD.findall(question)}
     asked_lower |= {w.removesuffix("'s") for w in asked_lower}   # "Julia Becker's mails" mentions Becker
     found: list[str] = []
-    for index, word in enumerate(_TEXT_WORD.findall(text)):
+    for index, word in enumerate(TEXT_WORD.findall(text)):
         lower = word.lower()
         if lower in asked_lower or lower.removesuffix("'s") in asked_lower:
             continue
@@ -264,7 +265,7 @@ def source_words(query: str, sources: tuple[str, ...] = ()) -> tuple[str, ...]:
     source_words("I went running") -> ("jog", "jogging", "ran", "run", "running", "runs")
     """
     words: set[str] = {w.lower() for source in sources for w in SOURCE_WORDS.get(source, ())}
-    for raw in _TEXT_WORD.findall(query):
+    for raw in TEXT_WORD.findall(query):
         word = raw.lower().removesuffix("'s")
         if word in _EVENTLESS_WORDS or word.isdigit():
             continue
@@ -326,7 +327,7 @@ def asked_specifics(question: str) -> list[tuple[str, str]]:
     asked_specifics("Top artist last month?") -> [("period", "month")]
     """
     found: list[tuple[str, str]] = [("year", year) for year in re.findall(r"\b(?:19|20)\d\d\b", question)]
-    words = _TEXT_WORD.findall(question)
+    words = TEXT_WORD.findall(question)
     for index, word in enumerate(words):
         lower = word.lower().removesuffix("'s")
         if lower == "may" and not (word == "May" or (index > 0 and words[index - 1].lower() in _MONTH_PREPOSITIONS)):
@@ -375,7 +376,7 @@ def lost_specifics(call: Call, question: str) -> list[str]:
                    "my purchases in November 2022")   -> ["November"]
     """
     passed, used = _step_texts(call)
-    passed_words = {w.lower().removesuffix("'s") for w in _TEXT_WORD.findall(passed)}
+    passed_words = {w.lower().removesuffix("'s") for w in TEXT_WORD.findall(passed)}
     used_lower = used.lower()
     lost: list[str] = []
     for kind, text in asked_specifics(question):
