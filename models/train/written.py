@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 WRITTEN_DIR = Path(__file__).with_name("written")
-CLASSES = ("zero", "malformed", "time-arithmetic", "relative-time", "extract-field", "join", "yes-no", "compare", "occasion",
-           "people", "mail", "lookup", "per-period", "month-or-day", "superlative", "other")
+CLASSES = ("zero", "malformed", "time-arithmetic", "relative-time", "extract-field", "join", "yes-no", "compare",
+           "occasion", "people", "mail", "lookup", "per-period", "month-or-day", "superlative", "other")
 
 
 def compact_ids(ids: Iterable[str]) -> list[str]:
