@@ -26,8 +26,11 @@ from app.persona.timeline import Timeline
 from app.store import EventStore
 
 FORMAT_RANK = {"spotify": 0, "netflix": 0, "amazon": 0, "apple": 0, "ics": 1, "mbox": 2}
-SEMANTIC = {"cuisine": "cuisine", "participants": "participants", "restaurant": "place", "destination": "city",
-            "country": "country", "companions": "companions", "category": "category"}
+# The canonical attributes behind each name, first found first: a flight's destination is its to_city (its
+# `city` would be none, and the key look-up would read the departure airport's location).
+SEMANTIC = {"cuisine": ("cuisine",), "participants": ("participants",), "restaurant": ("place",),
+            "destination": ("city", "to_city"), "country": ("country",), "companions": ("companions",),
+            "category": ("category",)}
 
 
 class Oracle:
@@ -122,11 +125,10 @@ class OracleExtractor:
                         which, part = TIME_PARTS[name]
                         updates[name] = part(times[which])
                     continue
-                key = SEMANTIC.get(name)
-                if key is None:
-                    continue
+                keys = SEMANTIC.get(name, ())
                 event = next((self.oracle.by_store_id[i] for i in item.ids if i in self.oracle.by_store_id), None)
-                if event is not None and key in event.attrs:
+                key = next((k for k in keys if event is not None and k in event.attrs), None)
+                if key is not None:
                     value = event.attrs[key]
                     updates[name] = tuple(value) if isinstance(value, list) else value
             out.append(item.with_attrs(updates) if updates else item)

@@ -69,3 +69,19 @@ def test_a_broken_line_names_the_file_and_the_line(tmp_path):
     path.write_text('{"persona": "p02"}\n{not json\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"p02.jsonl:2: not a JSON record"):
         w.read_records([path])
+
+
+def test_a_flight_s_destination_is_where_it_lands(life, tmp_path):
+    flights = sorted(life.events("travel_leg", mode="flight"), key=lambda e: e.start)
+    first = flights[0]
+    assert first.attrs["to_city"] != first.attrs["from_city"]
+    tree = {"step": 'ARGMIN(l=QUD("I took a flight with date and destination"), arg_attr_name="start_datetime", '
+                    'val_attr_name="destination")', "children": [{
+                "question": "I took a flight with date and destination",
+                "step": 'EXTRACT(l=QUD("I took a flight"), attr_names=["start_datetime", "destination"], '
+                        'attr_types=[datetime.fromtimestamp, str])', "children": [{
+                    "question": "I took a flight", "step": 'RETRIEVE(query="I took a flight")', "children": []}]}]}
+    record = life.record("Where did my first flight take me?", tree, retrieve={"I took a flight": flights},
+                         answers=[first.attrs["to_city"]], cls="extract-field", writer="test")
+    kept, rejected = w.check([record], say=lambda text: None)
+    assert len(kept) == 1, rejected
