@@ -24,6 +24,12 @@ Writing one, in a scratch script (see `Life`):
                          paraphrases=[...], cls="relative-time", writer="helper-1")
 
     python -m models.train.written check models/train/written/p01.jsonl     # kept / rejected with reasons
+
+What the checks hold a writer to (the writers of the first 1,439 records met each): every wording must name
+what the sub-questions name (app.qud.validate.new_topics: "Jan" is not "January", "Eves" not "Eve"); a SUM or
+AVG of a duration is answered in the unit the question asks for by the engine, so a tree does not divide by
+60 or 3,600,000 itself; an ARGMAX with a tie answers every tied value; the oracle EXTRACT knows the attributes
+that the stored events carry and app.persona.oracle.SEMANTIC's, not a trip's hotel or a flight's carrier.
 """
 
 from __future__ import annotations
@@ -191,7 +197,9 @@ def main(argv: list[str] | None = None) -> None:
             why = r.get("check") or "; ".join(r.get("problems", []))
             print(f"REJECTED {r['persona']} {r['question']!r}: {why}")
     texts = sum(1 + len(r.get("paraphrases", [])) for r in kept)
-    print(f"{len(records)} records, {len(kept)} kept ({texts} wordings), {len(rejected)} rejected")
+    asked = sum(1 + len(r.get("paraphrases", [])) for r in records)
+    print(f"{len(records)} records, {len(kept)} kept; {asked} wordings, {texts} kept, {asked - texts} refused "
+          f"(a record is kept with the wordings whose tree passes)")
     print("kept by class:", dict(Counter(r.get("class") for r in kept)))
 
 
