@@ -198,7 +198,8 @@ def written_pairs(pairs: list[dict], copies: int = 1, personas: Iterable[str] | 
     already in `pairs`, each `copies` times."""
     from models.train.written import check, read_records, written_paths
 
-    records = [r for r in read_records(written_paths()) if personas is None or r["persona"] in set(personas)]
+    wanted = None if personas is None else set(personas)
+    records = [r for r in read_records(written_paths()) if wanted is None or r["persona"] in wanted]
     kept, rejected = check(records, say=lambda text: print(text, flush=True))
     seen = {(p["prompt"], p["target"]) for p in pairs}
     new = [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]

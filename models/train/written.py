@@ -86,7 +86,7 @@ class Life:
         self.persona_id = persona_id
         self.timeline = timeline_for(persona_id)
         self.person = self.timeline.p
-        self.reference_date = _reference_date(persona_id)
+        self.reference_date = self.person.reference_date   # the day the bank's questions are asked on
 
     def events(self, kind: str | Iterable[str] | None = None, where: Callable[[Any], bool] | None = None,
                **attrs) -> list:
@@ -147,13 +147,6 @@ def _ids(found: Iterable[Any]) -> list[str]:
         else:
             ids.append(item.id)
     return ids
-
-
-def _reference_date(persona_id: str) -> date:
-    """The day the persona's questions are asked on (the bank's reference date for this persona)."""
-    from app.persona.questions import questions_for
-
-    return date.fromisoformat(questions_for(persona_id, split="train")[0]["reference_date"])
 
 
 def read_records(paths: Iterable[Path]) -> list[dict]:
