@@ -334,3 +334,43 @@ def test_no_step_of_the_train_trees_reverses_a_mail():
                 checked += len(texts)
                 assert not any(reverses_mail(t, gold.question) for t in texts), (gold.question, node.step)
     assert checked > 1500
+
+
+def test_a_question_asking_which_thing_is_not_answered_by_a_count():
+    from app.qud.validate import asks_for_thing
+
+    count = parse_call('APPLY(l=QUD("I went to a concert in November 2023"), fct=len)')
+    for question in ("which concert did i go to in november?", "What book did I finish in January?",
+                     "Where did I have dinner on my birthday?", "who came with me to Berlin?",
+                     "In which month did I run most?", "so, what city did I go to in October?"):
+        assert asks_for_thing(question), question
+        assert [p.kind for p in typed_step_problems(count, question, Needs())] == [ProblemKind.COUNT_FOR_THING]
+        assert typed_step_problems(count, question, Needs(), depth=1) == []   # only the root gives the answer
+        assert typed_step_problems(count, question, Needs(), guards_off=frozenset({"count_for_thing"})) == []
+    for question in ("How many concerts did I go to?", "What percentage of my runs were in May?",
+                     "What was the total I spent on books?", "what did i spend on books?",
+                     "What number of songs did I skip?", "Did I go to a concert in November?"):
+        assert not asks_for_thing(question), question
+        assert typed_step_problems(count, question, Needs()) == []
+    lookup = parse_call('ARGMAX(l=QUD("I went to a concert in November with date"), arg_attr_name="start_datetime", '
+                        'val_attr_name="title")')
+    assert typed_step_problems(lookup, "which concert did i go to in november?", Needs()) == []
+    total = parse_call('SUM(l=QUD("my purchases with total"), attr_name="total")')
+    assert [p.kind for p in typed_step_problems(total, "Which shop did I buy from?", Needs())] == [
+        ProblemKind.COUNT_FOR_THING]
+
+
+def test_no_train_tree_answers_a_thing_with_a_count():
+    """The guard agrees with every gold tree the QUD model learned from: the templates' and the written ones."""
+    from app.persona.questions import questions_for
+    from app.persona.splits import templates_in
+    from models.train.qud_data import record_trees
+    from models.train.written import read_records, written_paths
+
+    from app.qud.validate import asks_for_thing, counts_at_root
+
+    golds = [gold for record in questions_for("p01", templates_in("train")) for gold in record_trees(record)]
+    golds += [Node.from_json(record["tree"]) for record in read_records(written_paths())]
+    asked = [gold for gold in golds if asks_for_thing(gold.question)]
+    assert len(asked) > 300
+    assert not [gold.question for gold in asked if counts_at_root(gold.call)]
