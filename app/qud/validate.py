@@ -48,7 +48,6 @@ class ProblemKind(str, Enum):
     REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
     IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
-    COUNT_FOR_THING = "count_for_thing"    # guard: a "which ...?", "who ...?" question answered by a count or sum
 
     @property
     def structural(self) -> bool:
@@ -77,8 +76,6 @@ GUARDS: dict[str, str] = {
     ProblemKind.REVERSED_MAIL.value: "'I sent an email' is refused where the question asks for mails the person got",
     ProblemKind.DROPS_SPECIFIC.value: "a step must keep the question's years, months, names and periods",
     ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12) is refused",
-    ProblemKind.COUNT_FOR_THING.value: "a question asking which, who, where, when or what thing is not answered by "
-                                       "a count, sum or average at the root",
 }
 
 
@@ -298,38 +295,6 @@ def reverses_mail(text: str, question: str) -> bool:
             and _I_SEND.search(question) is None)
 
 
-# What a "what ...?" question may ask for that is a number: "what percentage", "what was the total".
-_QUANTITY_WORDS = ("number", "numbers", "count", "total", "totals", "amount", "sum", "average", "mean", "percentage",
-                   "percent", "share", "fraction", "proportion", "ratio", "rate", "distance", "duration", "length",
-                   "price", "cost", "costs", "bill", "spend", "spending", "fee", "score", "pace", "speed", "much",
-                   "many", "often")
-_THING_ASKED = re.compile(
-    r"^(?:(?:in|on|at|to|with|from|for|during|by)\s+)?(?:which|who|whom|whose|where|when"
-    r"|what\s+(?!(?:is|was|were|are|'s|did|do|does|have|has|had|will|would|should|could|can|about|if|"
-    + "|".join(_QUANTITY_WORDS) + r")\b)[a-z]+)\b")
-
-
-def asks_for_thing(question: str) -> bool:
-    """Whether a question asks which thing, person, place or time ("Which concert did I go to in November?",
-    "What book did I finish?", "Where did we eat?"), never answered by a count or a sum, rather than how many or
-    how much ("What was the total?", "What did I spend on books?").
-
-    >>> asks_for_thing("What book did I finish in January?"), asks_for_thing("What percentage of my runs ...?")
-    (True, False)
-    """
-    text = " ".join(re.sub(r"[^\w\s']", " ", question.lower().replace("\u2019", "'")).split())
-    text = re.sub(r"^(?:so|and|hey|ok|okay|remind me|tell me|quick question)\s+", "", text)
-    return _THING_ASKED.match(text) is not None
-
-
-def counts_at_root(call: Call) -> bool:
-    """Whether a root step answers with a count (APPLY of len), a sum or an average."""
-    if call.operator in ("SUM", "AVG"):
-        return True
-    fct = call.get("fct")
-    return call.operator == "APPLY" and isinstance(fct, FuncRef) and fct.name == "len"
-
-
 def carrier_phrases(attribute: str) -> tuple[str, ...]:
     """How the question bank's trees name all events of the sources that carry `attribute` (an artist: "I
     listened to music")."""
@@ -492,7 +457,6 @@ def step_problems(
         *(Problem(ProblemKind.CALL, text) for text in validate_call(call)),
         *_structure_problems(call.operator, quds, question, path, depth, max_depth),
         *_guard_problems(call, quds, question, root_question, keep_specifics, on),
-        *_answer_problems(call, question, depth, on),
         *_data_flow_problems(call, needs, allowed_attributes),
     ]
 
@@ -541,15 +505,6 @@ def _guard_problems(call: Call, quds: list[str], question: str, root_question: s
             for comparison in impossible_comparisons(source):
                 problems.append(Problem(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true"))
     return problems
-
-
-def _answer_problems(call: Call, question: str, depth: int, on) -> list[Problem]:
-    """The root step must give the kind of answer the question asks for."""
-    if depth == 0 and on(ProblemKind.COUNT_FOR_THING) and asks_for_thing(question) and counts_at_root(call):
-        return [Problem(ProblemKind.COUNT_FOR_THING, f"the question asks for a thing, not a number: {call.operator} "
-                                                     f"{'of len ' if call.operator == 'APPLY' else ''}answers with "
-                                                     f"a number")]
-    return []
 
 
 def _data_flow_problems(call: Call, needs: Needs, allowed_attributes: frozenset[str] | None) -> list[Problem]:
