@@ -21,6 +21,7 @@ from app.engine.syntax import Call, FuncRef, Lambda, validate_call
 from app.engine.tree import Node
 from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
+from app.lexicon import MONTH_NUMBERS as MONTH_WORDS
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
 from app.sources import SOURCES, carrier_sources
 
@@ -212,8 +213,10 @@ def normalize_question(text: str) -> str:
 # Topics a sub-question may only name when the person's question does (a small model copies them from
 # its examples: "songs while running" for a question that never mentions running).
 SPORT_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in SPORT_WORD_GROUPS)
-TOPIC_GROUPS: tuple[frozenset[str], ...] = SPORT_GROUPS + tuple(frozenset(g.split()) for g in (
-    *MONTH_NAMES,
+# A month with its abbreviations ("january jan", "september sep sept"): "in Jan" mentions January.
+MONTH_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(word for word, number in MONTH_WORDS.items() if number == month) for month in range(1, 13))
+TOPIC_GROUPS: tuple[frozenset[str], ...] = SPORT_GROUPS + MONTH_GROUPS + tuple(frozenset(g.split()) for g in (
     *(f"{day} {day}s" for day in WEEKDAY_NAMES), "weekend weekends",
     "morning mornings", "evening evenings", "night nights",
 ))

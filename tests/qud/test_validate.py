@@ -199,6 +199,9 @@ def test_new_topics_are_those_the_question_does_not_mention():
     assert new_topics("emails from Julia Becker", "julia becker's emails to me: how many?") == []   # possessive
     assert new_topics("Saga's birthday", "when is saga's birthday") == []
     assert new_topics("dinner at Leon's", "When is Saga's birthday?") == ["Leon's"]
+    assert new_topics("my workouts in February", "hours spent working out in feb this year") == []  # abbreviated
+    assert new_topics("my workouts in September", "my workouts in sept?") == []
+    assert new_topics("my workouts in September", "my workouts in Oct?") == ["September"]
     retrieve = parse_call('RETRIEVE(query="I went running")')
     assert step_problems(retrieve, "my swims", Needs(), root_question="How often did I swim?") == [
         "'I went running' brings in running, which the question does not mention"]
