@@ -79,6 +79,9 @@ class SourceSpec:
     # keys whose values are names a person writes as such ("Queen", "Football Weekly"): a RETRIEVE query naming
     # one asks for the events with that value (app.retrieve.pipeline, the value filter)
     name_keys: tuple[str, ...] = ()
+    # the service whose export the events come from, as a person names it ("Spotify"); None where many services
+    # write such events (mail, calendars)
+    service: str | None = None
 
     @property
     def label(self) -> str:
@@ -112,6 +115,7 @@ _SPORT_WORDS = frozenset().union(*(_words(group) for group in SPORT_WORD_GROUPS)
 SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec in (
     SourceSpec(
         "music_stream",
+        service="Spotify",
         keys={"artist": "str", "track": "str", "album": "str", "ms_played": "int", "platform": "str", "shuffle": "bool",
               "skipped": "bool", "reason_start": "str", "reason_end": "str", "uri": "str", "country": "str"},
         phrase="I listened to music",
@@ -126,6 +130,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
     ),
     SourceSpec(
         "podcast_stream",
+        service="Spotify",
         keys={"show": "str", "episode": "str", "ms_played": "int", "platform": "str", "uri": "str"},
         phrase="I listened to a podcast",
         words=_words("podcast podcasts episode episodes listened listening"),
@@ -139,6 +144,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
     ),
     SourceSpec(
         "audiobook_stream",
+        service="Spotify",
         keys={"audiobook": "str", "chapter": "str", "ms_played": "int"},
         query_words=("spotify", "audiobook", "audiobooks"),
         measure_keys=frozenset({"ms_played"}),
@@ -149,6 +155,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
     ),
     SourceSpec(
         "movie_stream",
+        service="Netflix",
         keys={"title": "str", "profile": "str", "device": "str", "duration_s": "float", "country": "str"},
         more_keys={"date_only": "bool", "bookmark_s": "float", "autoplayed": "bool"},
         phrase="I watched a movie",
@@ -163,6 +170,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
     ),
     SourceSpec(
         "tvseries_stream",
+        service="Netflix",
         keys={"series": "str", "season": "str", "episode": "str", "title": "str", "profile": "str", "device": "str",
               "duration_s": "float", "country": "str"},
         more_keys={"season_number": "int", "episode_number": "int", "date_only": "bool", "bookmark_s": "float",
@@ -180,6 +188,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
     ),
     SourceSpec(
         "online_purchase",
+        service="Amazon",
         keys={"product": "str", "quantity": "int", "unit_price": "float", "total": "float", "currency": "str",
               "order_id": "str", "asin": "str", "status": "str", "category": "str"},
         more_keys={"unit_price_tax": "float", "shipment_status": "str", "website": "str", "seller": "str",
@@ -252,6 +261,11 @@ def carrier_sources(attribute: str) -> tuple[str, ...]:
     """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
     EXTRACT infers from text (a cuisine)."""
     return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
+
+
+def service_sources(name: str) -> tuple[str, ...]:
+    """The sources whose events all come from the service `name` ("amazon": online_purchase), in spec order."""
+    return tuple(spec.name for spec in SOURCES.values() if spec.service and spec.service.lower() == name.lower())
 
 
 # A word of a RETRIEVE query -> the sources it names ("netflix": movie_stream, tvseries_stream), in spec order.
