@@ -11,6 +11,7 @@ Spotify, "workout" from Apple Health, "mail" from mbox files ... Its spec says
 - `label`, `unread_keys`, `measure_keys`: how its events are verbalized for the RETRIEVE and EXTRACT models
   and which keys never make a pattern;
 - `sql_keys`, `sql_notes`: what the SQL baseline's schema (bench/qa/codegen.py) documents of it;
+- `service`: the service whose export all its events come from ("Spotify"), None where many do (mail);
 - `display`: how the window shows its events (its name, the keys of a row's details and Value column, the
   order of an event's fields).
 
@@ -261,11 +262,6 @@ def carrier_sources(attribute: str) -> tuple[str, ...]:
     """The sources that carry `attribute` in their data (an artist: music_stream); none for the attributes
     EXTRACT infers from text (a cuisine)."""
     return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
-
-
-def service_sources(name: str) -> tuple[str, ...]:
-    """The sources whose events all come from the service `name` ("amazon": online_purchase), in spec order."""
-    return tuple(spec.name for spec in SOURCES.values() if spec.service and spec.service.lower() == name.lower())
 
 
 # A word of a RETRIEVE query -> the sources it names ("netflix": movie_stream, tvseries_stream), in spec order.

@@ -23,7 +23,7 @@ from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
 from app.lexicon import MONTH_NUMBERS as MONTH_WORDS
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
-from app.sources import SOURCES, carrier_sources, service_sources
+from app.sources import SOURCES, carrier_sources
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
 
@@ -49,7 +49,6 @@ class ProblemKind(str, Enum):
     REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
     IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
-    SERVICE_TEST = "service_test"          # guard: an attribute tested for the name of the service it comes from
 
     @property
     def structural(self) -> bool:
@@ -78,8 +77,6 @@ GUARDS: dict[str, str] = {
     ProblemKind.REVERSED_MAIL.value: "'I sent an email' is refused where the question asks for mails the person got",
     ProblemKind.DROPS_SPECIFIC.value: "a step must keep the question's years, months, names and periods",
     ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12) is refused",
-    ProblemKind.SERVICE_TEST.value: "a test that an attribute of a service's events is the service's own name "
-                                    "(category == \"Amazon\" on Amazon orders) is refused: it is never true",
 }
 
 
@@ -437,30 +434,6 @@ def impossible_comparisons(source: str) -> list[str]:
     return found
 
 
-# A test of one attribute against a literal, either way round: attr["category"] == "Amazon".
-_LITERAL_TEST = re.compile(r"""\[\s*["'](?P<key>\w+)["']\s*\]\s*(?P<op>==|!=)\s*(?P<q>["'])(?P<value>[^"'\\]*)(?P=q)"""
-                           r"""|(?P<q2>["'])(?P<value2>[^"'\\]*)(?P=q2)\s*(?P<op2>==|!=)\s*\w+\s*\[\s*["'](?P<key2>\w+)["']""")
-
-
-def service_tests(source: str) -> list[str]:
-    """Tests of an attribute of a service's events against the service's own name: every Amazon order is from
-    Amazon, so no order's category, product or status is "Amazon" (a small model writes the service it read in the
-    question as a value).
-
-    service_tests('lambda attr: attr["start_datetime"].year == 2023 and attr["category"] == "Amazon"')
-    -> ['attr["category"] == "Amazon" (category is a key of online_purchase events, which all come from Amazon)']
-    """
-    found = []
-    for match in _LITERAL_TEST.finditer(source):
-        key, op = match.group("key") or match.group("key2"), match.group("op") or match.group("op2")
-        value = match.group("value") if match.group("key") else match.group("value2")
-        named, carriers = service_sources(value), carrier_sources(key)
-        if named and carriers and set(carriers) <= set(named):
-            found.append(f'attr["{key}"] {op} "{value}" ({key} is a key of {", ".join(named)} events, which all '
-                         f'come from {value})')
-    return found
-
-
 def step_problems(
     call: Call,
     question: str,
@@ -534,10 +507,6 @@ def _guard_problems(call: Call, quds: list[str], question: str, root_question: s
         for source in _code_texts(call, ("filter", "condition")):
             for comparison in impossible_comparisons(source):
                 problems.append(Problem(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true"))
-    if on(ProblemKind.SERVICE_TEST):
-        for source in _code_texts(call, ("filter", "condition")):
-            for test in service_tests(source):
-                problems.append(Problem(ProblemKind.SERVICE_TEST, f"the test {test} is never or always true"))
     return problems
 
 

@@ -120,6 +120,15 @@ def test_words_and_keys_of_a_spec_are_its_own():
     assert QUERY_WORDS["netflix"] == ("movie_stream", "tvseries_stream")
     assert QUERY_WORDS["spotify"] == ("music_stream", "podcast_stream", "audiobook_stream")
     assert SOURCES["online_purchase"].label == "online purchase"
+    for spec in SOURCES.values():   # a query naming the service names the source (the lexical retriever's words)
+        assert spec.service is None or spec.service.lower() in spec.query_words, spec.name
+
+
+def test_the_qud_knows_the_services_behind_the_sources_by_name():
+    from app.qud.validate import SOURCE_NAMES, new_topics
+
+    assert SOURCE_NAMES == {"Amazon", "Netflix", "Spotify", "I"}
+    assert new_topics("my Netflix views in 2023", "How many films did I watch in 2023?") == []
 
 
 def test_the_window_shows_every_source_by_keys_of_its_spec():

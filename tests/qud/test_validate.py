@@ -337,19 +337,3 @@ def test_no_step_of_the_train_trees_reverses_a_mail():
                 checked += len(texts)
                 assert not any(reverses_mail(t, gold.question) for t in texts), (gold.question, node.step)
     assert checked > 1500
-
-
-def test_an_attribute_is_never_the_name_of_the_service_its_events_come_from():
-    from app.qud.validate import service_tests
-
-    question = "How much did I spend on Amazon in 2023?"
-    hallucinated = parse_call('FILTER(l=QUD("my orders with date, category and total"), filter=lambda attr: '
-                              'attr["start_datetime"].year == 2023 and attr["category"] == "Amazon")')
-    assert [p.kind for p in typed_step_problems(hallucinated, question, Needs())] == [ProblemKind.SERVICE_TEST]
-    assert typed_step_problems(hallucinated, question, Needs(), guards_off=frozenset({"service_test"})) == []
-    assert service_tests('lambda attr: "Spotify" != attr["platform"]') == [
-        'attr["platform"] != "Spotify" (platform is a key of music_stream, podcast_stream, audiobook_stream events, '
-        'which all come from Spotify)']
-    # mails come from every service, and a category may be anything else
-    assert service_tests('lambda attr: attr["from_name"] == "Amazon"') == []
-    assert service_tests('lambda attr: attr["category"] == "Books"') == []
