@@ -64,13 +64,23 @@ RULES: dict[str, str] = {
 }
 
 
-def rules_off_from_environment() -> frozenset[str]:
-    """$LIFELENS_QUD_RULES_OFF: rule names (RULES) to switch off, comma-separated; an unknown name is an error."""
-    names = frozenset(n.strip() for n in os.environ.get("LIFELENS_QUD_RULES_OFF", "").split(",") if n.strip())
+# Rules that are off unless switched on ($LIFELENS_QUD_RULES_ON, `lifelens bench --rule-on`): with the adapter they
+# run beside, each earned nothing on dev, test and wild when switched off where it acted (the README's rules table).
+RULES_OFF_BY_DEFAULT = frozenset({"widen_extract", "impossible_test", "new_topic"})
+
+
+def _rule_names(variable: str) -> frozenset[str]:
+    names = frozenset(n.strip() for n in os.environ.get(variable, "").split(",") if n.strip())
     unknown = sorted(names - set(RULES))
     if unknown:
-        raise ValueError(f"LIFELENS_QUD_RULES_OFF: unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+        raise ValueError(f"{variable}: unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
     return names
+
+
+def rules_off_from_environment() -> frozenset[str]:
+    """The rules off: those off by default unless named in $LIFELENS_QUD_RULES_ON, and those named in
+    $LIFELENS_QUD_RULES_OFF (comma-separated names of RULES; off wins; an unknown name is an error)."""
+    return (RULES_OFF_BY_DEFAULT - _rule_names("LIFELENS_QUD_RULES_ON")) | _rule_names("LIFELENS_QUD_RULES_OFF")
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rule-off", action="append", default=[], metavar="NAME",
                    help="switch off one rule of the decomposition (repeatable), to measure what it earns; "
                         "names: app.qud.decompose.RULES")
+    p.add_argument("--rule-on", action="append", default=[], metavar="NAME",
+                   help="switch on one rule that is off by default (repeatable; app.qud.decompose."
+                        "RULES_OFF_BY_DEFAULT), to measure it: run with it on, then --ablate that report with it on")
     p.add_argument("--ablate", type=Path, metavar="REPORT",
                    help="a JSON report of this set, split and mode (--out of an earlier run): answer again, each rule "
                         "switched off in turn, only the questions where that rule acted, and print the table of what "
@@ -49,12 +52,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from app.qud.decompose import RULES
     from bench.qa.runner import markdown, run_bench
 
-    unknown = sorted(set(args.rule_off) - set(RULES))
+    unknown = sorted(set(args.rule_off + args.rule_on) - set(RULES))
     if unknown:
         print(f"lifelens bench: unknown rule(s) {', '.join(unknown)}; known: {', '.join(RULES)}", file=sys.stderr)
         return 2
     if args.rule_off:  # read by every QudConfig made in this process
         os.environ["LIFELENS_QUD_RULES_OFF"] = ",".join(args.rule_off)
+    if args.rule_on:
+        os.environ["LIFELENS_QUD_RULES_ON"] = ",".join(args.rule_on)
 
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.stage == "extract":

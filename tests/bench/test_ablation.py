@@ -68,6 +68,26 @@ def test_the_cli_reruns_the_wild_questions_with_one_rule_off_at_a_time(tmp_path,
     assert "| yes_no_frame | 1 | 1 | 0 | 0.250 | +0.250 |" in capsys.readouterr().out
 
 
+def test_a_rule_off_by_default_is_switched_on_for_the_run_and_its_ablation(tmp_path, monkeypatch):
+    from app.cli import main
+
+    report = tmp_path / "wild.json"
+    report.write_text(json.dumps({"summary": {}, "questions": RESULTS}))
+    calls = []
+
+    def fake_run_wild(**kwargs):
+        calls.append((os.environ.get("LIFELENS_QUD_RULES_ON"), os.environ.get("LIFELENS_QUD_RULES_OFF")))
+        return SimpleNamespace(results=[SimpleNamespace(id=i, hit=0.0, relaxed=0.0) for i in kwargs["ids"]])
+
+    monkeypatch.setattr(wild, "run_wild", fake_run_wild)
+    monkeypatch.setattr("app.qud.pipeline.default_llm", lambda path=None: object())
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "")   # restored after the test: the CLI sets it for its process
+    monkeypatch.delenv("LIFELENS_QUD_RULES_OFF", raising=False)
+    assert main(["bench", "--set", "wild", "--rule-on", "new_topic", "--ablate", str(report), "--ablate-max", "2"]) == 0
+    assert calls == [("new_topic", "yes_no_frame"), ("new_topic", "new_topic")]
+    assert main(["bench", "--set", "wild", "--rule-on", "no_such_rule", "--ablate", str(report)]) == 2
+
+
 def test_ablate_refuses_a_file_that_is_no_bench_report(tmp_path, monkeypatch, capsys):
     from app.cli import main
 

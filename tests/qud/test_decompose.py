@@ -114,7 +114,8 @@ def test_a_retrieve_that_must_carry_attributes_becomes_extract_over_it():
     assert trace.steps[1].problems == ["RETRIEVE gives only fixed columns, but distance_km is needed above (EXTRACT it)"]
 
 
-def test_an_extract_that_leaves_needed_attributes_below_it_extracts_them_too():
+def test_an_extract_that_leaves_needed_attributes_below_it_extracts_them_too(monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "widen_extract")   # off by default
     script = {
         "Which workout had my highest heart rate in 2020?": [
             ' ARGMAX(l=QUD("my workouts in 2020"), arg_attr_name="heart_rate_max", val_attr_name="workout_type")'],
@@ -133,7 +134,8 @@ def test_an_extract_that_leaves_needed_attributes_below_it_extracts_them_too():
     assert trace.calls == 4 and trace.rejected == 0
 
 
-def test_a_retrieve_with_other_problems_is_not_patched():
+def test_a_retrieve_with_other_problems_is_not_patched(monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "new_topic")   # off by default
     script = {k: list(v) for k, v in HIKE.items()}
     # needs distance_km AND brings in a topic the question never mentions: retried, not patched
     script["my hikes with distance"] = [
@@ -280,7 +282,8 @@ def test_an_operator_that_led_nowhere_is_not_offered_again():
     assert "| unnest" not in llm.calls[2][1].split("step ::= ")[1].split("\n")[0]
 
 
-def test_a_sub_question_about_another_topic_is_rejected():
+def test_a_sub_question_about_another_topic_is_rejected(monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "new_topic")   # off by default
     llm = by_input({
         "How many times did I go swimming?": [' APPLY(l=QUD("my runs"), fct=len)', ' APPLY(l=QUD("my swims"), fct=len)'],
         "my swims": [' RETRIEVE(query="I went swimming")'],
@@ -352,3 +355,18 @@ def test_a_retry_may_not_have_the_person_send_the_mails_they_got():
         "'I sent an email to Markus' has me send the mails, but the question asks for mails I got"]
     assert "I sent " not in llm.forbidden[0]
     assert {"I sent ", "I send ", "I emailed ", "I wrote "} <= set(llm.forbidden[1])   # the retry of the root step
+
+
+def test_rules_off_by_default_can_be_switched_on_and_off_wins(monkeypatch):
+    from app.qud.decompose import RULES_OFF_BY_DEFAULT, QudConfig, rules_off_from_environment
+
+    monkeypatch.delenv("LIFELENS_QUD_RULES_OFF", raising=False)
+    monkeypatch.delenv("LIFELENS_QUD_RULES_ON", raising=False)
+    assert rules_off_from_environment() == RULES_OFF_BY_DEFAULT == {"widen_extract", "impossible_test", "new_topic"}
+    assert not QudConfig().on("new_topic") and QudConfig().on("keep_names")
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "new_topic, widen_extract")
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "widen_extract,keep_names")
+    assert rules_off_from_environment() == {"impossible_test", "widen_extract", "keep_names"}
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "no_such_rule")
+    with pytest.raises(ValueError, match="LIFELENS_QUD_RULES_ON: unknown rule"):
+        rules_off_from_environment()
