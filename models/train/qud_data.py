@@ -193,13 +193,15 @@ def varied_records(records: list[dict], variants: int = 2, seed: int = 0) -> lis
     return out
 
 
-def written_pairs(pairs: list[dict], copies: int = 1, personas: Iterable[str] | None = None) -> list[dict]:
-    """The step pairs of the hand-written records (models.train.written) that pass their check, less those
-    already in `pairs`, each `copies` times."""
-    from models.train.written import check, read_records, written_paths
+def written_pairs(pairs: list[dict], copies: int = 1, personas: Iterable[str] | None = None,
+                  folders: Iterable[Path] | None = None) -> list[dict]:
+    """The step pairs of the hand-written records (models.train.written) in `folders` (default: the records the
+    shipped adapter was trained on) that pass their check, less those already in `pairs`, each `copies` times."""
+    from models.train.written import WRITTEN_DIR, check, read_records, written_paths
 
     wanted = None if personas is None else set(personas)
-    records = [r for r in read_records(written_paths()) if wanted is None or r["persona"] in wanted]
+    paths = [path for folder in (folders or [WRITTEN_DIR]) for path in written_paths(Path(folder))]
+    records = [r for r in read_records(paths) if wanted is None or r["persona"] in wanted]
     kept, rejected = check(records, say=lambda text: print(text, flush=True))
     seen = {(p["prompt"], p["target"]) for p in pairs}
     new = [p for p in step_pairs(kept) if (p["prompt"], p["target"]) not in seen]
@@ -223,6 +225,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="add the hand-written records of models/train/written/ that pass their check")
     parser.add_argument("--written-copies", type=int, default=1,
                         help="times each written pair is repeated, to weigh them against the many template pairs")
+    parser.add_argument("--written-folder", type=Path, action="append",
+                        help="a folder of written records (repeatable; default: models/train/written, the records "
+                             "the shipped adapter saw; models/train/written/session16 holds more)")
     args = parser.parse_args(argv)
     records = train_records(args.personas or None)
     pairs = step_pairs(varied_records(records, args.variants))
@@ -236,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps({k: v for k, v in report.items() if not k.endswith("examples")}))
         print(f"{before} pairs without the wording records, {len(pairs)} with them")
     if args.written:
-        pairs += written_pairs(pairs, args.written_copies, args.personas or None)
+        pairs += written_pairs(pairs, args.written_copies, args.personas or None, args.written_folder)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8", newline="\n") as f:

@@ -9,7 +9,9 @@ from the generator's truth (the persona's timeline), and is kept only when its t
 with the oracle RETRIEVE and EXTRACT (app.persona.oracle), gives that answer and the decomposer's validator
 accepts every step.
 
-Records live in `models/train/written/<persona>.jsonl`, in the question bank's format: persona, question,
+Records live in `models/train/written/<persona>.jsonl` (the ones the shipped adapter was trained on; the 1,223 of
+session 16 in `written/session16/`, which `python -m models.train.qud_data --written-folder` adds), in the
+question bank's format: persona, question,
 paraphrases (other wordings of the same question; the tree is the same), tree (app.engine.tree.Node JSON),
 retrieve (query -> canonical ids, compacted as in the bank: "p01-workout-00004..00009"; "<id>/<n>" is one
 observation, a mail as a mail), answers, reference_date, and `class` (which failure class of issue 19 it

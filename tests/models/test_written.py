@@ -85,3 +85,20 @@ def test_a_flight_s_destination_is_where_it_lands(life, tmp_path):
                          answers=[first.attrs["to_city"]], cls="extract-field", writer="test")
     kept, rejected = w.check([record], say=lambda text: None)
     assert len(kept) == 1, rejected
+
+
+def test_training_pairs_come_from_the_folders_asked_for(life, tmp_path, capsys):
+    from models.train.qud_data import written_pairs
+
+    mails = life.mails(lambda event, obs: "Julia Becker" in str(obs.data.get("from")))
+    record = life.record("How many mails did Julia Becker send me in 2022?", COUNT_MAILS,
+                         retrieve={"emails from Julia Becker": mails},
+                         answers=[sum(m[1].data["date"].year == 2022 for m in mails)], cls="mail", writer="test")
+    (tmp_path / "p01.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    pairs = written_pairs([], folders=[tmp_path])
+    assert pairs and {p["persona"] for p in pairs} == {"p01"}
+    assert any("Julia Becker" in p["prompt"] for p in pairs)
+    assert "1 records, 1 kept, 0 rejected" in capsys.readouterr().out
+    # the default folder is the records the shipped adapter saw: the later ones in session16/ are not in it
+    assert all(path.parent == w.WRITTEN_DIR for path in w.written_paths())
+    assert len(w.written_paths(w.WRITTEN_DIR / "session16")) == 24
