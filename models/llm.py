@@ -8,10 +8,13 @@ three things the high-level `llama_cpp.Llama` does slowly or not at all on a 2-c
 * Cheap grammar-constrained decoding: llama.cpp's GBNF sampler is applied to the top-k candidates of each
   step instead of the whole vocabulary (Gemma's vocabulary has 262k tokens; checking all of them costs
   ~0.1 s per token), falling back to the whole vocabulary only when none of the top-k is allowed.
-* Prompt-lookup speculative decoding: the QUD's output copies much from its prompt, so a few tokens that
-  follow the same n-gram in the prompt are proposed as a draft and checked in one batch. Acceptance keeps
-  exactly the tokens the model chooses at each position, so the output is the same as without drafts, up
-  to llama.cpp's floating-point differences between batch sizes (a near tie can flip, rarely).
+* Prompt-lookup speculative decoding, off by default ($LIFELENS_QUD_DRAFTS=1 or `drafts=True`): the QUD's
+  output copies much from its prompt, so a few tokens that follow the same n-gram in the prompt are proposed
+  as a draft and checked in one batch. Acceptance keeps the tokens the model chooses at each position, but a
+  batch computes slightly different logits than single decodes, so a near tie can flip; whether a decode drafts
+  depends on timing (DraftLedger), so with drafts the same question could get another tree on another run (one
+  question got 4 different trees in 7 runs in one process; without drafts, the same tree 7 times). On a 2-core
+  CPU they did not pay either (models/cards/qud-lora.md).
 
     model = shared_model(path)                       # one instance per file and process
     out = model.complete(prompt, grammar=GBNF, max_tokens=96, stop=["\\n"])
@@ -45,6 +48,7 @@ MAX_BACKTRACKS = 16  # dead ends a completion may back out of (see complete)
 TOP_K = 40          # candidates checked against the grammar per step before falling back to the whole vocabulary
 DRAFT_TOKENS = 12   # longest speculative draft (each drafted token costs one more row of the 262k-wide output layer)
 EXTRA_BUFFERS_ENV = "LIFELENS_LLAMA_EXTRA_BUFFERS"
+DRAFTS_ENV = "LIFELENS_QUD_DRAFTS"   # "1": speculative drafts (faster where a batch is cheap; not repeatable)
 THREADS_ENV = "LIFELENS_QUD_THREADS"  # model threads; fewer than the cores when other work shares them
 
 
@@ -357,6 +361,7 @@ class GGUFModel:
         lora_path: str | os.PathLike | None = None,
         lora_scale: float = 1.0,
         prompt_style: str | None = None,
+        drafts: bool | None = None,
     ):
         self.path = Path(path)
         self.name = self.path.name
@@ -393,6 +398,8 @@ class GGUFModel:
         self._full = None                       # candidates array over the whole vocabulary (lazy)
         self._lock = threading.RLock()          # one context: one generation at a time
         self.usage = Usage()                    # summed over every completion of this model
+        # Drafts change the output where a near tie meets a batch (module docstring): off unless asked for.
+        self.drafts = drafts if drafts is not None else os.environ.get(DRAFTS_ENV, "") == "1"
         self._drafts = DraftLedger()            # whether speculative drafts pay here and now
         self._interrupt: Callable[[], bool] | None = None  # see interrupt_when
         self._abort: _AbortFlag | None = None
@@ -732,11 +739,13 @@ class GGUFModel:
         seed: int = 0,
         stop: Sequence[str] = (),
         forbid: Sequence[str] = (),
-        speculate: bool = True,
+        speculate: bool | None = None,
     ) -> Completion:
         """Continue `prompt`. `grammar`: GBNF text the output must match; `stop`: strings that end it (left
         out of the text); `forbid`: strings the output must not contain (the QUD forbids repeating a
-        question above as a sub-question)."""
+        question above as a sub-question); `speculate`: draft tokens from the prompt (default: `self.drafts`)."""
+        if speculate is None:
+            speculate = self.drafts
         with self._lock:
             self.load()
             interrupt = self._interrupt

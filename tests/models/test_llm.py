@@ -142,6 +142,40 @@ def test_speculative_drafts_do_not_change_greedy_output(default_llm, monkeypatch
     assert drafted.decode_calls < plain.decode_calls          # ' RETRIEVE(query="' comes from the prompt
 
 
+def test_drafts_are_off_unless_asked_for(default_gguf, monkeypatch):
+    from models.llm import DRAFTS_ENV
+
+    monkeypatch.delenv(DRAFTS_ENV, raising=False)
+    assert GGUFModel(default_gguf).drafts is False
+    assert GGUFModel(default_gguf, drafts=True).drafts is True
+    monkeypatch.setenv(DRAFTS_ENV, "1")
+    assert GGUFModel(default_gguf).drafts is True
+
+
+def test_a_question_gets_the_same_tree_whatever_was_asked_before(default_gguf, monkeypatch):
+    """The tuned model on a question near a tie (with drafts it got 4 different trees in 7 runs): without drafts
+    the tree does not depend on what the KV cache held before."""
+    from datetime import date
+
+    from app.qud.pipeline import decompose
+    from models.default_qud import DEFAULT_ADAPTER
+    from models.llm import DRAFTS_ENV
+
+    monkeypatch.delenv(DRAFTS_ENV, raising=False)
+    model = GGUFModel(default_gguf, lora_path=DEFAULT_ADAPTER, prompt_style="tuned", n_threads=1)
+    today = date(2024, 8, 7)
+    question = "Average duration of my yoga sessions in minutes?"
+    try:
+        trees = [decompose(question, today, model).to_json()]
+        trees.append(decompose(question, today, model).to_json())
+        decompose("How many songs did I listen to in 2023?", today, model)
+        trees.append(decompose(question, today, model).to_json())
+    finally:
+        model.close()
+    assert trees[0]["step"].startswith("AVG(")
+    assert trees[1] == trees[0] and trees[2] == trees[0]
+
+
 def test_forbidden_text_is_never_written(default_llm):
     prompt = (
         'Input: QUD("my runs")\nOutput: RETRIEVE(query="I went running")\n'
