@@ -12,9 +12,8 @@ three things the high-level `llama_cpp.Llama` does slowly or not at all on a 2-c
   output copies much from its prompt, so a few tokens that follow the same n-gram in the prompt are proposed
   as a draft and checked in one batch. Acceptance keeps the tokens the model chooses at each position, but a
   batch computes slightly different logits than single decodes, so a near tie can flip; whether a decode drafts
-  depends on timing (DraftLedger), so with drafts the same question could get another tree on another run (one
-  question got 4 different trees in 7 runs in one process; without drafts, the same tree 7 times). On a 2-core
-  CPU they did not pay either (models/cards/qud-lora.md).
+  depends on timing (DraftLedger), so with drafts the same question could get another tree on another run. On
+  a 2-core CPU they did not pay either (figures in models/cards/qud-lora.md).
 
     model = shared_model(path)                       # one instance per file and process
     out = model.complete(prompt, grammar=GBNF, max_tokens=96, stop=["\\n"])
