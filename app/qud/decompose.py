@@ -28,7 +28,7 @@ from app.qud.frames import (
     two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.periods import absolute_periods
+from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
@@ -50,6 +50,9 @@ RULES: dict[str, str] = {
                     "with the events that carry it (app.qud.pipeline)",
     "absolute_periods": "calendar periods named relative to today ('last month', 'so far this year', 'in March') "
                         "are written as their dates before decomposing (app.qud.periods)",
+    "rolling_spans": "a span ending today ('in the last 6 months', 'over the past 30 days') is taken out of the "
+                     "question, and the rest's tree keeps only the events that started in it: a FILTER on the start "
+                     "date above each RETRIEVE (app.qud.periods)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -392,8 +395,9 @@ def decompose(
     starts with one of the phrases (naming the events that carry it), when given.
 
     `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
-    their dates (rule absolute_periods), so the tree's questions say which dates were meant; rolling spans ("the
-    past 30 days") are written by steps as `date.today()`, which the engine evaluates at the reference date.
+    their dates (rule absolute_periods), so the tree's questions say which dates were meant; a rolling span ("the
+    past 30 days") is taken out and tested above each RETRIEVE as `date.today()` minus the span (rule
+    rolling_spans), which the engine evaluates at the reference date.
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
     only where a question asks who among the people of some events, who are counted without them.
     """
@@ -420,8 +424,14 @@ def decompose(
         acted.add("keep_names")
         return named
 
-    framed = _framed(question, reference_date, config, acted, owner, solve)
-    return framed if framed is not None else solve(question)
+    span = rolling_span(question) if config.on("rolling_spans") else None
+    asked = span.rest if span is not None else question
+    framed = _framed(asked, reference_date, config, acted, owner, solve)
+    tree = framed if framed is not None else solve(asked)
+    if span is None:
+        return tree
+    acted.add("rolling_spans")
+    return within_span(tree, span, question)
 
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,

@@ -12,14 +12,25 @@ model needs to know only one way of writing a period. Rolling spans ("the last m
     absolute_periods("hours spent working out in feb this year", date(2024, 4, 6))
     -> "hours spent working out in February 2024"
     absolute_periods("what did I buy in the last month?", date(2024, 4, 6))   # unchanged: a rolling span
+
+A rolling span ends today and reaches back a number of days, weeks, months or years. The small model writes such
+a test badly (`.year == 20` for "the last 6 months"), so `rolling_span` takes it out of the question: the model
+decomposes the rest ("How many km did I run?"), and `within_span` puts a FILTER on the start date above each
+RETRIEVE of that tree, so every event counted lies in the span.
+
+    rolling_span("How many km did I run in the last 6 months?")
+    -> RollingSpan(rest="How many km did I run?", words="in the last 6 months", unit="months", number=6)
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date
 
-from app.lexicon import MONTH_NAMES
+from app.engine.syntax import Call, Qud, format_value
+from app.engine.tree import Node
+from app.lexicon import MONTH_NAMES, NUMBER_WORDS
 
 # a month as people write it: full name or the usual abbreviation ("mar" and "may" only in full: words too)
 _MONTH_WORDS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}
@@ -73,3 +84,71 @@ def _latest_month(word: str, today: date) -> str:
     April 2024 is July 2023."""
     month = _MONTH_WORDS[word.lower().rstrip(".")]
     return _month_of_year(word, today.year if month <= today.month else today.year - 1)
+
+
+# "in the last 6 months", "over the past three weeks", "during the past year", "the last 30 days", "past half year"
+_SPAN_NUMBER = r"(?P<number>\d{1,3}|" + "|".join(NUMBER_WORDS[1:]) + r"|a|one|half\s+a)"
+_ROLLING = re.compile(
+    r"(?:,\s*)?\b(?:(?:in|over|during|within|for|from)\s+)?(?:(?P<the>the)\s+)?(?P<which>last|past|previous)\s+"
+    r"(?:" + _SPAN_NUMBER + r"\s+)?(?P<half>half\s+(?:a\s+)?)?(?P<unit>days?|weeks?|months?|years?)\b", re.I)
+
+
+@dataclass(frozen=True)
+class RollingSpan:
+    """A span of `number` `unit` ending today, as the question wrote it (`words`), and the question without it."""
+
+    rest: str
+    words: str
+    unit: str
+    number: int
+
+    @property
+    def test(self) -> str:
+        """The FILTER test that keeps the events that started in the span."""
+        start = f"date.today() - relativedelta({self.unit}={self.number})"
+        return f'lambda attr: attr["start_date"] >= {start} and attr["start_date"] <= date.today()'
+
+
+def rolling_span(question: str) -> RollingSpan | None:
+    """The rolling span of `question` and the question without it; None when it names none (calendar periods such
+    as "last month" are absolute_periods', which runs first), names two, or is nothing but the span."""
+    found = list(_ROLLING.finditer(question))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    counted = " ".join((match.group("number") or "").lower().split())
+    if not (match.group("the") or counted or match.group("which").lower() != "last"):
+        return None   # "last month" without "the": a calendar period
+    unit = match.group("unit").lower().rstrip("s") + "s"
+    half = bool(match.group("half")) or counted == "half a"
+    if half:   # "the past half year", "the last half a year": six months
+        if unit != "years" or counted not in ("", "half a"):
+            return None
+        unit, number = "months", 6
+    elif counted.isdigit():
+        number = int(counted)
+    else:
+        number = 1 if counted in ("", "a", "one") else NUMBER_WORDS.index(counted)
+    if number < 1:
+        return None
+    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
+    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    if len(rest.split()) < 2:
+        return None
+    return RollingSpan(rest, " ".join(match.group(0).strip(" ,").split()), unit, number)
+
+
+def within_span(tree: Node, span: RollingSpan, question: str) -> Node:
+    """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
+
+    def narrowed(node: Node) -> Node:
+        if node.operator == "RETRIEVE":
+            return Node.from_step(f"{node.question} {span.words}",
+                                  f"FILTER(l={format_value(Qud(node.question))}, filter={span.test})", (node,))
+        children = tuple(narrowed(child) for child in node.children)
+        renamed = {Qud(old.question): Qud(new.question) for old, new in zip(node.children, children)}
+        args = tuple((name, renamed.get(value, value)) for name, value in node.call.args)
+        return Node(node.question, Call(node.call.operator, args), children)
+
+    narrowed_tree = narrowed(tree)
+    return Node(question, narrowed_tree.call, narrowed_tree.children)

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from app.qud.periods import absolute_periods
+from app.qud.periods import RollingSpan, absolute_periods, rolling_span
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -84,3 +84,50 @@ def test_the_trace_says_which_rules_acted(store_path):  # noqa: F811
         ask("How many times did I hike in April 2024?", store, TODAY, llm=FakeLLM(list(steps)), trace=plain)
     assert {"absolute_periods", "ground_values"} <= dated.acted
     assert "absolute_periods" not in plain.acted and "yes_no_frame" not in plain.acted
+
+
+@pytest.mark.parametrize("question, rest, words, unit, number", [
+    ("How many km did I run in the last 6 months?", "How many km did I run?", "in the last 6 months", "months", 6),
+    ("Online spending over the past six months?", "Online spending?", "over the past six months", "months", 6),
+    ("number of workouts in the past 30 days?", "number of workouts?", "in the past 30 days", "days", 30),
+    ("Number of online purchases in the past half year?", "Number of online purchases?", "in the past half year",
+     "months", 6),
+    ("What did I buy in the last month?", "What did I buy?", "in the last month", "months", 1),
+    ("over the past year how many runs", "how many runs", "over the past year", "years", 1),
+    ("songs by Queen during the last two weeks", "songs by Queen", "during the last two weeks", "weeks", 2),
+])
+def test_a_rolling_span_is_taken_out_of_the_question(question, rest, words, unit, number):
+    assert rolling_span(question) == RollingSpan(rest, words, unit, number)
+
+
+@pytest.mark.parametrize("question", [
+    "how many runs last month",                      # a calendar period (absolute_periods)
+    "How many runs in March 2023?",
+    "runs in the past two weeks and in the last 3 months",   # two spans: left to the model
+    "in the last 3 months",                          # nothing but the span
+    "When did I last go running?",                   # "last" alone is no span
+])
+def test_other_periods_are_no_rolling_span(question):
+    assert rolling_span(question) is None
+
+
+def test_the_events_of_each_retrieve_are_kept_to_the_span(store_path):  # noqa: F811
+    llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How many times did I hike in the last 3 weeks?", store, TODAY, llm=llm)
+        assert 'QUD("How many times did I hike?")' in llm.calls[0][0]   # the model is asked without the span
+        # hikes on 3, 10 and 17 April; today is 1 May: 10 April on are in the span
+        assert answer.value == 2 and answer.tree.question == "How many times did I hike in the last 3 weeks?"
+        narrowed = answer.tree.children[0]
+        assert narrowed.question == "my hikes in the last 3 weeks"
+        assert narrowed.step == ('FILTER(l=QUD("my hikes"), filter=lambda attr: attr["start_date"] >= date.today() - '
+                                 'relativedelta(weeks=3) and attr["start_date"] <= date.today())')
+        assert [n.operator for n in answer.tree.walk()] == ["APPLY", "FILTER", "RETRIEVE"]
+
+
+def test_the_rolling_span_rule_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "rolling_spans")
+    llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How many times did I hike in the last 3 weeks?", store, TODAY, llm=llm)
+    assert 'QUD("How many times did I hike in the last 3 weeks?")' in llm.calls[0][0] and answer.value == 3
