@@ -7,6 +7,8 @@ the tree that runs is still the whole, traceable computation. Questions that com
 "most") are not this frame.
 
     count_question("Did I go hiking in 2023?")     # "How many times did I go hiking in 2023?"
+    count_question("has Anna emailed me this year?")   # "How many times has Anna emailed me this year?"
+    count_question("any amazon orders in May?")    # "How many amazon orders in May?"
     count_question("How often did I hike?")        # None
     as_yes_no(count_tree, "Did I go hiking in 2023?")   # APPLY(l=QUD(...), fct=lambda l: len(l) > 0), or None
 
@@ -39,8 +41,10 @@ from app.engine.tree import Node
 from app.lexicon import MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
 from app.qud.validate import TEXT_WORD, asked_specifics
 
-# an auxiliary verb, then the person: "did I", "have we", "was I", "do i"
-_YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?:i|we)\b(?P<rest>.*)$", re.I)
+# an auxiliary verb, then who or what: "did I", "have we", "has Johanna", "was Aoife", "does my watch"
+_YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?!(?:you|it|there)\b)\w(?P<rest>.*)$", re.I)
+# whether there were any: "any amazon orders in May?", "were there any runs in 2023?"
+_ANY = re.compile(r"^\s*(?:(?:are|were|is|was)\s+there\s+)?any\s+(?P<rest>\w.*)$", re.I)
 # comparisons and choices are questions of another shape
 _COMPARING = re.compile(r"\b(?:more|less|fewer|than|or|most|least|longer|shorter|either|neither|whether)\b", re.I)
 AT_LEAST_ONCE = Lambda("lambda l: len(l) > 0")
@@ -48,8 +52,13 @@ AT_LEAST_ONCE = Lambda("lambda l: len(l) > 0")
 
 def count_question(question: str) -> str | None:
     """The count a yes/no question about whether something happened asks for, or None for other questions."""
+    if _COMPARING.search(question) or _HOW_MANY.search(question):   # "did ... since May? how many": a count
+        return None
+    any_of = _ANY.match(question)
+    if any_of is not None:
+        return "How many " + any_of.group("rest").strip()
     match = _YES_NO.match(question)
-    if match is None or _COMPARING.search(question) or not match.group("rest").strip(" ?.!"):
+    if match is None or not match.group("rest").strip(" ?.!"):
         return None
     body = question.strip()
     return "How many times " + body[0].lower() + body[1:]
@@ -167,6 +176,11 @@ _LEADING_CHOICE = re.compile(
 # nouns measured by amount, not by number: "more money", "more time"
 _AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
 _SPENDING = re.compile(r"^\S+\s+(?:i|we)\s+(?:spend|spent|pay|paid)\b", re.I)
+# "who has emailed me more", "who sent me more mails": the person is the sender, not the owner of the data
+_WHO_WROTE_MORE = re.compile(
+    r"^who\s+(?:has\s+|have\s+)?(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|"
+    r"messages|texted|texts)\s+(?:to\s+)?me\s+(?:more|less|fewer)(?:\s+(?:often|frequently|times))?"
+    r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?P<rest>(?:\s.*)?)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -182,7 +196,8 @@ class TwoWay:
 
 def two_way(question: str) -> TwoWay | None:
     """The two measures of a two-way comparison, or None for other questions and for comparisons this frame cannot
-    take apart (a subject asked for: "who sent me more mails, A or B?"; more than two alternatives)."""
+    take apart (a subject asked for, other than the sender of mails: "who came to more parties, A or B?"; more
+    than two alternatives)."""
     text = " ".join(question.split()).strip(" ?.!")
     comparative = _COMPARATIVE.search(text)
     if comparative is None or len(re.findall(r"\bor\b", text, re.I)) > 1:
@@ -222,12 +237,16 @@ def _or_form(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
     choice = _TRAILING_CHOICE.match(text) or _LEADING_CHOICE.match(text)
     if choice is not None and _COMPARATIVE.search(choice.group("body")):
         b, adjunct = _split_adjunct(choice.group("b").strip())
+        a = choice.group("a").strip()
+        sender = _WHO_WROTE_MORE.match(" ".join(f"{choice.group('body')} {adjunct}".split()))
+        if sender is not None:   # "who emails me more, A or B?": the mails each of them sent
+            noun, rest = sender.group("noun") or "emails", sender.group("rest")
+            return tuple(f"How many {noun} did {x} send me{rest}?" for x in (a, b)), (_label(a), _label(b))
         wh = _WH.match(" ".join(f"{choice.group('body')} {adjunct}".split()))
         if wh is None:
             return None
         vp, vp_adjunct = _split_adjunct(_COMPARATIVE.sub("", wh.group("vp")).strip())
         prep = f"{wh.group('prep').lower()} " if wh.group("prep") else ""
-        a = choice.group("a").strip()
         clauses = [f"{wh.group('aux')} I {vp} {prep}{x} {vp_adjunct}" for x in (a, b)]
         return tuple(_measure(" ".join(c.split()), None) for c in clauses), (_label(a), _label(b))
     if _YES_NO_HEAD.match(text) is None or not re.search(r"\bor\b", text, re.I) or "," in text:
@@ -373,9 +392,9 @@ _WHO_OBJECT = re.compile(
     r"^(?:who|whom|with\s+whom)\s+(?P<aux>did|do|have|had)\s+(?:i|we)\s+(?P<vp>.+?)\s+(?:the\s+)?most"
     r"(?:\s+(?:often|frequently|times))?(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?:\s+(?:to|with|from))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
+_MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
 _WHO_SUBJECT = re.compile(
-    r"^who\s+(?:has\s+)?(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|"
-    r"texted|texts)\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
+    rf"^who\s+(?:has\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
 # whose music, films or books: "who did I listen to most" is an artist
@@ -467,14 +486,22 @@ def lost_names(tree: Node, question: str) -> list[str]:
     return [" ".join(p) for p in phrases if " ".join(p).lower() not in written]
 
 
+def _alternative(name: str, question: str) -> bool:
+    """Whether `name` stands on one side of an "or" in `question` ("Lena or Elin", "more Opeth or more Rammstein")."""
+    quoted = re.escape(name)
+    return re.search(rf"\b{quoted}\b,?\s+or\b|\bor\s+(?:(?:more|less|fewer|the|a|an)\s+)?{quoted}\b", question,
+                     re.I) is not None
+
+
 # a conjunction or preposition of time after the first word ("When did I ..." asks; "..., when I ..." says when)
 _TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
 
 
 def keeping_names(tree: Node, question: str) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
-    `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow."""
-    lost = lost_names(tree, question)
+    `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow. A name offered as an
+    alternative ("Lena or Elin") is not kept: a choice between two names asks for no event that writes both."""
+    lost = [name for name in lost_names(tree, question) if not _alternative(name, question)]
     leaves = [node for node in tree.walk() if node.operator == "RETRIEVE"]
     if not lost or len(leaves) != 1 or leaves[0] is tree:
         return None
