@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from app.answer import Answer, AnswerStatus
+from app.answer import AnswerStatus
 from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
 from bench.qa.runner import answer_question, scored_value, store_models
 
