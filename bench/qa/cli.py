@@ -10,11 +10,11 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("bench", help="run the persona benchmark: Hit@1, Relaxed Hit@1, per category and stage")
-    p.add_argument("--set", dest="question_set", choices=("templates", "wild", "wild2"), default="templates",
+    p.add_argument("--set", dest="question_set", choices=("templates", "wild", "wild2", "wild3"), default="templates",
                    help="templates: the persona generator's question bank of --split; wild: the questions written "
                         "without the templates (bench/wild/), over the dev personas and data of another shape; "
-                        "wild2: a second such set by other writers (bench/wild2/), over the test personas and "
-                        "the other-shape data")
+                        "wild2, wild3: later such sets by other writers (bench/wild2/, bench/wild3/), over the test "
+                        "personas and the other-shape data")
     p.add_argument("--split", choices=("train", "dev", "test"), default="dev")
     p.add_argument("--limit", type=int, help="at most this many questions")
     p.add_argument("--every", type=int, default=1, metavar="N",
@@ -71,7 +71,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                            cache=args.cache, say=say)
         _write(args.out, extract_report.to_json(), extract_markdown(extract_report))
         return 0
-    if args.question_set in ("wild", "wild2") and args.mode == "gold":
+    if args.question_set != "templates" and args.mode == "gold":
         print("lifelens bench: the wild set has no gold trees; use --mode qud, one-shot, rag or codegen", file=sys.stderr)
         return 2
     llm = None
@@ -81,7 +81,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         llm = default_llm(args.qud_model)
     if args.ablate is not None:
         return _ablate(args, llm, say)
-    if args.question_set in ("wild", "wild2"):
+    if args.question_set != "templates":
         from bench.qa.wild import SETS, run_wild, wild_markdown
 
         wild = run_wild(mode=args.mode, operators=args.operators, llm=llm, limit=args.limit, datasets=args.persona,
@@ -112,7 +112,7 @@ def _ablate(args: argparse.Namespace, llm, say) -> int:
     def rerun(rule: str, ids: set[str]) -> dict[str, tuple[float, float]]:
         os.environ["LIFELENS_QUD_RULES_OFF"] = rule
         try:
-            if args.question_set in ("wild", "wild2"):
+            if args.question_set != "templates":
                 from bench.qa.wild import SETS, run_wild
 
                 report = run_wild(mode="qud", operators=args.operators, llm=llm, datasets=args.persona, ids=ids,

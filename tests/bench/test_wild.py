@@ -11,7 +11,7 @@ import pytest
 from app.answer import Answer, AnswerStatus
 from bench.qa import wild
 from bench.qa.metrics import hit_at_1
-from bench.qa.wild import SETS, WILD2_DIR, WILD_DIR, load_questions, run_wild, wild_markdown, wild_store
+from bench.qa.wild import SETS, WILD2_DIR, WILD3_DIR, WILD_DIR, load_questions, run_wild, wild_markdown, wild_store
 
 KINDS = {"count", "sum", "average", "argmax", "argmin", "max", "min", "list", "date", "yesno", "compare", "other"}
 
@@ -30,14 +30,15 @@ def test_the_wild_set_is_well_formed_and_every_gold_answer_scores_against_itself
         assert hit_at_1(r["answers"][0], r["answers"]) == 1.0, r["id"]
 
 
-def test_the_second_set_is_well_formed_on_data_the_first_did_not_ask_about():
-    records = load_questions(WILD2_DIR)
+@pytest.mark.parametrize("folder, earlier", [(WILD2_DIR, (WILD_DIR,)), (WILD3_DIR, (WILD_DIR, WILD2_DIR))])
+def test_a_later_set_is_well_formed_and_asks_nothing_an_earlier_one_asked_of_the_same_data(folder, earlier):
+    records = load_questions(folder)
     assert len(records) >= 200 and len({r["id"] for r in records}) == len(records)
-    first = load_questions(WILD_DIR)
-    assert not {r["id"] for r in records} & {r["id"] for r in first}
-    # the same words may be asked of other data ("How many trips did I go on last year?"), not of the same
-    assert not {(r["dataset"], r["question"].lower()) for r in records} & {(r["dataset"], r["question"].lower())
-                                                                           for r in first}
+    for before in map(load_questions, earlier):
+        assert not {r["id"] for r in records} & {r["id"] for r in before}
+        # the same words may be asked of other data ("How many trips did I go on last year?"), not of the same
+        assert not ({(r["dataset"], r["question"].lower()) for r in records}
+                    & {(r["dataset"], r["question"].lower()) for r in before})
     test_personas = {f"p{n}" for n in range(15, 21)}   # app.persona.splits: the test split
     assert {r["dataset"] for r in records} == test_personas | {"o1", "o2"}
     for r in records:
@@ -45,18 +46,20 @@ def test_the_second_set_is_well_formed_on_data_the_first_did_not_ask_about():
         date.fromisoformat(r["reference_date"])
         assert r["kind"] in KINDS and r["answers"] and r["question"].strip()
         assert hit_at_1(r["answers"][0], r["answers"]) == 1.0, r["id"]
-    assert SETS == {"wild": WILD_DIR, "wild2": WILD2_DIR}
+    assert SETS[folder.name] == folder
 
 
-def test_the_second_sets_gold_scripts_reproduce_the_committed_answers(tmp_path):
+def test_the_later_sets_gold_scripts_reproduce_the_committed_answers(tmp_path):
     from app.persona.generate import generate_persona
 
     for persona in ("p15", "p16", "p17", "p18", "p19", "p20"):   # the exports the bench's stores import (seed 0)
         generate_persona(persona, tmp_path / persona / "exports", seed=0, canonical=False)
     subprocess.run([sys.executable, str(WILD_DIR / "other_shape.py"), "--out", str(tmp_path / "other")], check=True,
                    stdout=subprocess.DEVNULL)
-    scripts = sorted(WILD2_DIR.glob("gold_*.py"))
-    assert [s.name for s in scripts] == ["gold_o12.py", "gold_p1516.py", "gold_p1718.py", "gold_p1920.py"]
+    scripts = sorted(WILD2_DIR.glob("gold_*.py")) + sorted(WILD3_DIR.glob("gold_*.py"))
+    assert [f"{s.parent.name}/{s.name}" for s in scripts] == [
+        "wild2/gold_o12.py", "wild2/gold_p1516.py", "wild2/gold_p1718.py", "wild2/gold_p1920.py",
+        "wild3/gold_o12.py", "wild3/gold_p1518.py", "wild3/gold_p1619.py", "wild3/gold_p1720.py"]
     for script in scripts:
         data = tmp_path / "other" if script.name == "gold_o12.py" else tmp_path
         check = subprocess.run([sys.executable, str(script), "--data", str(data), "--check"],
