@@ -194,6 +194,16 @@ def test_argmax_without_val_attr_returns_the_rows():
     assert rows == (SONGS[1],)
 
 
+def test_the_group_of_items_with_no_value_is_no_answer():
+    groups = (Group({"series": None, "count": 40}, SONGS[:1]), Group({"series": "The Crown", "count": 12}, SONGS[1:2]),
+              Group({"series": "Bluey", "count": 3}, SONGS[2:3]))
+    value, warnings = run("ARGMAX", l=groups, arg_attr_name="count", val_attr_name="series")
+    assert (value.value, value.ids) == ("The Crown", ("e2",))
+    assert warnings == ["ARGMAX: 1 of 3 items have no value for 'series'; they are not among the answers"]
+    value, _ = run("ARGMAX", l=groups[:1], arg_attr_name="count", val_attr_name="series")   # none has one
+    assert value.value is None
+
+
 def test_argmax_on_empty_input_is_none():
     value, _ = run("ARGMAX", l=(), arg_attr_name="count", val_attr_name="artist")
     assert (value.value, value.ids) == (None, ())

@@ -67,8 +67,9 @@ def _ordered(op: str, values: list[Any]) -> list[Any]:
         raise OperatorError(f"{op}: cannot order the values: {exc}") from None
 
 
-def _extreme(ctx: OpContext, op: str, args: dict[str, Any], largest: bool, name: str) -> tuple[list[Any], list[Any], Any]:
-    rows = rows_of(args["l"], op)
+def _extreme(ctx: OpContext, op: str, args: dict[str, Any], largest: bool, name: str,
+             rows: list[Any] | None = None) -> tuple[list[Any], list[Any], Any]:
+    rows = rows_of(args["l"], op) if rows is None else rows
     present, values = _values(ctx, op, rows, name)
     if not values:
         return [], [], None
@@ -115,7 +116,15 @@ def argmax(ctx: OpContext, args: dict[str, Any]) -> Any:
 def _arg(ctx: OpContext, args: dict[str, Any], op: str, largest: bool) -> Any:
     arg_name = args["arg_attr_name"]
     val_name = args.get("val_attr_name")
-    winners, _, best = _extreme(ctx, op, args, largest, arg_name)
+    rows = rows_of(args["l"], op)
+    if val_name:
+        # "which series": the items (or the GROUP_BY group) with no value for it name none, so they are no answer
+        known = [row for row in rows if row.get(val_name) is not None]
+        if known and len(known) < len(rows):
+            ctx.warn(f"{op}: {len(rows) - len(known)} of {len(rows)} items have no value for {val_name!r}; "
+                     f"they are not among the answers")
+            rows = known
+    winners, _, best = _extreme(ctx, op, args, largest, arg_name, rows)
     if not val_name:
         return tuple(winners)
     details = {"arg_attr_name": arg_name, "arg_value": best, "val_attr_name": val_name, "ties": len(winners)}
