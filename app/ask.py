@@ -23,7 +23,7 @@ from datetime import date
 from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
-from app.people import mail_owner
+from app.people import mail_owner, owner_and_people
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.validate import carrier_phrases, source_words
@@ -62,6 +62,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
 
     trace = trace if trace is not None else Trace()
     owner = lambda: mail_owner(store)  # noqa: E731  (read only for a question about the people of some events)
+    people = lambda: owner_and_people(store)[1]  # noqa: E731  (read only where the tree lost no capitalised name)
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)
@@ -73,7 +74,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         try:
             with _interruptible(llm, check):
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
-                                          cancel=check, avoid=avoid, join_for=join_for, owner=owner)
+                                          cancel=check, avoid=avoid, join_for=join_for, owner=owner,
+                                          people=people)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -38,6 +38,13 @@ _PERIOD_NOUNS = ("(calendar |\\d+ |few |couple of )?(years?|months?|weeks?|days?
                              "fall", "christmas", "easter")))
 RECENCY_PATTERN = rf"\b(most recent(ly)?|latest)\b|\blast\b(?! ({_PERIOD_NOUNS})\b)"
 
+# English words that are never a person's name in a question, though some people are called so ("Will", "Jo")
+FUNCTION_WORDS = frozenset(
+    "a an the this that these those my your his her its our their me him us them i you he she it we they "
+    "am is are was were be been being have has had do does did will would shall should can could may might must "
+    "and or but nor so yet if then than as of to in on at by for from with about into over after before since until "
+    "not no any all some each every what which who whom whose when where why how".split())
+
 # Counts written as words in questions ("the last three months"); the index is the number.
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")

@@ -17,7 +17,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Callable
+from typing import Callable, Sequence
 
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
@@ -25,7 +25,7 @@ from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import (
     as_per_period, as_two_way, as_yes_no, count_question, events_below, keeping_names, people_of, per_period,
-    two_way, who_most_count,
+    sourcing_services, two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods, rolling_span, within_span
@@ -61,6 +61,10 @@ RULES: dict[str, str] = {
                      "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
     "who_most_frame": "'who did I ... the most' is the person counted most often among the people of the events "
                       "that the count of it counts, the owner of the data left out (app.qud.frames)",
+    "service_source": "a FILTER test of an attribute for a service's name (attr['category'] == 'Amazon') is a test "
+                      "of the events' source, where every event of a source comes from one service (app.sources)",
+    "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
+                    "birthday?') is a name for keep_names (app.people)",
     "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
                   "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
     **GUARDS,
@@ -386,6 +390,7 @@ def decompose(
     avoid: dict[str, frozenset[str]] | None = None,
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
     owner: Callable[[], str | None] | None = None,
+    people: Callable[[], Sequence[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -399,7 +404,9 @@ def decompose(
     past 30 days") is taken out and tested above each RETRIEVE as `date.today()` minus the span (rule
     rolling_spans), which the engine evaluates at the reference date.
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
-    only where a question asks who among the people of some events, who are counted without them.
+    only where a question asks who among the people of some events, who are counted without them. `people`: tells
+    the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
+    (rule people_names).
     """
     question = " ".join(question.split())
     if not question:
@@ -416,9 +423,20 @@ def decompose(
             acted.add("absolute_periods")
         question = dated
 
+    known: list[Sequence[str]] = []
+
+    def known_people() -> Sequence[str]:
+        if not known:
+            known.append(people() if people is not None and config.on("people_names") else ())
+        return known[0]
+
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
-        named = keeping_names(tree, asked) if config.on("keep_names") else None
+        sourced = sourcing_services(tree) if config.on("service_source") else None
+        if sourced is not None:
+            acted.add("service_source")
+            tree = sourced
+        named = keeping_names(tree, asked, known_people()) if config.on("keep_names") else None
         if named is None:
             return tree
         acted.add("keep_names")

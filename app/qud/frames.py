@@ -35,10 +35,11 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Sequence
 
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
+from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
 from app.qud.validate import TEXT_WORD, asked_specifics
 
 # an auxiliary verb, then who or what: "did I", "have we", "has Johanna", "was Aoife", "does my watch"
@@ -464,10 +465,11 @@ def people_of(events: Node, question: str, owner: str | None = None) -> Node:
 # A name in a clause of time ("while I was away in Chamonix", "after moving to Austin") says when, not which
 # events: the events of that time need not write it.
 
-def lost_names(tree: Node, question: str) -> list[str]:
+def lost_names(tree: Node, question: str, people: Sequence[str] = ()) -> list[str]:
     """The names of `question` (runs of capitalised words, as `asked_specifics` finds them: no sentence start,
-    pronoun, month or source) that no step, sub-question or query of `tree` writes, in question order."""
-    named = {text for kind, text in asked_specifics(question) if kind == "name"}
+    pronoun, month or source; and words in lower case that are the first name of one of `people`, the people of
+    the data) that no step, sub-question or query of `tree` writes, in question order."""
+    named = {text for kind, text in asked_specifics(question) if kind == "name"} | lower_case_names(question, people)
     when = _TIME_CLAUSE.search(question)
     phrases: list[list[str]] = []
     last = None
@@ -497,11 +499,28 @@ def _alternative(name: str, question: str) -> bool:
 _TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
 
 
-def keeping_names(tree: Node, question: str) -> Node | None:
+def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
+    """The words of `question` in lower case that are the first name of one of `people` ("harriet's birthday?"),
+    unless the word is one the examples' plans use, a function word or a month or weekday ("will", "may")."""
+    if not people:
+        return set()
+    from app.qud.grammar import planning_words
+
+    first = {person.split()[0].lower() for person in people if person.split()}
+    common = planning_words() | FUNCTION_WORDS | set(MONTH_NAMES) | set(WEEKDAY_NAMES)
+    found = set()
+    for match in TEXT_WORD.finditer(question):
+        word = match.group().removesuffix("'s")
+        if word.islower() and len(word) > 2 and word in first and word not in common:
+            found.add(word)
+    return found
+
+
+def keeping_names(tree: Node, question: str, people: Sequence[str] = ()) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
     `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow. A name offered as an
     alternative ("Lena or Elin") is not kept: a choice between two names asks for no event that writes both."""
-    lost = [name for name in lost_names(tree, question) if not _alternative(name, question)]
+    lost = [name for name in lost_names(tree, question, people) if not _alternative(name, question)]
     leaves = [node for node in tree.walk() if node.operator == "RETRIEVE"]
     if not lost or len(leaves) != 1 or leaves[0] is tree:
         return None
@@ -524,3 +543,48 @@ def _replaced(node: Node, old: Node, new: Node) -> Node:
     args = tuple((name, Qud(new.question) if value == Qud(old.question) else value) for name, value in node.call.args)
     children = tuple(new if child is old else child for child in node.children)
     return Node(node.question, Call(node.call.operator, args), children)
+
+
+# --- a service is where the events come from ----------------------------------------------------------------
+#
+# "How much did I spend on Amazon in 2023?": the small model tests an extracted attribute for the service's name
+# (`attr["category"] == "Amazon"`), which no purchase's category is. Every event of a source comes from one service
+# (app.sources: SourceSpec.service), so the test is written as a test of the events' source instead.
+
+_SERVICE_TEST = re.compile(r'attr\["(?P<attr>\w+)"\](?P<lower>\.lower\(\))?\s*==\s*"(?P<name>[^"]+)"')
+
+
+def sourcing_services(tree: Node) -> Node | None:
+    """`tree` with each FILTER test of an attribute (not the source) for a service's name written as a test of the
+    events' source; None when no FILTER tests one."""
+    from app.sources import SOURCES
+
+    sources_of: dict[str, list[str]] = {}
+    for spec in SOURCES.values():
+        if spec.service:
+            sources_of.setdefault(spec.service.lower(), []).append(spec.name)
+
+    def rewritten(match: re.Match) -> str:
+        names = sources_of.get(match.group("name").lower())
+        if names is None or match.group("attr") == "source":
+            return match.group(0)
+        if len(names) == 1:
+            return f'attr["source"] == {format_value(names[0])}'
+        return f'attr["source"] in ({", ".join(format_value(n) for n in sorted(names))})'
+
+    changed = False
+
+    def walk(node: Node) -> Node:
+        nonlocal changed
+        children = tuple(walk(child) for child in node.children)
+        call = node.call
+        test = call.get("filter") if call.operator == "FILTER" else None
+        if isinstance(test, Lambda):
+            source = _SERVICE_TEST.sub(rewritten, test.source)
+            if source != test.source:
+                changed = True
+                call = Call("FILTER", tuple((n, Lambda(source) if n == "filter" else v) for n, v in call.args))
+        return Node(node.question, call, children)
+
+    result = walk(tree)
+    return result if changed else None

@@ -12,7 +12,8 @@ from app.engine.executor import execute
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
 from app.qud.frames import (
-    TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, per_period, two_way, who_most_count,
+    TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, per_period,
+    sourcing_services, two_way, who_most_count,
 )
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -343,3 +344,65 @@ def test_a_count_of_the_events_that_write_the_name(tmp_path, monkeypatch):
         assert [n.operator for n in answer.tree.walk()] == ["APPLY", "FILTER", "RETRIEVE"]
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "keep_names")
         assert ask("How many times did I have dinner with Nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 3
+
+
+def test_a_test_for_a_services_name_becomes_a_test_of_the_events_source():
+    leaf = Node("I bought something online", parse_call('RETRIEVE(query="I bought something online")'))
+    spent = Node("Amazon in 2024", parse_call(
+        'FILTER(l=QUD("I bought something online"), filter=lambda attr: attr["start_datetime"].year == 2024 and '
+        'attr["category"] == "Amazon")'), (leaf,))
+    sourced = sourcing_services(spent)
+    assert sourced.step == ('FILTER(l=QUD("I bought something online"), filter=lambda attr: '
+                            'attr["start_datetime"].year == 2024 and attr["source"] == "online_purchase")')
+    assert sourced.children == (leaf,) and sourced.question == "Amazon in 2024"
+    watched = Node("q", parse_call('FILTER(l=QUD("I bought something online"), '
+                                   'filter=lambda attr: attr["service"].lower() == "netflix")'), (leaf,))
+    assert sourcing_services(watched).call.get("filter").source == (
+        'lambda attr: attr["source"] in ("movie_stream", "tvseries_stream")')
+    books = Node("q", parse_call('FILTER(l=QUD("I bought something online"), '
+                                 'filter=lambda attr: attr["category"] == "Books")'), (leaf,))
+    assert sourcing_services(books) is None and sourcing_services(leaf) is None
+
+
+def test_a_sum_over_a_services_events_counts_them_all(tmp_path, monkeypatch):
+    orders = [Event(source="online_purchase", type="csv", start=datetime(2024, 4, day, 12, tzinfo=timezone.utc),
+                    end=None, title=f"Order {day}", text=f"Order {day}", data={"total": 10.0 * day, "category": "Books"},
+                    position=f"line {day}", key=content_key("a", str(day)), tz="UTC")
+              for day in (2, 9)]
+    steps = [' SUM(l=QUD("my Amazon orders"), attr_name="total")',
+             ' FILTER(l=QUD("my orders with category"), filter=lambda attr: attr["category"] == "Amazon")',
+             ' EXTRACT(l=QUD("my orders"), attr_names=["category", "total"])', ' RETRIEVE(query="I bought something online")']
+    with EventStore.open(write_store(tmp_path / "events.sqlite", orders), read_only=True) as store:
+        assert ask("How much did I spend on Amazon?", store, TODAY, llm=FakeLLM(list(steps))).value == 110.0
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "service_source")
+        assert ask("How much did I spend on Amazon?", store, TODAY, llm=FakeLLM(list(steps))).value == 0
+
+
+def test_a_first_name_in_lower_case_is_a_name_where_the_data_knows_the_person():
+    people = ["Harriet Campbell", "Will Hall", "May Li"]
+    assert lower_case_names("harriet's birthday?", people) == {"harriet"}
+    assert lower_case_names("how much will it cost in may?", people) == set()   # a verb and a month
+    assert lower_case_names("harriet's birthday?", []) == set()
+    birthdays = Node("q", parse_call('MAX(l=QUD("my birthdays with date"), attr_name="start_date")'), (
+        Node("my birthdays with date", parse_call('EXTRACT(l=QUD("my birthdays"), attr_names=["start_date"])'), (
+            Node("my birthdays", parse_call('RETRIEVE(query="I got a birthday")')),)),))
+    assert lost_names(birthdays, "harriet's birthday?", people) == ["harriet"]
+    assert lost_names(birthdays, "harriet's birthday?") == []
+    narrowed = keeping_names(birthdays, "harriet's birthday?", people)
+    assert narrowed.children[0].children[0].step == (
+        'FILTER(l=QUD("my birthdays"), filter=lambda attr: "harriet" in str(attr["text"]).lower())')
+
+
+def test_ask_hands_the_people_of_the_data_to_keep_names(tmp_path, monkeypatch):
+    def entry(day: int, title: str, who: str) -> Event:
+        return Event(source="calendar", type="ics", start=datetime(2024, 4, day, 19, tzinfo=timezone.utc), end=None,
+                     title=title, text=title, data={"summary": title, "attendees": ["Kim Ode", who]}, position=f"line {day}",
+                     key=content_key("c", str(day)), tz="UTC")
+
+    events = [entry(2, "Dinner with Nina", "Nina Berg"), entry(9, "Dinner with Lena", "Lena Kurz"),
+              entry(16, "Dinner with Nina", "Nina Berg")]   # Kim Ode, on every entry, is the owner
+    steps = [' APPLY(l=QUD("my dinners"), fct=len)', ' RETRIEVE(query="I had dinner")']
+    with EventStore.open(write_store(tmp_path / "events.sqlite", events), read_only=True) as store:
+        assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 2
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "people_names")
+        assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 3
