@@ -24,8 +24,8 @@ from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_cal
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import (
-    as_per_period, as_two_way, as_yes_no, count_question, events_below, keeping_names, people_of, per_period,
-    sourcing_services, two_way, who_most_count,
+    as_per_period, as_two_way, as_yes_no, count_question, events_below, keeping_names, lost_names, lower_case_words,
+    people_of, per_period, sourcing_services, two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods, rolling_span, within_span
@@ -436,10 +436,15 @@ def decompose(
         if sourced is not None:
             acted.add("service_source")
             tree = sourced
-        named = keeping_names(tree, asked, known_people()) if config.on("keep_names") else None
+        named = None
+        if config.on("keep_names"):
+            people_asked = known_people() if lower_case_words(asked) else ()   # the store is read only where needed
+            named = keeping_names(tree, asked, people_asked)
         if named is None:
             return tree
         acted.add("keep_names")
+        if people_asked and lost_names(tree, asked, people_asked) != lost_names(tree, asked):
+            acted.add("people_names")
         return named
 
     span = rolling_span(question) if config.on("rolling_spans") else None

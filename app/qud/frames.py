@@ -499,21 +499,20 @@ def _alternative(name: str, question: str) -> bool:
 _TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
 
 
-def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
-    """The words of `question` in lower case that are the first name of one of `people` ("harriet's birthday?"),
-    unless the word is one the examples' plans use, a function word or a month or weekday ("will", "may")."""
-    if not people:
-        return set()
+def lower_case_words(question: str) -> set[str]:
+    """The words of `question` in lower case that could be a first name: not one the examples' plans use, a
+    function word, a month or a weekday ("will", "may")."""
     from app.qud.grammar import planning_words
 
-    first = {person.split()[0].lower() for person in people if person.split()}
     common = planning_words() | FUNCTION_WORDS | set(MONTH_NAMES) | set(WEEKDAY_NAMES)
-    found = set()
-    for match in TEXT_WORD.finditer(question):
-        word = match.group().removesuffix("'s")
-        if word.islower() and len(word) > 2 and word in first and word not in common:
-            found.add(word)
-    return found
+    words = (match.group().removesuffix("'s") for match in TEXT_WORD.finditer(question))
+    return {word for word in words if word.islower() and len(word) > 2 and word not in common}
+
+
+def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
+    """The words of `question` in lower case that are the first name of one of `people` ("harriet's birthday?")."""
+    first = {person.split()[0].lower() for person in people if person.split()}
+    return lower_case_words(question) & first if first else set()
 
 
 def keeping_names(tree: Node, question: str, people: Sequence[str] = ()) -> Node | None:
