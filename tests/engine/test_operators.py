@@ -199,9 +199,13 @@ def test_the_group_of_items_with_no_value_is_no_answer():
               Group({"series": "Bluey", "count": 3}, SONGS[2:3]))
     value, warnings = run("ARGMAX", l=groups, arg_attr_name="count", val_attr_name="series")
     assert (value.value, value.ids) == ("The Crown", ("e2",))
-    assert warnings == ["ARGMAX: 1 of 3 items have no value for 'series'; they are not among the answers"]
+    assert warnings == ["ARGMAX: the group of the items with no value for 'series' is not among the answers"]
     value, _ = run("ARGMAX", l=groups[:1], arg_attr_name="count", val_attr_name="series")   # none has one
     assert value.value is None
+    trips = (item(1, destination="Lisbon", start=datetime(2024, 3, 1, tzinfo=BERLIN)),
+             item(2, destination=None, start=datetime(2024, 4, 1, tzinfo=BERLIN)))
+    value, _ = run("ARGMAX", l=trips, arg_attr_name="start", val_attr_name="destination")   # the latest trip's
+    assert (value.value, value.ids) == (None, ("e2",))
 
 
 def test_argmax_on_empty_input_is_none():

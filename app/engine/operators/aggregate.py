@@ -19,7 +19,7 @@ from typing import Any
 
 from app.engine.compare import EvalError, sort_key_order, type_name
 from app.engine.operators import OpContext, OperatorError, operator, rows_of
-from app.engine.values import MISSING, Scalar, merge_ids
+from app.engine.values import MISSING, Group, Scalar, merge_ids
 
 UNITS = {
     "ms_played": "ms", "duration_s": "s", "duration": "s", "duration_seconds": "s", "duration_min": "min",
@@ -118,11 +118,11 @@ def _arg(ctx: OpContext, args: dict[str, Any], op: str, largest: bool) -> Any:
     val_name = args.get("val_attr_name")
     rows = rows_of(args["l"], op)
     if val_name:
-        # "which series": the items (or the GROUP_BY group) with no value for it name none, so they are no answer
-        known = [row for row in rows if row.get(val_name) is not None]
+        # "which series": GROUP_BY's group of the items with no value for it names none, so it is no answer (an
+        # item without one is still the item that won: "the destination of my latest trip" is then unknown)
+        known = [row for row in rows if not (isinstance(row, Group) and row.get(val_name) is None)]
         if known and len(known) < len(rows):
-            ctx.warn(f"{op}: {len(rows) - len(known)} of {len(rows)} items have no value for {val_name!r}; "
-                     f"they are not among the answers")
+            ctx.warn(f"{op}: the group of the items with no value for {val_name!r} is not among the answers")
             rows = known
     winners, _, best = _extreme(ctx, op, args, largest, arg_name, rows)
     if not val_name:
