@@ -423,29 +423,9 @@ def decompose(
             acted.add("absolute_periods")
         question = dated
 
-    known: list[Sequence[str]] = []
-
-    def known_people() -> Sequence[str]:
-        if not known:
-            known.append(people() if people is not None and config.on("people_names") else ())
-        return known[0]
-
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
-        sourced = sourcing_services(tree) if config.on("service_source") else None
-        if sourced is not None:
-            acted.add("service_source")
-            tree = sourced
-        named = None
-        if config.on("keep_names"):
-            people_asked = known_people() if lower_case_words(asked) else ()   # the store is read only where needed
-            named = keeping_names(tree, asked, people_asked)
-        if named is None:
-            return tree
-        acted.add("keep_names")
-        if people_asked and lost_names(tree, asked, people_asked) != lost_names(tree, asked):
-            acted.add("people_names")
-        return named
+        return _written_around(tree, asked, config, acted, people)
 
     span = rolling_span(question) if config.on("rolling_spans") else None
     asked = span.rest if span is not None else question
@@ -455,6 +435,27 @@ def decompose(
         return tree
     acted.add("rolling_spans")
     return within_span(tree, span, question)
+
+
+def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
+                    people: Callable[[], Sequence[str]] | None) -> Node:
+    """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
+    events' source (service_source), the names it lost kept on the events (keep_names, people_names)."""
+    sourced = sourcing_services(tree) if config.on("service_source") else None
+    if sourced is not None:
+        acted.add("service_source")
+        tree = sourced
+    if not config.on("keep_names"):
+        return tree
+    # the store's people are read only for a question with a lower-case word that could be a first name
+    known = people() if people is not None and config.on("people_names") and lower_case_words(asked) else ()
+    named = keeping_names(tree, asked, known)
+    if named is None:
+        return tree
+    acted.add("keep_names")
+    if known and lost_names(tree, asked, known) != lost_names(tree, asked):
+        acted.add("people_names")
+    return named
 
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,
