@@ -55,6 +55,11 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 RELATIONS = ("mother", "father", "sister", "brother", "partner", "daughter", "son", "grandmother", "grandfather",
              "friend", "colleague", "other")
 
+# Nouns that ask for someone the owner knows: "which friend emails me the most" is a person, where "who" may be a
+# shop or a newsletter.
+PERSON_NOUNS = frozenset(r for r in RELATIONS if r != "other") | frozenset(
+    "coworker co-worker workmate person contact relative".split())
+
 # Words that name people by their relation to the owner ("Call Mum & Dad", "Trick or treat with the kids").
 KIN_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("mum", "mom", "mother", "mama", "mommy", "mummy"), ("mother",)),

@@ -24,8 +24,8 @@ from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_cal
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import (
-    as_per_period, as_two_way, as_yes_no, count_question, events_below, keeping_names, lost_names, lower_case_words,
-    people_of, per_period, sourcing_services, two_way, who_most_count,
+    as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below, keeping_names,
+    lost_names, lower_case_words, people_of, per_period, sourcing_services, two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.periods import absolute_periods, rolling_span, within_span
@@ -65,6 +65,8 @@ RULES: dict[str, str] = {
                       "of the events' source, where every event of a source comes from one service (app.sources)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
+    "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
+                   "owner also wrote to or met), not the shops and newsletters that send mail",
     "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
                   "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
     **GUARDS,
@@ -429,7 +431,7 @@ def decompose(
 
     span = rolling_span(question) if config.on("rolling_spans") else None
     asked = span.rest if span is not None else question
-    framed = _framed(asked, reference_date, config, acted, owner, solve)
+    framed = _framed(asked, reference_date, config, acted, owner, solve, people)
     tree = framed if framed is not None else solve(asked)
     if span is None:
         return tree
@@ -459,19 +461,25 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
 
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,
-            solve: Callable[[str], Node]) -> Node | None:
+            solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
-    def people(count: str) -> Node | None:
+    def most_often(count: str) -> Node | None:
         events = events_below(solve(count))
-        return people_of(events, question, owner() if owner else None) if events is not None else None
+        if events is None:
+            return None
+        known = (people() if people is not None and config.on("people_only") and asks_for_someone_known(question)
+                 else ())
+        if known:
+            acted.add("people_only")
+        return people_of(events, question, owner() if owner else None, known)
 
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
-        ("who_most_frame", who_most_count(question), people),
+        ("who_most_frame", who_most_count(question), most_often),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
     )
     for rule, reading, tree_of in frames:

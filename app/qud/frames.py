@@ -39,7 +39,7 @@ from typing import Sequence
 
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, WEEKDAY_NAMES
+from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, PERSON_NOUNS, WEEKDAY_NAMES
 from app.qud.validate import TEXT_WORD, asked_specifics
 
 # an auxiliary verb, then who or what: "did I", "have we", "has Johanna", "was Aoife", "does my watch"
@@ -394,8 +394,8 @@ _WHO_OBJECT = re.compile(
     r"(?:\s+(?:often|frequently|times))?(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?:\s+(?:to|with|from))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
 _MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
-_WHO_SUBJECT = re.compile(
-    rf"^who\s+(?:has\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
+_WHO_SUBJECT = re.compile(   # "who sends me the most mails", "which friend emails me the most"
+    rf"^(?:who|which\s+[a-z]+)\s+(?:has\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
 # whose music, films or books: "who did I listen to most" is an artist
@@ -421,6 +421,13 @@ def who_most_count(question: str) -> str | None:
     return f"How many times {aux} I {vp}{rest}?"
 
 
+def asks_for_someone_known(question: str) -> bool:
+    """Whether a "which ..." question names its answer as someone the owner knows ("which friend", "which of my
+    colleagues"), not anyone who mails them."""
+    match = re.match(r"\s*which\s+(?:of\s+my\s+)?(?P<noun>[a-z-]+)", question, re.I)
+    return match is not None and match.group("noun").lower().removesuffix("s") in PERSON_NOUNS
+
+
 def events_below(tree: Node) -> Node | None:
     """Below a tree's aggregates and groupings, the first step that gives events; None when it has none (or
     branches first)."""
@@ -432,10 +439,11 @@ def events_below(tree: Node) -> Node | None:
     return node
 
 
-def people_of(events: Node, question: str, owner: str | None = None) -> Node:
+def people_of(events: Node, question: str, owner: str | None = None, people: Sequence[str] = ()) -> Node:
     """The person found most often among the participants of `events` (a calendar entry's attendees, a mail's
     sender and recipients), the others as runner-ups, asked as `question`; the `owner` of the data (on every
-    mail they sent or got) is not counted."""
+    mail they sent or got) is not counted, and given the data's `people` (for "which friend ..."), only they are
+    (a shop or newsletter that mails the owner is no one they know)."""
     scope = events.question
     q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
     node = Node.from_step(f"{scope} with participants",
@@ -445,7 +453,11 @@ def people_of(events: Node, question: str, owner: str | None = None) -> Node:
     node = Node.from_step(f"{scope} with person" if owner is None else f"{scope} with each person",
                           f'UNNEST(l={q(node.question)}, nested_attr_name="participants", unnested_attr_name="person")',
                           (node,))
-    if owner is not None:
+    if people:
+        known = ", ".join(format_value(person) for person in people)
+        node = Node.from_step(f"{scope} with person", f'FILTER(l={q(node.question)}, '
+                              f'filter=lambda attr: attr["person"] in ({known},))', (node,))
+    elif owner is not None:
         node = Node.from_step(f"{scope} with person", f'FILTER(l={q(node.question)}, '
                               f'filter=lambda attr: attr["person"] != {format_value(owner)})', (node,))
     node = Node.from_step(f"{scope} grouped by person",

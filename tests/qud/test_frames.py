@@ -256,7 +256,7 @@ def test_other_questions_are_not_who_the_most(question):
     assert who_most_count(question) is None
 
 
-def test_who_sent_me_the_most_is_the_sender_counted_most_the_owner_left_out(tmp_path):
+def test_who_sent_me_the_most_is_the_person_counted_most_the_owner_and_shops_left_out(tmp_path, monkeypatch):
     from datetime import datetime, timezone
 
     from importers.base import Event, content_key
@@ -270,16 +270,25 @@ def test_who_sent_me_the_most_is_the_sender_counted_most_the_owner_left_out(tmp_
                      position=f"message {day}", key=content_key("mail", day),
                      data={"from_name": sender.split(" <")[0], "from": sender, "to": [to]})
 
+    news = "Röstwerk <news@roestwerk.de>"   # a newsletter: it mails the owner, who never writes to it
     path = write_store(tmp_path / "mails.sqlite", [
         mail(1, "Anna Lee <anna@lee.org>", me), mail(2, "Anna Lee <anna@lee.org>", me),
         mail(3, "Anna Lee <anna@lee.org>", me), mail(4, "Ben Okafor <ben@okafor.org>", me),
-        mail(5, me, "Ben Okafor <ben@okafor.org>")])
+        mail(5, me, "Ben Okafor <ben@okafor.org>"), mail(6, me, "Anna Lee <anna@lee.org>"),
+        *(mail(day, news, me) for day in range(7, 12))])
+    steps = [' APPLY(l=QUD("mails I got"), fct=len)', ' RETRIEVE(query="mail")']
     with EventStore.open(path, read_only=True) as store:
-        answer = ask("Who sent me the most mails?", store, TODAY, llm=FakeLLM(
-            [' APPLY(l=QUD("mails I got"), fct=len)', ' RETRIEVE(query="mail")']))
-    assert answer.value == "Anna Lee"   # three mails from her, two with Ben; Kim Ode, the owner, is on all five
-    assert answer.tree.children[0].children[0].children[0].question == "mails I got with person"   # the owner out
-    assert answer.text == "The person with the most mails you got was Anna Lee (3), then Ben Okafor (2)."
+        # five mails from the newsletter, four with Anna, two with Ben; Kim Ode, the owner, is on all of them
+        answer = ask("Who sent me the most mails?", store, TODAY, llm=FakeLLM(list(steps)))
+        assert answer.value == "Röstwerk"
+        assert answer.tree.children[0].children[0].children[0].question == "mails I got with person"   # owner out
+        assert answer.text == ("The person with the most mails you got was Röstwerk (5), then Anna Lee (4) and "
+                               "Ben Okafor (2).")
+        friend = ask("Which friend sent me the most mails?", store, TODAY, llm=FakeLLM(list(steps)))
+        assert (friend.value, friend.tree.children[0].children[0].children[0].question) == (
+            "Anna Lee", "mails I got with person")   # someone the owner also wrote to, not a newsletter
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "people_only")
+        assert ask("Which friend sent me the most mails?", store, TODAY, llm=FakeLLM(list(steps))).value == "Röstwerk"
 
 
 # --- names the tree lost ---------------------------------------------------------------------------------------
