@@ -16,6 +16,7 @@ that cannot be decomposed gives an Answer with `error` set and no tree; nothing 
 
 from __future__ import annotations
 
+import functools
 import time
 from contextlib import nullcontext
 from dataclasses import replace
@@ -62,7 +63,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
 
     trace = trace if trace is not None else Trace()
     owner = lambda: mail_owner(store)  # noqa: E731  (read only for a question about the people of some events)
-    people = lambda: owner_and_people(store)[1]  # noqa: E731  (read only where the tree lost no capitalised name)
+    # read once, and only for a question with a lower-case word that may be a first name or "which friend ..."
+    people = functools.cache(lambda: owner_and_people(store)[1])
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)

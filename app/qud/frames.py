@@ -177,10 +177,12 @@ _LEADING_CHOICE = re.compile(
 # nouns measured by amount, not by number: "more money", "more time"
 _AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
 _SPENDING = re.compile(r"^\S+\s+(?:i|we)\s+(?:spend|spent|pay|paid)\b", re.I)
+# verbs of a mail someone sent the owner: "who emails me", "who has written to me"
+_MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
 # "who has emailed me more", "who sent me more mails": the person is the sender, not the owner of the data
 _WHO_WROTE_MORE = re.compile(
-    r"^who\s+(?:has\s+|have\s+)?(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|"
-    r"messages|texted|texts)\s+(?:to\s+)?me\s+(?:more|less|fewer)(?:\s+(?:often|frequently|times))?"
+    rf"^who\s+(?:has\s+|have\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:more|less|fewer)"
+    r"(?:\s+(?:often|frequently|times))?"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?P<rest>(?:\s.*)?)$", re.I)
 
 
@@ -393,9 +395,9 @@ _WHO_OBJECT = re.compile(
     r"^(?:who|whom|with\s+whom)\s+(?P<aux>did|do|have|had)\s+(?:i|we)\s+(?P<vp>.+?)\s+(?:the\s+)?most"
     r"(?:\s+(?:often|frequently|times))?(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?:\s+(?:to|with|from))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
-_MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
 _WHO_SUBJECT = re.compile(   # "who sends me the most mails", "which friend emails me the most"
-    rf"^(?:who|which\s+[a-z]+)\s+(?:has\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:the\s+)?most(?:\s+(?:often|frequently|times))?"
+    rf"^(?:who|which\s+[a-z]+)\s+(?:has\s+)?{_MAIL_VERBS}\s+(?:to\s+)?me\s+(?:the\s+)?most"
+    r"(?:\s+(?:often|frequently|times))?"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
 # whose music, films or books: "who did I listen to most" is an artist
@@ -562,7 +564,7 @@ def _replaced(node: Node, old: Node, new: Node) -> Node:
 # (`attr["category"] == "Amazon"`), which no purchase's category is. Every event of a source comes from one service
 # (app.sources: SourceSpec.service), so the test is written as a test of the events' source instead.
 
-_SERVICE_TEST = re.compile(r'attr\["(?P<attr>\w+)"\](?P<lower>\.lower\(\))?\s*==\s*"(?P<name>[^"]+)"')
+_SERVICE_TEST = re.compile(r'attr\["(?P<attr>\w+)"\](?:\.lower\(\))?\s*==\s*"(?P<name>[^"]+)"')
 
 
 def sourcing_services(tree: Node) -> Node | None:
