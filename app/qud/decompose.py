@@ -28,6 +28,7 @@ from app.qud.frames import (
     lost_names, lower_case_words, people_of, per_period, sourcing_services, two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
+from app.qud.occasions import away_clause, while_away
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -53,6 +54,9 @@ RULES: dict[str, str] = {
     "rolling_spans": "a span ending today ('in the last 6 months', 'over the past 30 days') is taken out of the "
                      "question, and the rest's tree keeps only the events that started in it: a FILTER on the start "
                      "date above each RETRIEVE (app.qud.periods)",
+    "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
+                    "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
+                    "trip's events that name the place and last a day or longer (app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -404,7 +408,8 @@ def decompose(
     `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
     their dates (rule absolute_periods), so the tree's questions say which dates were meant; a rolling span ("the
     past 30 days") is taken out and tested above each RETRIEVE as `date.today()` minus the span (rule
-    rolling_spans), which the engine evaluates at the reference date.
+    rolling_spans), which the engine evaluates at the reference date; a stay ("while I was in Krakow") is taken out
+    and each RETRIEVE joined with the days of that trip (rule away_clauses).
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
     only where a question asks who among the people of some events, who are counted without them. `people`: tells
     the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
@@ -431,8 +436,13 @@ def decompose(
 
     span = rolling_span(question) if config.on("rolling_spans") else None
     asked = span.rest if span is not None else question
-    framed = _framed(asked, reference_date, config, acted, owner, solve, people)
-    tree = framed if framed is not None else solve(asked)
+    away = away_clause(asked) if config.on("away_clauses") else None
+    rest = away.rest if away is not None else asked
+    framed = _framed(rest, reference_date, config, acted, owner, solve, people)
+    tree = framed if framed is not None else solve(rest)
+    if away is not None:
+        acted.add("away_clauses")
+        tree = while_away(tree, away, asked)
     if span is None:
         return tree
     acted.add("rolling_spans")

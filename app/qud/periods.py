@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Callable
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
@@ -140,15 +141,22 @@ def rolling_span(question: str) -> RollingSpan | None:
 
 def within_span(tree: Node, span: RollingSpan, question: str) -> Node:
     """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
+    return above_each_retrieve(tree, question, lambda retrieve: Node.from_step(
+        f"{retrieve.question} {span.words}", f"FILTER(l={format_value(Qud(retrieve.question))}, filter={span.test})",
+        (retrieve,)))
 
-    def narrowed(node: Node) -> Node:
+
+def above_each_retrieve(tree: Node, question: str, step_above: Callable[[Node], Node]) -> Node:
+    """`tree` asked as `question`, with each RETRIEVE replaced by `step_above(it)`, a step over it; each step above
+    that asks the new step's question instead."""
+
+    def rebuilt(node: Node) -> Node:
         if node.operator == "RETRIEVE":
-            return Node.from_step(f"{node.question} {span.words}",
-                                  f"FILTER(l={format_value(Qud(node.question))}, filter={span.test})", (node,))
-        children = tuple(narrowed(child) for child in node.children)
+            return step_above(node)
+        children = tuple(rebuilt(child) for child in node.children)
         renamed = {Qud(old.question): Qud(new.question) for old, new in zip(node.children, children)}
         args = tuple((name, renamed.get(value, value)) for name, value in node.call.args)
         return Node(node.question, Call(node.call.operator, args), children)
 
-    narrowed_tree = narrowed(tree)
-    return Node(question, narrowed_tree.call, narrowed_tree.children)
+    result = rebuilt(tree)
+    return Node(question, result.call, result.children)

@@ -1,0 +1,106 @@
+"""A stay named as a time ("while I was in Zermatt"): taken out of the question, each RETRIEVE joined with the
+trip's days (app.qud.occasions, rule away_clauses)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from app.qud.decompose import Trace
+from app.qud.occasions import AwayClause, away_clause
+from app.qud.pipeline import ask
+from app.store import EventStore
+from importers.base import Event, content_key
+from tests.fakes import FakeLLM
+from tests.stores import BERLIN, hikes_and_a_run, write_store
+
+from .test_pipeline import TODAY
+
+
+@pytest.mark.parametrize("question, rest, words, place", [
+    ("How many times did I go for a run while I was in Krakow this summer?",
+     "How many times did I go for a run this summer?", "while I was in Krakow", "Krakow"),
+    ("did i play any tennis while i was in sicily in july?", "did i play any tennis in july?",
+     "while i was in sicily", "sicily"),
+    ("did i watch anything on netflix while i was at lake como in june?", "did i watch anything on netflix in june?",
+     "while i was at lake como", "lake como"),
+    ("How many Netflix episodes did I watch while in Norway?", "How many Netflix episodes did I watch?",
+     "while in Norway", "Norway"),
+    ("how many hikes did I do on my Funchal trip", "how many hikes did I do", "on my Funchal trip", "Funchal"),
+    ("what music was I listening to most on my New Orleans trip in July 2024",
+     "what music was I listening to most in July 2024", "on my New Orleans trip", "New Orleans"),
+    ("How much did I spend during my holiday in the Netherlands?", "How much did I spend?",
+     "during my holiday in the Netherlands", "Netherlands"),
+])
+def test_a_stay_named_as_a_time_is_taken_out_of_the_question(question, rest, words, place):
+    assert away_clause(question) == AwayClause(rest, words, place)
+
+
+@pytest.mark.parametrize("question", [
+    "Who came along on my trip to Rome?",          # the trip is what it asks about
+    "Who did I travel to Rome with?",
+    "When did I go to Oslo?",
+    "How many songs did I play on my last trip?",  # no place
+    "what did I listen to while I was at work?",   # where anyone often is, not a trip
+    "How many runs did I do on my summer holiday?",
+    "any amazon purchases during my february madeira trip?",  # says when as well
+    "How many runs did I do in 2023?",
+])
+def test_other_questions_name_no_stay(question):
+    assert away_clause(question) is None
+
+
+def trip_events() -> list[Event]:
+    """A trip to Zermatt from 9 to 12 April 2024 as a calendar keeps it: the all-day entry, the flight there (an
+    outing inside it) and the booking mail sent weeks before."""
+    def calendar(title: str, start: datetime, end: datetime, text: str) -> Event:
+        return Event(source="calendar", type="ics", start=start, end=end, title=title, text=text, data={},
+                     position=title, key=content_key("c", title), tz="Europe/Berlin")
+
+    day = datetime(2024, 4, 9, tzinfo=BERLIN)
+    booked = datetime(2024, 3, 1, 10, 0, tzinfo=BERLIN)
+    return [
+        calendar("Trip to Zermatt", day, day + timedelta(days=3), "Trip to Zermatt\nZermatt, Switzerland"),
+        calendar("Flight to Zermatt", day + timedelta(hours=7), day + timedelta(hours=11), "Flight to Zermatt"),
+        Event(source="mail", type="mbox", start=booked, end=None, title="Your booking: Hotel in Zermatt",
+              text="Your trip to Zermatt is booked", data={}, position="mail 1", key=content_key("m", "1"),
+              tz="Europe/Berlin"),
+    ]
+
+
+@pytest.fixture
+def trip_store(tmp_path):
+    # hikes on 3, 10 and 17 April 2024 and a run on the 20th; the stay in Zermatt: 9 to 12 April
+    return write_store(tmp_path / "events.sqlite", hikes_and_a_run() + trip_events())
+
+
+HIKE_COUNT = [' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")']
+
+
+def test_each_retrieve_is_joined_with_the_days_of_the_trip(trip_store):
+    llm = FakeLLM(list(HIKE_COUNT))
+    trace = Trace()
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many times did I hike while I was in Zermatt?", store, TODAY, llm=llm, trace=trace)
+        trip_id = next(e.id for e in store.events(source="calendar") if e.title == "Trip to Zermatt")
+    assert 'QUD("How many times did I hike?")' in llm.calls[0][0]   # the model is asked without the stay
+    assert answer.value == 1 and "away_clauses" in trace.acted      # the hike of 10 April
+    assert answer.tree.question == "How many times did I hike while I was in Zermatt?"
+    join = answer.tree.children[0]
+    assert join.question == "my hikes while I was in Zermatt"
+    assert join.step.startswith('JOIN(l1=QUD("my hikes"), l2=QUD("the days I was in Zermatt"), condition=')
+    days = join.children[1]
+    assert days.children[0].step == 'RETRIEVE(query="my trip to Zermatt")'
+    # the trip's entry only: the flight inside it and the booking mail name the place, but last less than a day
+    assert days.size == 1 and days.event_ids == (trip_id,)
+    assert trip_id in answer.evidence_ids
+
+
+def test_the_away_rule_can_be_switched_off(trip_store, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "away_clauses")
+    llm = FakeLLM([' APPLY(l=QUD("my hikes in Zermatt"), fct=len)', ' RETRIEVE(query="I went hiking in Zermatt")'])
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many times did I hike while I was in Zermatt?", store, TODAY, llm=llm)
+    assert 'QUD("How many times did I hike while I was in Zermatt?")' in llm.calls[0][0]
+    assert "JOIN" not in {n.operator for n in answer.tree.walk()}
