@@ -125,4 +125,4 @@ def while_away(tree: Node, clause: AwayClause, question: str) -> Node:
             f"JOIN(l1={format_value(Qud(retrieve.question))}, l2={format_value(Qud(clause.days_question))}, "
             f"condition={format_value(clause.during)})", (retrieve, days))
 
-    return above_each_retrieve(tree, question, joined)
+    return above_each_retrieve(tree, question, clause.words, joined)

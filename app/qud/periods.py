@@ -141,22 +141,26 @@ def rolling_span(question: str) -> RollingSpan | None:
 
 def within_span(tree: Node, span: RollingSpan, question: str) -> Node:
     """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
-    return above_each_retrieve(tree, question, lambda retrieve: Node.from_step(
+    return above_each_retrieve(tree, question, span.words, lambda retrieve: Node.from_step(
         f"{retrieve.question} {span.words}", f"FILTER(l={format_value(Qud(retrieve.question))}, filter={span.test})",
         (retrieve,)))
 
 
-def above_each_retrieve(tree: Node, question: str, step_above: Callable[[Node], Node]) -> Node:
-    """`tree` asked as `question`, with each RETRIEVE replaced by `step_above(it)`, a step over it; each step above
-    that asks the new step's question instead."""
+def above_each_retrieve(tree: Node, question: str, words: str, step_above: Callable[[Node], Node]) -> Node:
+    """`tree` asked as `question`, with each RETRIEVE replaced by `step_above(it)`, a step over it that narrows its
+    events to what `words` say. Each sub-question above such a step says `words` too, so that the answer restates
+    them ("You went running this summer while you were in Krakow twice")."""
 
-    def rebuilt(node: Node) -> Node:
+    def rebuilt(node: Node, root: bool = False) -> Node:
         if node.operator == "RETRIEVE":
             return step_above(node)
         children = tuple(rebuilt(child) for child in node.children)
+        if children == node.children:
+            return node
         renamed = {Qud(old.question): Qud(new.question) for old, new in zip(node.children, children)}
         args = tuple((name, renamed.get(value, value)) for name, value in node.call.args)
-        return Node(node.question, Call(node.call.operator, args), children)
+        said = root or words.lower() in node.question.lower()
+        return Node(node.question if said else f"{node.question} {words}", Call(node.call.operator, args), children)
 
-    result = rebuilt(tree)
+    result = rebuilt(tree, root=True)
     return Node(question, result.call, result.children)

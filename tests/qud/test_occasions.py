@@ -87,6 +87,7 @@ def test_each_retrieve_is_joined_with_the_days_of_the_trip(trip_store):
     assert 'QUD("How many times did I hike?")' in llm.calls[0][0]   # the model is asked without the stay
     assert answer.value == 1 and "away_clauses" in trace.acted      # the hike of 10 April
     assert answer.tree.question == "How many times did I hike while I was in Zermatt?"
+    assert answer.text == "1 hike while you were in Zermatt."   # the answer says where it counted
     join = answer.tree.children[0]
     assert join.question == "my hikes while I was in Zermatt"
     assert join.step.startswith('JOIN(l1=QUD("my hikes"), l2=QUD("the days I was in Zermatt"), condition=')
