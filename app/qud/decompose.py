@@ -28,7 +28,7 @@ from app.qud.frames import (
     lost_names, lower_case_words, people_of, per_period, sourcing_services, two_way, who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.occasions import away_clause, while_away
+from app.qud.occasions import away_clause, trip_entries, while_away
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -57,6 +57,8 @@ RULES: dict[str, str] = {
     "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
                     "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
                     "trip's events that name the place and last a day or longer (app.qud.occasions)",
+    "trip_entries": "a RETRIEVE of trips ('I went on a trip', 'my holidays') keeps the trips' own entries, those "
+                    "of a day or longer, not each flight, booking and outing (app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -452,11 +454,16 @@ def decompose(
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), the names it lost kept on the events (keep_names, people_names)."""
+    events' source (service_source), trips as their own entries (trip_entries), the names it lost kept on the
+    events (keep_names, people_names)."""
     sourced = sourcing_services(tree) if config.on("service_source") else None
     if sourced is not None:
         acted.add("service_source")
         tree = sourced
+    entries = trip_entries(tree) if config.on("trip_entries") else None
+    if entries is not None:
+        acted.add("trip_entries")
+        tree = entries
     if not config.on("keep_names"):
         return tree
     # the store's people are read only for a question with a lower-case word that could be a first name

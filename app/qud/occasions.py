@@ -24,6 +24,11 @@ from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
 from app.qud.periods import above_each_retrieve
 from app.qud.validate import TEXT_WORD
 
+# A trip is kept as an entry of a day or longer (a calendar's all-day event); its flights, bookings and outings are
+# events that name it too, but shorter.
+LASTS_A_DAY = 'attr.get("duration", 0) >= 86400'
+_TRIP_NOUN = re.compile(r"\b(?:trips?|holidays?|vacations?)\b", re.I)
+
 _STAY = r"(?:trip|trips|holiday|holidays|vacation|stay|visit|travels|getaway|break)"
 # a place: one to four words, ended by a word of time or a new clause, or the end of the question
 _END = (r"(?=\s*(?:$|[?.!,;:)]|\s(?:" + "|".join(sorted(
@@ -71,7 +76,7 @@ class AwayClause:
     def days_test(self) -> str:
         """The FILTER test that keeps the events of the trip that name the place and last a day or longer."""
         name = format_value(self.place.lower())
-        return f'lambda attr: {name} in str(attr["text"]).lower() and attr.get("duration", 0) >= 86400'
+        return f'lambda attr: {name} in str(attr["text"]).lower() and {LASTS_A_DAY}'
 
     @property
     def during(self) -> str:
@@ -126,3 +131,22 @@ def while_away(tree: Node, clause: AwayClause, question: str) -> Node:
             f"condition={format_value(clause.during)})", (retrieve, days))
 
     return above_each_retrieve(tree, question, clause.words, joined)
+
+
+def trip_entries(tree: Node) -> Node | None:
+    """`tree` with a FILTER above each RETRIEVE of trips ("I went on a trip", "my holidays") that keeps the trips'
+    own entries, those of a day or longer; None when it has no such RETRIEVE. Counting trips then counts trips, not
+    every flight, booking and outing of each."""
+
+    def entries(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        if not isinstance(query, str) or not _TRIP_NOUN.search(query):
+            return retrieve
+        # the FILTER asks the model's question; the RETRIEVE under it finds every event about it
+        about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
+        return Node.from_step(retrieve.question,
+                              f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {LASTS_A_DAY})",
+                              (about,))
+
+    result = above_each_retrieve(tree, tree.question, "", entries)
+    return None if result == tree else result

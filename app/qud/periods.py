@@ -159,7 +159,7 @@ def above_each_retrieve(tree: Node, question: str, words: str, step_above: Calla
             return node
         renamed = {Qud(old.question): Qud(new.question) for old, new in zip(node.children, children)}
         args = tuple((name, renamed.get(value, value)) for name, value in node.call.args)
-        said = root or words.lower() in node.question.lower()
+        said = root or not words or words.lower() in node.question.lower()
         return Node(node.question if said else f"{node.question} {words}", Call(node.call.operator, args), children)
 
     result = rebuilt(tree, root=True)

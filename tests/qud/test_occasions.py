@@ -105,3 +105,26 @@ def test_the_away_rule_can_be_switched_off(trip_store, monkeypatch):
         answer = ask("How many times did I hike while I was in Zermatt?", store, TODAY, llm=llm)
     assert 'QUD("How many times did I hike while I was in Zermatt?")' in llm.calls[0][0]
     assert "JOIN" not in {n.operator for n in answer.tree.walk()}
+
+
+TRIP_COUNT = [' APPLY(l=QUD("I went on a trip"), fct=len)', ' RETRIEVE(query="I went on a trip")']
+
+
+def test_trips_are_counted_by_their_own_entries(trip_store):
+    trace = Trace()
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many trips did I take?", store, TODAY, llm=FakeLLM(list(TRIP_COUNT)), trace=trace)
+        trip_id = next(e.id for e in store.events(source="calendar") if e.title == "Trip to Zermatt")
+    # the booking mail says "trip" too, but is not a trip
+    assert answer.value == 1 and answer.evidence_ids == (trip_id,) and "trip_entries" in trace.acted
+    entries = answer.tree.children[0]
+    assert entries.operator == "FILTER" and entries.question == "I went on a trip"
+    assert entries.children[0].step == 'RETRIEVE(query="I went on a trip")' and entries.children[0].size == 2
+    assert answer.text == "You went on a trip once."
+
+
+def test_the_trip_entries_rule_can_be_switched_off(trip_store, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "trip_entries")
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many trips did I take?", store, TODAY, llm=FakeLLM(list(TRIP_COUNT)))
+    assert answer.value == 2 and [n.operator for n in answer.tree.walk()] == ["APPLY", "RETRIEVE"]
