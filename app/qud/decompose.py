@@ -24,8 +24,9 @@ from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_cal
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.frames import (
-    as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below, keeping_names,
-    lost_names, lower_case_words, people_of, per_period, sourcing_services, two_way, who_most_count,
+    as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
+    keeping_names, lost_names, lower_case_words, most_question, people_of, per_period, sourcing_services, two_way,
+    who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.occasions import away_clause, trip_entries, while_away
@@ -65,6 +66,8 @@ RULES: dict[str, str] = {
                     "one (app.qud.frames)",
     "two_way_frame": "a comparison of two alternatives ('more in 2022 than in 2023', 'A or B') compares the "
                      "measures of the two, each decomposed as its own count or sum (app.qud.frames)",
+    "list_frame": "'which podcasts do I listen to?' asks for all of them: the model is asked which one the most, "
+                  "and the answer is the names of the groups it ranks (app.qud.frames)",
     "who_most_frame": "'who did I ... the most' is the person counted most often among the people of the events "
                       "that the count of it counts, the owner of the data left out (app.qud.frames)",
     "service_source": "a FILTER test of an attribute for a service's name (attr['category'] == 'Amazon') is a test "
@@ -498,6 +501,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
         ("who_most_frame", who_most_count(question), most_often),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
+        ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),
     )
     for rule, reading, tree_of in frames:
         if reading is None or not config.on(rule):

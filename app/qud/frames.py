@@ -75,6 +75,52 @@ def as_yes_no(count_tree: Node, question: str) -> Node | None:
     return Node(question, tested, count_tree.children)
 
 
+# --- which ones: a list ------------------------------------------------------------------------------------
+#
+# "Which podcasts do I listen to?" asks for every podcast, not the one heard most nor how many there were. The model
+# is asked which one the most ("Which podcasts do I listen to most?"), which groups the events by the thing asked
+# for; the list is the groups' names.
+
+# "which podcasts do I listen to?", "what movies did I watch on Netflix in 2023"
+_WHICH_ONES = re.compile(r"^\s*(?P<wh>which|what)\s+(?P<noun>[^\W\d_][\w'-]+?[^s's])s\s+"
+                         r"(?P<rest>(?:did|do|does|have|has|had)\s+(?:i|we)\b.*)$", re.I)
+# "list the films I've watched on Netflix", "name all the concerts I went to"
+_LIST_THE = re.compile(r"^\s*(?:list|name)\s+(?:(?:all|the|my)\s+){0,3}(?P<noun>[^\W\d_][\w'-]+?[^s's])s\s+"
+                       r"(?:that\s+)?(?P<rest>(?:i|we)(?:'ve|'d)?\b.*)$", re.I)
+# a question that ranks, counts or picks one is no list
+_ONE_OR_HOW_MANY = re.compile(r"\b(?:most|least|top|favou?rite|usually|often|first|last|latest|earliest|longest|"
+                              r"shortest|biggest|highest|lowest|best|worst|more|fewer|less|many|much|or)\b", re.I)
+
+
+def most_question(question: str) -> str | None:
+    """The question of which one the most, for a question that asks which ones; None for other questions.
+
+    most_question("which podcasts do I listen to?") -> "which podcasts do I listen to most?"
+    """
+    if _ONE_OR_HOW_MANY.search(question):
+        return None
+    body = question.strip().rstrip("?.! ")
+    if _WHICH_ONES.match(question) is not None:
+        return f"{body} most?"
+    listed = _LIST_THE.match(question)
+    if listed is not None:   # "the films I've watched" -> "Which films have I watched ... the most?"
+        rest = re.sub(r"^(i|we)(?:'ve|\s+have)\b", r"have \1", listed.group("rest").strip().rstrip("?.! "), flags=re.I)
+        return f"Which {listed.group('noun')}s {rest} the most?"
+    return None
+
+
+def as_list(most_tree: Node, question: str) -> Node | None:
+    """The names of the groups that `most_tree` ranks, asked as `question`; None when it groups by no one
+    attribute."""
+    grouped = next((node for node in most_tree.walk() if node.operator == "GROUP_BY"), None)
+    names = grouped.call.get("attr_names") if grouped is not None else None
+    if not isinstance(names, (list, tuple)) or len(names) != 1 or not isinstance(names[0], str):
+        return None
+    key = format_value(names[0])
+    listed = Lambda(f"lambda l: sorted({{g[{key}] for g in l if g[{key}] is not None}})")
+    return Node(question, Call("APPLY", (("l", Qud(grouped.question)), ("fct", listed))), (grouped,))
+
+
 # "on average", "average", "avg", "mean"; and a unit: "per week", "a day", "each month", "monthly"
 _AVERAGE = re.compile(r"(?:,\s*)?\b(?:on\s+(?:an\s+)?average|average|avg|mean)\b,?\s*", re.I)
 _PER_UNIT = re.compile(r"\s*\b(?P<per>per|a|an|each|every)\s+(?P<unit>day|week|month|year)\b", re.I)

@@ -12,8 +12,8 @@ from app.engine.executor import execute
 from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
 from app.qud.frames import (
-    TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, per_period,
-    sourcing_services, two_way, who_most_count,
+    TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, most_question,
+    per_period, sourcing_services, two_way, who_most_count,
 )
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -415,3 +415,62 @@ def test_ask_hands_the_people_of_the_data_to_keep_names(tmp_path, monkeypatch):
         assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 2
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "people_names")
         assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 3
+
+
+# --- which ones: a list ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question, most", [
+    ("which podcasts do I listen to?", "which podcasts do I listen to most?"),
+    ("what movies did I watch on Netflix in 2023", "what movies did I watch on Netflix in 2023 most?"),
+    ("Which artists have I listened to in March 2024?", "Which artists have I listened to in March 2024 most?"),
+    ("list the films I've watched on Netflix", "Which films have I watched on Netflix the most?"),
+])
+def test_which_ones_asks_the_model_which_one_the_most(question, most):
+    assert most_question(question) == most
+
+
+@pytest.mark.parametrize("question", [
+    "Which artists did I listen to most in 2023?",      # ranks
+    "What was the last thing I ordered?",
+    "which of my amazon orders got cancelled",          # a condition on the orders, not every order
+    "What did I buy?",
+    "How many podcasts do I listen to?",
+    "Which series did I watch more, Dark or The Crown?",
+])
+def test_other_questions_are_no_list(question):
+    assert most_question(question) is None
+
+
+ARTIST_TOP = [
+    ' ARGMAX(l=QUD("number of songs per artist"), arg_attr_name="count", val_attr_name="artist")',
+    ' MAP(l=QUD("songs grouped by artist"), fct=len, res_name="count")',
+    ' GROUP_BY(l=QUD("songs with artist"), attr_names=["artist"])',
+    ' EXTRACT(l=QUD("I listened to music"), attr_names=["artist"])',
+    ' RETRIEVE(query="I listened to music")',
+]
+
+
+@pytest.fixture
+def songs_path(tmp_path):
+    from tests.qud.test_pipeline import song
+
+    return write_store(tmp_path / "events.sqlite", (song(3, 10, "Mitski"), song(3, 20, "Mitski"), song(10, 5, "Lorde")))
+
+
+def test_which_ones_lists_the_groups_of_the_tree_for_which_one_the_most(songs_path):
+    llm = FakeLLM(list(ARTIST_TOP))
+    with EventStore.open(songs_path, read_only=True) as store:
+        answer = ask("Which artists did I listen to?", store, TODAY, llm=llm)
+    assert 'QUD("Which artists did I listen to most?")' in llm.calls[0][0]
+    assert answer.value == ["Lorde", "Mitski"]      # every artist, not the one heard most
+    assert answer.tree.step == ('APPLY(l=QUD("songs grouped by artist"), fct=lambda l: sorted({g["artist"] for g in l '
+                                'if g["artist"] is not None}))')
+    assert answer.tree.children[0].operator == "GROUP_BY"
+
+
+def test_the_list_frame_can_be_switched_off(songs_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "list_frame")
+    with EventStore.open(songs_path, read_only=True) as store:
+        answer = ask("Which artists did I listen to?", store, TODAY, llm=FakeLLM(list(ARTIST_TOP)))
+    assert answer.value == "Mitski"
