@@ -29,7 +29,7 @@ from app.qud.frames import (
     who_most_count,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.occasions import away_clause, trip_entries, while_away
+from app.qud.occasions import Occasion, away_clause, day_clause, trip_entries, within_occasion
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -58,6 +58,9 @@ RULES: dict[str, str] = {
     "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
                     "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
                     "trip's events that name the place and last a day or longer (app.qud.occasions)",
+    "occasion_days": "a day named by what happened then ('on my birthday', 'on the day of the Malahide Castle gig') "
+                     "is taken out of the question, and each RETRIEVE of the rest's tree is joined with the entries "
+                     "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
     "trip_entries": "a RETRIEVE of trips ('I went on a trip', 'my holidays') keeps the trips' own entries, those "
                     "of a day or longer, not each flight, booking and outing (app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
@@ -414,7 +417,8 @@ def decompose(
     their dates (rule absolute_periods), so the tree's questions say which dates were meant; a rolling span ("the
     past 30 days") is taken out and tested above each RETRIEVE as `date.today()` minus the span (rule
     rolling_spans), which the engine evaluates at the reference date; a stay ("while I was in Krakow") is taken out
-    and each RETRIEVE joined with the days of that trip (rule away_clauses).
+    and each RETRIEVE joined with the days of that trip (rule away_clauses), and a day ("on my birthday") so too
+    (rule occasion_days).
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
     only where a question asks who among the people of some events, who are counted without them. `people`: tells
     the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
@@ -441,17 +445,26 @@ def decompose(
 
     span = rolling_span(question) if config.on("rolling_spans") else None
     asked = span.rest if span is not None else question
-    away = away_clause(asked) if config.on("away_clauses") else None
-    rest = away.rest if away is not None else asked
+    occasion, rule = _occasion(asked, config)
+    rest = occasion.rest if occasion is not None else asked
     framed = _framed(rest, reference_date, config, acted, owner, solve, people)
     tree = framed if framed is not None else solve(rest)
-    if away is not None:
-        acted.add("away_clauses")
-        tree = while_away(tree, away, asked)
+    if occasion is not None:
+        acted.add(rule)
+        tree = within_occasion(tree, occasion, asked)
     if span is None:
         return tree
     acted.add("rolling_spans")
     return within_span(tree, span, question)
+
+
+def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
+    """The stay or day that `question` names as its time (app.qud.occasions), with the rule that reads it."""
+    for rule, read in (("away_clauses", away_clause), ("occasion_days", day_clause)):
+        occasion = read(question) if config.on(rule) else None
+        if occasion is not None:
+            return occasion, rule
+    return None, ""
 
 
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],

@@ -1,16 +1,21 @@
-"""Time spent away: "while I was in Krakow", "during my trip to Oslo", "on my Sicily trip".
+"""Times named by what happened then: a stay ("while I was in Krakow", "on my Sicily trip") or a day ("on my
+birthday", "on the day of the Malahide Castle gig").
 
 English uses such a clause to say when, as it does a date: the events asked about are those that happened
-while the person was there. The small model reads the clause as a topic ("I went running during my trip to
-Krakow" as one search, which finds nothing) or drops it. So `away_clause` takes the clause out of the question,
-the model decomposes the rest ("How many times did I go for a run this summer?"), and `while_away` joins each
-RETRIEVE of that tree with the days of the stay: the events of "my trip to Krakow" that last a day or longer and
-name the place (a trip's calendar entry, not its flights, bookings and outings, which would count each event
-again for every one of them it falls in).
+while the person was there, or on that day. The small model reads the clause as a topic ("I went running during my
+trip to Krakow" as one search, which finds nothing) or drops it. So the clause is taken out of the question, the
+model decomposes the rest ("How many times did I go for a run this summer?"), and `within_occasion` joins each
+RETRIEVE of that tree with the occasion's own events:
 
-    away_clause("How many times did I go for a run while I was in Krakow this summer?")
-    -> AwayClause(rest="How many times did I go for a run this summer?", words="while I was in Krakow",
-                  place="Krakow")
+- a stay: the events of "my trip to Krakow" that last a day or longer and name the place (a trip's calendar entry,
+  not its flights, bookings and outings, which would count each event again for every one of them it falls in);
+  an event belongs to it when it started within it.
+- a day: the entries of "my birthday" (or "Maria's birthday") that say whose birthday it is, or the events of "the
+  Malahide Castle gig" that name it; an event belongs to it when it started on the same date.
+
+    away_clause("How many times did I go for a run while I was in Krakow this summer?").rest
+    -> "How many times did I go for a run this summer?"
+    day_clause("How many songs did I play on my birthday?").query -> "my birthday"
 """
 
 from __future__ import annotations
@@ -57,46 +62,91 @@ _NOT_A_PLACE = FUNCTION_WORDS | {
 
 
 @dataclass(frozen=True)
-class AwayClause:
-    """A stay somewhere (`place`) as the question wrote it (`words`), and the question without it (`rest`)."""
+class Occasion:
+    """A time named by what happened then, as the question wrote it (`words`), and the question without it
+    (`rest`). The occasion's own events are those of RETRIEVE `query` that pass the FILTER `test`, asked as
+    `question`; an event of the rest happened then when the JOIN `condition` holds (i1: the event, i2: the occasion's).
+    """
 
     rest: str
     words: str
-    place: str
-
-    @property
-    def trip_query(self) -> str:
-        return f"my trip to {self.place}"
-
-    @property
-    def days_question(self) -> str:
-        return f"the days I was in {self.place}"
-
-    @property
-    def days_test(self) -> str:
-        """The FILTER test that keeps the events of the trip that name the place and last a day or longer."""
-        name = format_value(self.place.lower())
-        return f'lambda attr: {name} in str(attr["text"]).lower() and {LASTS_A_DAY}'
-
-    @property
-    def during(self) -> str:
-        """The JOIN condition: the event (i1) started within the stay (i2)."""
-        return "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime"
+    query: str
+    question: str
+    test: str
+    condition: str
 
 
-def away_clause(question: str) -> AwayClause | None:
+# an event belongs to a stay when it started within it, to a day when it started on its date
+_DURING = "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime"
+_SAME_DAY = "i1.start_date == i2.start_date"
+
+
+def away_clause(question: str) -> Occasion | None:
     """The stay that `question` asks within and the question without it; None when it names none, names two, or
     the rest asks nothing of its own ("Who came along on my trip to Rome?": the trip is what it asks about)."""
-    found = [m for pattern in _CLAUSES for m in pattern.finditer(question) if _a_place(m.group("place"))]
-    spans = {(m.start(), m.end()) for m in found}
-    if len(spans) != 1:
+    match = _one_clause(question, [m for pattern in _CLAUSES for m in pattern.finditer(question)
+                                   if _a_place(m.group("place"))])
+    rest = _without(question, match) if match is not None else None
+    if rest is None:
         return None
-    match = found[0]
+    place = " ".join(match.group("place").split())
+    return Occasion(rest, " ".join(match.group(0).split()), f"my trip to {place}", f"the days I was in {place}",
+                    f'lambda attr: {format_value(place.lower())} in str(attr["text"]).lower() and {LASTS_A_DAY}',
+                    _DURING)
+
+
+def _one_clause(question: str, found: list[re.Match]) -> re.Match | None:
+    return found[0] if len({(m.start(), m.end()) for m in found}) == 1 else None
+
+
+def _without(question: str, match: re.Match) -> str | None:
+    """`question` without the clause `match`; None when what is left asks nothing of its own."""
     rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
     rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
-    if not _asks_of_its_own(rest):
+    return rest if _asks_of_its_own(rest) else None
+
+
+# --- a day ------------------------------------------------------------------------------------------------
+
+# the days of a year that a calendar keeps for a person: their entries say the word or show a cake
+_PERSONAL_DAYS = {"birthday": ("birthday", "bday", "\U0001f382"), "bday": ("birthday", "bday", "\U0001f382"),
+                  "wedding": ("wedding",), "anniversary": ("anniversary",), "graduation": ("graduation",)}
+# "on my birthday", "on Maria's birthday", "on my wedding day", "on our anniversary"
+_PERSONAL_DAY = re.compile(r"\bon\s+(?P<whose>my|our|(?P<name>[^\W\d_]+)'s?)\s+(?P<day>"
+                           + "|".join(_PERSONAL_DAYS) + r")(?:\s+day)?\b", re.I)
+# "on the day of the Malahide Castle gig", "on the day of my graduation party"
+_DAY_OF = re.compile(r"\bon\s+the\s+day\s+of\s+(?:the|my|our)\s+(?P<what>[^\W\d_][\w'’ -]*?)" + _END, re.I)
+# words that say what kind of occasion, not which one
+_KIND_WORDS = frozenset("gig concert show party match game wedding dinner lunch trip race day event festival "
+                        "ceremony celebration".split())
+
+
+def day_clause(question: str) -> Occasion | None:
+    """The day that `question` asks about ("on my birthday") and the question without it; None when it names none
+    or two, or cannot tell the day's entries from others ("on her birthday", "on the day of the gig")."""
+    found = list(_PERSONAL_DAY.finditer(question)) + list(_DAY_OF.finditer(question))
+    match = _one_clause(question, found)
+    rest = _without(question, match) if match is not None else None
+    if rest is None:
         return None
-    return AwayClause(rest, " ".join(match.group(0).split()), " ".join(match.group("place").split()))
+    words = " ".join(match.group(0).split())
+    text = 'str(attr["text"]).lower()'
+    if match.re is _PERSONAL_DAY:
+        day, name = match.group("day").lower(), match.group("name")
+        query = f"{name}'s {day}" if name else f"{match.group('whose').lower()} {day}"
+        if name is None:   # the person's own day: the entry that says "my birthday" ("my bday")
+            test = " or ".join(f"{format_value(f'my {mark}')} in {text}" for mark in _PERSONAL_DAYS[day] if mark.isalpha())
+        else:              # another's: an entry of the day that names them
+            marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _PERSONAL_DAYS[day])
+            test = f"({marks}) and {format_value(name.lower())} in {text}"
+        return Occasion(rest, words, query, f"the day of {query}", f"lambda attr: {test}", _SAME_DAY)
+    what = " ".join(match.group("what").split())
+    names = [w for w in what.split() if w.lower() not in _KIND_WORDS]
+    if not names:
+        return None
+    query = f"the {what}"
+    return Occasion(rest, words, query, f"the day of {query}",
+                    f"lambda attr: {format_value(' '.join(names).lower())} in {text}", _SAME_DAY)
 
 
 def _a_place(words: str) -> bool:
@@ -117,20 +167,20 @@ def _asks_of_its_own(rest: str) -> bool:
     return len(words) >= 3 and any(w not in FUNCTION_WORDS and w not in _JOURNEY_WORDS for w in words)
 
 
-def while_away(tree: Node, clause: AwayClause, question: str) -> Node:
-    """`tree` asked as `question`, each of its RETRIEVEs joined with the days of the stay: only the events that
-    started while the person was away remain (with the trip's keys beside theirs, as a JOIN gives)."""
+def within_occasion(tree: Node, occasion: Occasion, question: str) -> Node:
+    """`tree` asked as `question`, each of its RETRIEVEs joined with the occasion's own events: only the events that
+    happened then remain (with the occasion's keys beside theirs, as a JOIN gives)."""
 
     def joined(retrieve: Node) -> Node:
-        trip = Node.from_step(clause.trip_query, f"RETRIEVE(query={format_value(clause.trip_query)})")
-        days = Node.from_step(clause.days_question,
-                              f"FILTER(l={format_value(Qud(clause.trip_query))}, filter={clause.days_test})", (trip,))
+        found = Node.from_step(occasion.query, f"RETRIEVE(query={format_value(occasion.query)})")
+        own = Node.from_step(occasion.question,
+                             f"FILTER(l={format_value(Qud(occasion.query))}, filter={occasion.test})", (found,))
         return Node.from_step(
-            f"{retrieve.question} {clause.words}",
-            f"JOIN(l1={format_value(Qud(retrieve.question))}, l2={format_value(Qud(clause.days_question))}, "
-            f"condition={format_value(clause.during)})", (retrieve, days))
+            f"{retrieve.question} {occasion.words}",
+            f"JOIN(l1={format_value(Qud(retrieve.question))}, l2={format_value(Qud(occasion.question))}, "
+            f"condition={format_value(occasion.condition)})", (retrieve, own))
 
-    return above_each_retrieve(tree, question, clause.words, joined)
+    return above_each_retrieve(tree, question, occasion.words, joined)
 
 
 def trip_entries(tree: Node) -> Node | None:

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from app.qud.decompose import Trace
-from app.qud.occasions import AwayClause, away_clause
+from app.qud.occasions import away_clause, day_clause
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -34,7 +34,9 @@ from .test_pipeline import TODAY
      "during my holiday in the Netherlands", "Netherlands"),
 ])
 def test_a_stay_named_as_a_time_is_taken_out_of_the_question(question, rest, words, place):
-    assert away_clause(question) == AwayClause(rest, words, place)
+    stay = away_clause(question)
+    assert (stay.rest, stay.words, stay.query) == (rest, words, f"my trip to {place}")
+    assert stay.question == f"the days I was in {place}"
 
 
 @pytest.mark.parametrize("question", [
@@ -128,3 +130,49 @@ def test_the_trip_entries_rule_can_be_switched_off(trip_store, monkeypatch):
     with EventStore.open(trip_store, read_only=True) as store:
         answer = ask("How many trips did I take?", store, TODAY, llm=FakeLLM(list(TRIP_COUNT)))
     assert answer.value == 2 and [n.operator for n in answer.tree.walk()] == ["APPLY", "RETRIEVE"]
+
+
+# --- a day ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, rest, query", [
+    ("did I work out on my birthday this year?", "did I work out this year?", "my birthday"),
+    ("who joined us for dinner on Maria's birthday this year?", "who joined us for dinner this year?",
+     "Maria's birthday"),
+    ("How many Boygenius tracks did I play on the day of the Malahide Castle gig?",
+     "How many Boygenius tracks did I play?", "the Malahide Castle gig"),
+])
+def test_a_day_named_by_what_happened_is_taken_out_of_the_question(question, rest, query):
+    day = day_clause(question)
+    assert (day.rest, day.query, day.condition) == (rest, query, "i1.start_date == i2.start_date")
+
+
+@pytest.mark.parametrize("question", [
+    "When is Johanna's birthday?",                     # the day is what it asks about
+    "was I with Mam on her birthday this year?",       # whose birthday is said elsewhere
+    "how many songs did i play on the day of the gig",  # which gig is not said
+    "How many runs did I do in 2023?",
+])
+def test_other_questions_name_no_day(question):
+    assert day_clause(question) is None
+
+
+def test_each_retrieve_is_joined_with_the_entries_of_the_day(tmp_path):
+    from tests.qud.test_pipeline import song
+
+    def birthday(title: str, day: int) -> Event:
+        start = datetime(2024, 4, day, tzinfo=BERLIN)
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(days=1), title=title,
+                     text=title, data={}, position=title, key=content_key("c", title), tz="Europe/Berlin")
+
+    path = write_store(tmp_path / "events.sqlite", (
+        song(3, 10, "Mitski"), song(10, 5, "Lorde"), song(10, 20, "Lorde"), song(11, 0, "Lorde"),
+        birthday("My birthday", 10), birthday("Maria's birthday", 3)))
+    trace = Trace()
+    steps = [' APPLY(l=QUD("songs I played"), fct=len)', ' RETRIEVE(query="I listened to music")']
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many songs did I play on my birthday?", store, TODAY, llm=FakeLLM(list(steps)), trace=trace)
+        mine = ask("How many songs did I play on Maria's birthday?", store, TODAY, llm=FakeLLM(list(steps)))
+    assert answer.value == 2 and "occasion_days" in trace.acted     # the two songs of 10 April
+    assert answer.tree.children[0].step.endswith('condition="i1.start_date == i2.start_date")')
+    assert answer.tree.children[0].children[1].size == 1              # "My birthday", not Maria's
+    assert mine.value == 1
