@@ -414,11 +414,8 @@ def decompose(
     starts with one of the phrases (naming the events that carry it), when given.
 
     `reference_date` is "today": calendar periods named relative to it ("last month") are first written as
-    their dates (rule absolute_periods), so the tree's questions say which dates were meant; a rolling span ("the
-    past 30 days") is taken out and tested above each RETRIEVE as `date.today()` minus the span (rule
-    rolling_spans), which the engine evaluates at the reference date; a stay ("while I was in Krakow") is taken out
-    and each RETRIEVE joined with the days of that trip (rule away_clauses), and a day ("on my birthday") so too
-    (rule occasion_days).
+    their dates (rule absolute_periods), so the tree's questions say which dates were meant; other times are taken
+    out of the question and put back above each RETRIEVE (`_times_taken_out`).
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
     only where a question asks who among the people of some events, who are counted without them. `people`: tells
     the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
@@ -443,19 +440,29 @@ def decompose(
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
         return _written_around(tree, asked, config, acted, people)
 
+    def framed_or_solved(rest: str) -> Node:
+        framed = _framed(rest, reference_date, config, acted, owner, solve, people)
+        return framed if framed is not None else solve(rest)
+
+    return _times_taken_out(question, config, acted, framed_or_solved)
+
+
+def _times_taken_out(question: str, config: QudConfig, acted: set[str], tree_of: Callable[[str], Node]) -> Node:
+    """The tree of `question` (`tree_of` the rest) with the times the model reads badly taken out of it and put back
+    above each RETRIEVE: a rolling span ("the past 30 days") as a FILTER on `date.today()` minus the span, which the
+    engine evaluates at the reference date (rule rolling_spans); a stay ("while I was in Krakow") or a day ("on my
+    birthday") as a JOIN with that trip's or day's own entries (rules away_clauses, occasion_days)."""
     span = rolling_span(question) if config.on("rolling_spans") else None
     asked = span.rest if span is not None else question
     occasion, rule = _occasion(asked, config)
-    rest = occasion.rest if occasion is not None else asked
-    framed = _framed(rest, reference_date, config, acted, owner, solve, people)
-    tree = framed if framed is not None else solve(rest)
+    tree = tree_of(occasion.rest if occasion is not None else asked)
     if occasion is not None:
         acted.add(rule)
         tree = within_occasion(tree, occasion, asked)
-    if span is None:
-        return tree
-    acted.add("rolling_spans")
-    return within_span(tree, span, question)
+    if span is not None:
+        acted.add("rolling_spans")
+        tree = within_span(tree, span, question)
+    return tree
 
 
 def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
