@@ -26,7 +26,7 @@ from app.qud.cues import step_operators
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
     keeping_names, lost_names, lower_case_words, most_question, people_of, per_period, sourcing_services, two_way,
-    who_most_count,
+    who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.occasions import Occasion, away_clause, day_clause, trip_entries, within_occasion
@@ -61,6 +61,8 @@ RULES: dict[str, str] = {
     "occasion_days": "a day named by what happened then ('on my birthday', 'on the day of the Malahide Castle gig') "
                      "is taken out of the question, and each RETRIEVE of the rest's tree is joined with the entries "
                      "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
+    "ruled_out_kinds": "a search that names the kind of events of a source the question rules out ('I watched the "
+                       "podcast office' for episodes watched on Netflix) has that noun dropped (app.qud.frames)",
     "trip_entries": "a RETRIEVE of trips ('I went on a trip', 'my holidays') keeps the trips' own entries, those "
                     "of a day or longer, not each flight, booking and outing (app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
@@ -477,12 +479,16 @@ def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), trips as their own entries (trip_entries), the names it lost kept on the
-    events (keep_names, people_names)."""
+    events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
+    entries (trip_entries), the names it lost kept on the events (keep_names, people_names)."""
     sourced = sourcing_services(tree) if config.on("service_source") else None
     if sourced is not None:
         acted.add("service_source")
         tree = sourced
+    kinds = without_ruled_out_kinds(tree, asked) if config.on("ruled_out_kinds") else None
+    if kinds is not None:
+        acted.add("ruled_out_kinds")
+        tree = kinds
     entries = trip_entries(tree) if config.on("trip_entries") else None
     if entries is not None:
         acted.add("trip_entries")

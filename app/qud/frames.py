@@ -647,3 +647,64 @@ def sourcing_services(tree: Node) -> Node | None:
 
     result = walk(tree)
     return result if changed else None
+
+
+# --- a kind of events the question rules out --------------------------------------------------------------
+#
+# "How many episodes of The Office have I watched on Netflix?": the small model writes the search "I watched the
+# podcast office", podcasts having episodes too. The question's words that name sources ("episodes", "watched",
+# "Netflix": app.sources) agree on the sources they can mean, TV series; a search that names the kind of another
+# source's events ("podcast", the noun of its phrase "I listened to a podcast") has that noun dropped.
+
+def sources_meant(question: str) -> frozenset[str]:
+    """The sources every word of `question` that names sources can mean; empty when no word names one, or the words
+    disagree."""
+    from app.sources import SOURCES
+
+    meant: frozenset[str] | None = None
+    for word in (w.lower() for w in TEXT_WORD.findall(question)):
+        named = frozenset(name for name, spec in SOURCES.items()
+                          if word in {w.lower() for w in (*spec.words, *spec.query_words)})
+        if named:
+            meant = named if meant is None else meant & named
+    return meant or frozenset()
+
+
+def _kind_nouns() -> dict[str, str]:
+    """The noun that names each source's events in its phrase ("podcast", "movie"), and its plural: its source."""
+    from app.sources import SOURCES
+
+    nouns: dict[str, str] = {}
+    for name, spec in SOURCES.items():
+        noun = spec.phrase.split()[-1].lower() if spec.phrase else ""
+        if noun in {w.lower() for w in spec.words}:
+            nouns[noun] = nouns[noun + "s"] = name
+    return nouns
+
+
+def without_ruled_out_kinds(tree: Node, question: str) -> Node | None:
+    """`tree` with each RETRIEVE's query rid of the nouns of sources that `question` rules out ("I watched the
+    podcast office" -> "I watched the office"); None when it names none, or a query would keep no other word."""
+    meant, nouns = sources_meant(question), _kind_nouns()
+    if not meant:
+        return None
+
+    def cleaned(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        if not isinstance(query, str):
+            return retrieve
+        words = query.split()
+        kept = [w for w in words if w.lower() not in nouns or nouns[w.lower()] in meant]
+        if len(kept) == len(words) or not set(w.lower() for w in kept) - FUNCTION_WORDS - _EVENT_VERBS:
+            return retrieve
+        cleaned_query = " ".join(kept)
+        return Node.from_step(cleaned_query, f"RETRIEVE(query={format_value(cleaned_query)})")
+
+    from app.qud.periods import above_each_retrieve
+
+    result = above_each_retrieve(tree, tree.question, "", cleaned)
+    return None if result == tree else result
+
+
+# verbs that say an event happened, naming no kind of events ("I watched the" names nothing)
+_EVENT_VERBS = frozenset("watched listened bought did went had got played streamed".split())

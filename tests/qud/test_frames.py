@@ -13,7 +13,7 @@ from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
 from app.qud.frames import (
     TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, most_question,
-    per_period, sourcing_services, two_way, who_most_count,
+    per_period, sources_meant, sourcing_services, two_way, who_most_count,
 )
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -474,3 +474,49 @@ def test_the_list_frame_can_be_switched_off(songs_path, monkeypatch):
     with EventStore.open(songs_path, read_only=True) as store:
         answer = ask("Which artists did I listen to?", store, TODAY, llm=FakeLLM(list(ARTIST_TOP)))
     assert answer.value == "Mitski"
+
+
+# --- a kind of events the question rules out --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("question, meant", [
+    ("how many episodes of the office have i watched on netflix", {"tvseries_stream"}),
+    ("which podcasts do I listen to?", {"podcast_stream"}),
+    ("Which artist did I listen to most while running?", set()),   # two sources: nothing is ruled out
+    ("How often did I see Anna?", set()),
+])
+def test_the_sources_a_question_can_mean(question, meant):
+    assert sources_meant(question) == meant
+
+
+def episode(day: int, series: str, source: str = "tvseries_stream") -> Event:
+    start = datetime(2024, 4, day, 20, 0, tzinfo=timezone.utc)
+    title = f"{series}: Episode {day}"
+    return Event(source=source, type="netflix" if source == "tvseries_stream" else "spotify", start=start,
+                 end=None, title=title, text=title, data={"series": series} if source == "tvseries_stream" else {},
+                 position=title, key=content_key("e", title))
+
+
+PODCAST_OFFICE = [' APPLY(l=QUD("I watched the podcast office"), fct=len)', ' RETRIEVE(query="I watched the podcast office")']
+
+
+@pytest.fixture
+def episodes_path(tmp_path):
+    return write_store(tmp_path / "events.sqlite", (episode(1, "The Office"), episode(2, "The Office"),
+                                                     episode(3, "Office Ladies", "podcast_stream")))
+
+
+def test_a_kind_of_events_the_question_rules_out_is_dropped_from_the_search(episodes_path):
+    with EventStore.open(episodes_path, read_only=True) as store:
+        answer = ask("How many episodes of the office have I watched on Netflix?", store, TODAY,
+                     llm=FakeLLM(list(PODCAST_OFFICE)))
+    assert answer.tree.children[0].step == 'RETRIEVE(query="I watched the office")'
+    assert answer.value == 2     # the episodes of The Office, not the podcast "Office Ladies"
+
+
+def test_the_ruled_out_kinds_rule_can_be_switched_off(episodes_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "ruled_out_kinds")
+    with EventStore.open(episodes_path, read_only=True) as store:
+        answer = ask("How many episodes of the office have I watched on Netflix?", store, TODAY,
+                     llm=FakeLLM(list(PODCAST_OFFICE)))
+    assert answer.tree.children[0].step == 'RETRIEVE(query="I watched the podcast office")'
