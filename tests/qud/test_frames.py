@@ -506,7 +506,8 @@ def episodes_path(tmp_path):
                                                      episode(3, "Office Ladies", "podcast_stream")))
 
 
-def test_a_kind_of_events_the_question_rules_out_is_dropped_from_the_search(episodes_path):
+def test_a_kind_of_events_the_question_rules_out_is_dropped_from_the_search(episodes_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "ruled_out_kinds")
     with EventStore.open(episodes_path, read_only=True) as store:
         answer = ask("How many episodes of the office have I watched on Netflix?", store, TODAY,
                      llm=FakeLLM(list(PODCAST_OFFICE)))
@@ -514,8 +515,8 @@ def test_a_kind_of_events_the_question_rules_out_is_dropped_from_the_search(epis
     assert answer.value == 2     # the episodes of The Office, not the podcast "Office Ladies"
 
 
-def test_the_ruled_out_kinds_rule_can_be_switched_off(episodes_path, monkeypatch):
-    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "ruled_out_kinds")
+def test_the_ruled_out_kinds_rule_is_off_by_default(episodes_path):
+    # it lost one answer that was right and won none on the wild sets (session 18)
     with EventStore.open(episodes_path, read_only=True) as store:
         answer = ask("How many episodes of the office have I watched on Netflix?", store, TODAY,
                      llm=FakeLLM(list(PODCAST_OFFICE)))
