@@ -482,18 +482,13 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
     entries (trip_entries), the names it lost kept on the events (keep_names, people_names)."""
-    sourced = sourcing_services(tree) if config.on("service_source") else None
-    if sourced is not None:
-        acted.add("service_source")
-        tree = sourced
-    kinds = without_ruled_out_kinds(tree, asked) if config.on("ruled_out_kinds") else None
-    if kinds is not None:
-        acted.add("ruled_out_kinds")
-        tree = kinds
-    entries = trip_entries(tree) if config.on("trip_entries") else None
-    if entries is not None:
-        acted.add("trip_entries")
-        tree = entries
+    rewrites = (("service_source", sourcing_services),
+                ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries))
+    for rule, rewrite in rewrites:   # each gives None where it does not apply
+        rewritten = rewrite(tree) if config.on(rule) else None
+        if rewritten is not None:
+            acted.add(rule)
+            tree = rewritten
     if not config.on("keep_names"):
         return tree
     # the store's people are read only for a question with a lower-case word that could be a first name
