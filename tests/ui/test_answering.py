@@ -46,8 +46,9 @@ def test_pipeline_answerer_loads_once_and_asks_the_qud(tmp_path, monkeypatch, se
     answerer.load(messages.append, CancelToken())
     answer = answerer("Which artists did I listen to?", date(2024, 2, 1), messages.append, CancelToken())
     assert loads == [str(tmp_path / "mine.gguf")] and answerer.loaded
-    assert [n.operator for n in answer.tree.walk()] == ["GROUP_BY", "EXTRACT", "RETRIEVE"]
-    assert len(answer.evidence_ids) == 6
+    # "which artists": every artist, the names of the groups the model's tree ranks (rule list_frame)
+    assert [n.operator for n in answer.tree.walk()] == ["APPLY", "GROUP_BY", "EXTRACT", "RETRIEVE"]
+    assert answer.value == ["Air", "Daft Punk", "Phoenix"] and len(answer.evidence_ids) == 6
     assert messages[:3] == ["Loading the question model …", "Question model ready.", "Understanding the question …"]
     assert messages[-1] == "Running the operator tree …"
 
