@@ -269,3 +269,19 @@ QUERY_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     word: tuple(spec.name for spec in SOURCES.values() if word in spec.query_words)
     for spec in SOURCES.values() for word in spec.query_words
 })
+
+# A word that names a source's events, among its words or its query words -> those sources ("episodes": podcasts and
+# TV series).
+NAMING_WORDS: Mapping[str, frozenset[str]] = MappingProxyType({
+    word: frozenset(spec.name for spec in SOURCES.values()
+                    if word in {w.lower() for w in (*spec.words, *spec.query_words)})
+    for spec in SOURCES.values() for word in (w.lower() for w in (*spec.words, *spec.query_words))
+})
+
+# The noun of a source's phrase that names its events ("podcast" in "I listened to a podcast"), and its plural -> the
+# source.
+KIND_NOUNS: Mapping[str, str] = MappingProxyType({
+    form: spec.name for spec in SOURCES.values() if spec.phrase
+    and spec.phrase.split()[-1].lower() in {w.lower() for w in spec.words}
+    for form in (spec.phrase.split()[-1].lower(), spec.phrase.split()[-1].lower() + "s")
+})

@@ -40,7 +40,9 @@ from typing import Sequence
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, PERSON_NOUNS, WEEKDAY_NAMES
+from app.qud.periods import above_each_retrieve
 from app.qud.validate import TEXT_WORD, asked_specifics
+from app.sources import KIND_NOUNS, NAMING_WORDS, SOURCES
 
 # an auxiliary verb, then who or what: "did I", "have we", "has Johanna", "was Aoife", "does my watch"
 _YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|was|were|am)\s+(?!(?:you|it|there)\b)\w(?P<rest>.*)$", re.I)
@@ -616,8 +618,6 @@ _SERVICE_TEST = re.compile(r'attr\["(?P<attr>\w+)"\](?:\.lower\(\))?\s*==\s*"(?P
 def sourcing_services(tree: Node) -> Node | None:
     """`tree` with each FILTER test of an attribute (not the source) for a service's name written as a test of the
     events' source; None when no FILTER tests one."""
-    from app.sources import SOURCES
-
     sources_of: dict[str, list[str]] = {}
     for spec in SOURCES.values():
         if spec.service:
@@ -659,33 +659,18 @@ def sourcing_services(tree: Node) -> Node | None:
 def sources_meant(question: str) -> frozenset[str]:
     """The sources every word of `question` that names sources can mean; empty when no word names one, or the words
     disagree."""
-    from app.sources import SOURCES
-
     meant: frozenset[str] | None = None
     for word in (w.lower() for w in TEXT_WORD.findall(question)):
-        named = frozenset(name for name, spec in SOURCES.items()
-                          if word in {w.lower() for w in (*spec.words, *spec.query_words)})
+        named = NAMING_WORDS.get(word)
         if named:
             meant = named if meant is None else meant & named
     return meant or frozenset()
 
 
-def _kind_nouns() -> dict[str, str]:
-    """The noun that names each source's events in its phrase ("podcast", "movie"), and its plural: its source."""
-    from app.sources import SOURCES
-
-    nouns: dict[str, str] = {}
-    for name, spec in SOURCES.items():
-        noun = spec.phrase.split()[-1].lower() if spec.phrase else ""
-        if noun in {w.lower() for w in spec.words}:
-            nouns[noun] = nouns[noun + "s"] = name
-    return nouns
-
-
 def without_ruled_out_kinds(tree: Node, question: str) -> Node | None:
     """`tree` with each RETRIEVE's query rid of the nouns of sources that `question` rules out ("I watched the
     podcast office" -> "I watched the office"); None when it names none, or a query would keep no other word."""
-    meant, nouns = sources_meant(question), _kind_nouns()
+    meant = sources_meant(question)
     if not meant:
         return None
 
@@ -694,13 +679,11 @@ def without_ruled_out_kinds(tree: Node, question: str) -> Node | None:
         if not isinstance(query, str):
             return retrieve
         words = query.split()
-        kept = [w for w in words if w.lower() not in nouns or nouns[w.lower()] in meant]
+        kept = [w for w in words if KIND_NOUNS.get(w.lower()) in (None, *meant)]
         if len(kept) == len(words) or not set(w.lower() for w in kept) - FUNCTION_WORDS - _EVENT_VERBS:
             return retrieve
         cleaned_query = " ".join(kept)
         return Node.from_step(cleaned_query, f"RETRIEVE(query={format_value(cleaned_query)})")
-
-    from app.qud.periods import above_each_retrieve
 
     result = above_each_retrieve(tree, tree.question, "", cleaned)
     return None if result == tree else result

@@ -84,7 +84,7 @@ _SAME_DAY = "i1.start_date == i2.start_date"
 def away_clause(question: str) -> Occasion | None:
     """The stay that `question` asks within and the question without it; None when it names none, names two, or
     the rest asks nothing of its own ("Who came along on my trip to Rome?": the trip is what it asks about)."""
-    match = _one_clause(question, [m for pattern in _CLAUSES for m in pattern.finditer(question)
+    match = _one_clause([m for pattern in _CLAUSES for m in pattern.finditer(question)
                                    if _a_place(m.group("place"))])
     rest = _without(question, match) if match is not None else None
     if rest is None:
@@ -95,7 +95,7 @@ def away_clause(question: str) -> Occasion | None:
                     _DURING)
 
 
-def _one_clause(question: str, found: list[re.Match]) -> re.Match | None:
+def _one_clause(found: list[re.Match]) -> re.Match | None:
     return found[0] if len({(m.start(), m.end()) for m in found}) == 1 else None
 
 
@@ -125,7 +125,7 @@ def day_clause(question: str) -> Occasion | None:
     """The day that `question` asks about ("on my birthday") and the question without it; None when it names none
     or two, or cannot tell the day's entries from others ("on her birthday", "on the day of the gig")."""
     found = list(_PERSONAL_DAY.finditer(question)) + list(_DAY_OF.finditer(question))
-    match = _one_clause(question, found)
+    match = _one_clause(found)
     rest = _without(question, match) if match is not None else None
     if rest is None:
         return None

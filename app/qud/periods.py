@@ -155,8 +155,8 @@ def above_each_retrieve(tree: Node, question: str, words: str, step_above: Calla
         if node.operator == "RETRIEVE":
             return step_above(node)
         children = tuple(rebuilt(child) for child in node.children)
-        if children == node.children:
-            return node
+        if all(new is old for new, old in zip(children, node.children)):
+            return node   # nothing below was narrowed
         renamed = {Qud(old.question): Qud(new.question) for old, new in zip(node.children, children)}
         args = tuple((name, renamed.get(value, value)) for name, value in node.call.args)
         said = root or not words or words.lower() in node.question.lower()
