@@ -29,7 +29,7 @@ from app.qud.frames import (
     who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.occasions import Occasion, away_clause, day_clause, trip_entries, within_occasion
+from app.qud.occasions import Occasion, away_clause, day_clause, meeting_entries, trip_entries, within_occasion
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -65,6 +65,9 @@ RULES: dict[str, str] = {
                        "podcast office' for episodes watched on Netflix) has that noun dropped (app.qud.frames)",
     "trip_entries": "a RETRIEVE of trips ('I went on a trip', 'my holidays') keeps the trips' own entries, those "
                     "of a day or longer, not each flight, booking and outing (app.qud.occasions)",
+    "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
+                       "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
+                       "entry (app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -481,9 +484,10 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
-    entries (trip_entries), the names it lost kept on the events (keep_names, people_names)."""
+    entries (trip_entries), meetings as the calendar's entries (meeting_entries), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services),
-                ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries))
+                ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
+                ("meeting_entries", meeting_entries))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

@@ -28,6 +28,7 @@ from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
 from app.qud.periods import above_each_retrieve
 from app.qud.validate import TEXT_WORD
+from app.sources import carrier_sources
 
 # A trip is kept as an entry of a day or longer (a calendar's all-day event); its flights, bookings and outings are
 # events that name it too, but shorter.
@@ -200,3 +201,57 @@ def trip_entries(tree: Node) -> Node | None:
 
     result = above_each_retrieve(tree, tree.question, "", entries)
     return None if result == tree else result
+
+
+# --- a meeting ----------------------------------------------------------------------------------------------
+#
+# "How many times did I meet up with Nina in 2023?": the search for "I met with Nina" finds the evenings with Nina in
+# the calendar, and also the mails that plan or recall them, her birthday's all-day entry and a podcast with a Kevin
+# in its title. A meeting is a time spent with someone, which of the sources only a calendar keeps (its entries
+# have attendees); the mails about it are messages, and a birthday's entry marks the day, not a meeting.
+
+_WITH = r"(?:met|meet|meets|meeting|meetings|hung|hang|hanging|caught|catch|catch-up|call|calls|1:1|1:1s|" \
+        r"one-on-ones?|lunch|dinner|breakfast|brunch|coffee|drinks|date|dates)"
+_MEETING = re.compile(
+    r"\b(?:" + _WITH + r"(?:\s+(?:up|out|ups))?\s+with|visited|visiting|visits?|called|phoned)"
+    r"\s+(?P<who>[^\W\d_][\w'’.&-]*(?:\s+(?:and\s+)?[^\W\d_][\w'’.&-]*){0,3})", re.I)
+_MEETING_KEYS = carrier_sources("attendees")   # the sources whose events are spent with people: the calendar
+_BIRTHDAY_MARKS = _PERSONAL_DAYS["birthday"]
+
+
+def meeting_entries(tree: Node) -> Node | None:
+    """`tree` with a FILTER above each RETRIEVE of meeting someone ("I met with Nina", "I had a call with my
+    parents", "I visited Mama") that keeps the entries of the sources that keep such times (the calendar), not a
+    birthday's all-day entry, and, where the query names someone by a capitalised name, only the entries whose text
+    writes it; None when it has no such RETRIEVE. Counting meetings then counts meetings, not every mail about them."""
+
+    def entries(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        match = _MEETING.search(query) if isinstance(query, str) else None
+        if match is None:
+            return retrieve
+        text = 'str(attr["text"])'
+        kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _MEETING_KEYS)
+        birthday = " or ".join(f"{format_value(mark)} in {text}.lower()" for mark in _BIRTHDAY_MARKS)
+        tests = [f"({kept})", f'not (attr.get("all_day") and ({birthday}))']
+        tests += [f"{format_value(name.lower())} in {text}.lower()" for name in _names_met(match.group("who"))]
+        about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
+        return Node.from_step(retrieve.question,
+                              f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {' and '.join(tests)})",
+                              (about,))
+
+    result = above_each_retrieve(tree, tree.question, "", entries)
+    return None if result == tree else result
+
+
+def _names_met(who: str) -> list[str]:
+    """The capitalised names among the words after a verb of meeting ("Nina", "Kevin and Andre"; none in "my
+    parents", "a book club"), up to the first word that is not one ("Nina in 2023")."""
+    names = []
+    for word in who.split():
+        if word.lower() == "and":
+            continue
+        if not word[0].isupper() or word.lower() in FUNCTION_WORDS or word.lower() in MONTH_NAMES:
+            break
+        names.append(word.removesuffix("'s").removesuffix("’s"))
+    return names

@@ -176,3 +176,77 @@ def test_each_retrieve_is_joined_with_the_entries_of_the_day(tmp_path):
     assert answer.tree.children[0].step.endswith('condition="i1.start_date == i2.start_date")')
     assert answer.tree.children[0].children[1].size == 1              # "My birthday", not Maria's
     assert mine.value == 1
+
+
+# --- a meeting ----------------------------------------------------------------------------------------------
+
+def meeting_events() -> list[Event]:
+    """Two evenings with Nina and a lunch with Kevin in the calendar, Nina's birthday as an all-day entry, and a
+    mail that plans the second evening with her."""
+    def calendar(title: str, start: datetime, hours: float, all_day: bool = False) -> Event:
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(hours=hours), title=title,
+                     text=title, data={"summary": title, "all_day": all_day}, position=title + start.isoformat(),
+                     key=content_key("c", title, start.isoformat()), tz="Europe/Berlin")
+
+    evening = datetime(2024, 3, 8, 19, 0, tzinfo=BERLIN)
+    return [
+        calendar("Dinner w/ Nina", evening, 2.5),
+        calendar("Drinks with Nina", evening + timedelta(days=14), 2),
+        calendar("Nina's birthday", datetime(2024, 3, 30, tzinfo=BERLIN), 24, all_day=True),
+        calendar("Lunch with Kevin", evening + timedelta(days=3, hours=-6), 1),
+        Event(source="mail", type="mbox", start=evening + timedelta(days=10), end=None, title="Drinks?",
+              text="Nina, drinks on Friday? Met with Kevin today, he says hi", data={"subject": "Drinks?"},
+              position="mail 1", key=content_key("m", "1"), tz="Europe/Berlin"),
+    ]
+
+
+MEETING_COUNT = [' APPLY(l=QUD("I met with Nina"), fct=len)', ' RETRIEVE(query="I met with Nina")']
+
+
+def test_meetings_are_counted_by_the_calendar_entries_that_name_them(tmp_path):
+    path = write_store(tmp_path / "events.sqlite", meeting_events())
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many times did I meet up with Nina?", store, TODAY, llm=FakeLLM(list(MEETING_COUNT)),
+                     trace=trace)
+        evenings = {e.id for e in store.events(source="calendar") if e.title in ("Dinner w/ Nina", "Drinks with Nina")}
+    # the mail that plans an evening and her birthday's entry name her too, but are no meeting
+    assert answer.value == 2 and set(answer.evidence_ids) == evenings and "meeting_entries" in trace.acted
+    entries = answer.tree.children[0]
+    assert entries.operator == "FILTER" and entries.question == "I met with Nina"
+    assert entries.children[0].step == 'RETRIEVE(query="I met with Nina")'
+
+
+def test_the_meeting_entries_rule_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "meeting_entries")
+    path = write_store(tmp_path / "events.sqlite", meeting_events())
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many times did I meet up with Nina?", store, TODAY, llm=FakeLLM(list(MEETING_COUNT)))
+    assert answer.value >= 3 and [n.operator for n in answer.tree.walk()] == ["APPLY", "RETRIEVE"]
+
+
+@pytest.mark.parametrize("query, names", [
+    ("I met with Nina", ["Nina"]),
+    ("I met with Kevin and Andre in 2023", ["Kevin", "Andre"]),
+    ("I had a call with my parents", []),       # no name to test: the calendar's entries only
+    ("I had a 1:1 with Sara", ["Sara"]),
+    ("I visited Mama's place", ["Mama"]),
+    ("I met with a book club", []),
+])
+def test_a_search_for_meeting_someone_keeps_the_calendar_entries_naming_them(query, names):
+    from app.engine.tree import Node
+    from app.qud.occasions import meeting_entries
+
+    tree = meeting_entries(Node.from_step("q", f'RETRIEVE(query="{query}")'))
+    test = tree.call.get("filter").source
+    assert tree.operator == "FILTER" and 'attr["source"] == "calendar"' in test
+    assert [n for n in names if f'"{n.lower()}" in str(attr["text"]).lower()' in test] == names
+    assert test.count(" in str(attr[\"text\"]).lower()") == len(names) + 3   # the three birthday marks
+
+
+@pytest.mark.parametrize("query", ["I went running", "I listened to a podcast", "I sent an email to Nina"])
+def test_other_searches_are_no_meeting(query):
+    from app.engine.tree import Node
+    from app.qud.occasions import meeting_entries
+
+    assert meeting_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
