@@ -86,6 +86,8 @@ RULES: dict[str, str] = {
                    "owner also wrote to or met), not the shops and newsletters that send mail",
     "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
                   "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
+    "names_in_steps": "for keep_names, a name is kept only where a step writes it (a query, a test), not where only "
+                      "a sub-question does ('I had a 1:1s with Sara' above the search 'I had a 1:1s')",
     **GUARDS,
 }
 
@@ -497,12 +499,16 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
         return tree
     # the store's people are read only for a question with a lower-case word that could be a first name
     known = people() if people is not None and config.on("people_names") and lower_case_words(asked) else ()
-    named = keeping_names(tree, asked, known)
+    steps_only = config.on("names_in_steps")
+    named = keeping_names(tree, asked, known, steps_only=steps_only)
     if named is None:
         return tree
     acted.add("keep_names")
-    if known and lost_names(tree, asked, known) != lost_names(tree, asked):
+    lost = lost_names(tree, asked, known, steps_only=steps_only)
+    if known and lost != lost_names(tree, asked, steps_only=steps_only):
         acted.add("people_names")
+    if steps_only and lost != lost_names(tree, asked, known):
+        acted.add("names_in_steps")
     return named
 
 

@@ -527,10 +527,14 @@ def people_of(events: Node, question: str, owner: str | None = None, people: Seq
 # A name in a clause of time ("while I was away in Chamonix", "after moving to Austin") says when, not which
 # events: the events of that time need not write it.
 
-def lost_names(tree: Node, question: str, people: Sequence[str] = ()) -> list[str]:
+_QUD_REFERENCE = re.compile(r'QUD\("(?:[^"\\]|\\.)*"\)')
+
+
+def lost_names(tree: Node, question: str, people: Sequence[str] = (), *, steps_only: bool = False) -> list[str]:
     """The names of `question` (runs of capitalised words, as `asked_specifics` finds them: no sentence start,
     pronoun, month or source; and words in lower case that are the first name of one of `people`, the people of
-    the data) that no step, sub-question or query of `tree` writes, in question order."""
+    the data) that no step, sub-question or query of `tree` writes, in question order. `steps_only`: a name only a
+    sub-question writes is lost too ("I had a 1:1s with Sara" above the search "I had a 1:1s": no step finds her)."""
     named = {text for kind, text in asked_specifics(question) if kind == "name"} | lower_case_names(question, people)
     when = _TIME_CLAUSE.search(question)
     phrases: list[list[str]] = []
@@ -546,7 +550,10 @@ def lost_names(tree: Node, question: str, people: Sequence[str] = ()) -> list[st
             phrases.append([word])
         last = match.start() + len(word)
     nodes = list(tree.walk())
-    written = " | ".join([n.step for n in nodes] + [n.question for n in nodes[1:]]).lower()  # not the question itself
+    if steps_only:   # the steps' queries, tests and names, not the sub-questions they refer to
+        written = " | ".join(_QUD_REFERENCE.sub("", n.step) for n in nodes).lower()
+    else:            # not the question itself
+        written = " | ".join([n.step for n in nodes] + [n.question for n in nodes[1:]]).lower()
     return [" ".join(p) for p in phrases if " ".join(p).lower() not in written]
 
 
@@ -577,11 +584,13 @@ def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
     return lower_case_words(question) & first if first else set()
 
 
-def keeping_names(tree: Node, question: str, people: Sequence[str] = ()) -> Node | None:
+def keeping_names(tree: Node, question: str, people: Sequence[str] = (), *, steps_only: bool = False) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
-    `question` the tree lost; None when it lost none, or has no single RETRIEVE to narrow. A name offered as an
-    alternative ("Lena or Elin") is not kept: a choice between two names asks for no event that writes both."""
-    lost = [name for name in lost_names(tree, question, people) if not _alternative(name, question)]
+    `question` the tree lost (`lost_names`); None when it lost none, or has no single RETRIEVE to narrow. A name
+    offered as an alternative ("Lena or Elin") is not kept: a choice between two names asks for no event that
+    writes both."""
+    lost = [name for name in lost_names(tree, question, people, steps_only=steps_only)
+            if not _alternative(name, question)]
     leaves = [node for node in tree.walk() if node.operator == "RETRIEVE"]
     if not lost or len(leaves) != 1 or leaves[0] is tree:
         return None

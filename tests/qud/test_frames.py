@@ -312,6 +312,19 @@ def test_a_name_no_step_writes_is_lost_and_one_a_query_writes_is_not():
     assert lost_names(count_of("I went running"), "What's the longest run I've done in May on Netflix?") == []
 
 
+def test_a_name_only_a_sub_question_writes_is_lost_where_steps_only():
+    # "I had a 1:1 with Sara in 2024" above the search "I had a 1:1": no step finds her
+    tree = count_of("I had a 1:1", "I had a 1:1 with Sara in 2024")
+    question = "How many 1:1s with Sara have I had in 2024?"
+    assert lost_names(tree, question) == [] and keeping_names(tree, question) is None
+    assert lost_names(tree, question, steps_only=True) == ["Sara"]
+    narrowed = keeping_names(tree, question, steps_only=True).children[0].children[0]
+    assert narrowed.step == 'FILTER(l=QUD("I received an email"), filter=lambda attr: "sara" in str(attr["text"]).lower())'
+    # a query or a test that writes the name keeps it
+    assert lost_names(count_of("I had a 1:1 with Sara", "I had a 1:1 with Sara in 2024"), question,
+                      steps_only=True) == []
+
+
 def test_the_events_of_the_only_retrieve_are_kept_where_their_text_writes_the_lost_name():
     kept = keeping_names(count_of("I received an email"), "How many emails did Andreas send me in 2022?")
     dated = kept.children[0]
