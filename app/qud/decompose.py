@@ -29,7 +29,9 @@ from app.qud.frames import (
     who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.occasions import Occasion, away_clause, day_clause, meeting_entries, trip_entries, within_occasion
+from app.qud.occasions import (
+    Occasion, away_clause, birthday_entries, day_clause, meeting_entries, trip_entries, within_occasion,
+)
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
@@ -68,6 +70,9 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "birthday_entries": "a RETRIEVE of someone's birthday ('Chiamaka's birthday') is the events that name them, kept "
+                        "where they mark a birthday (the word, 'bday' or a cake: '🎂 Chiamaka') and last a day "
+                        "(app.qud.occasions)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -452,7 +457,13 @@ def decompose(
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)
         return framed if framed is not None else solve(rest)
 
-    return _times_taken_out(question, config, acted, framed_or_solved)
+    tree = _times_taken_out(question, config, acted, framed_or_solved)
+    # after the occasions: the day of "on Maria's birthday" is searched so too
+    birthdays = birthday_entries(tree) if config.on("birthday_entries") else None
+    if birthdays is None:
+        return tree
+    acted.add("birthday_entries")
+    return birthdays
 
 
 def _times_taken_out(question: str, config: QudConfig, acted: set[str], tree_of: Callable[[str], Node]) -> Node:

@@ -564,8 +564,10 @@ def _alternative(name: str, question: str) -> bool:
                      re.I) is not None
 
 
-# a conjunction or preposition of time after the first word ("When did I ..." asks; "..., when I ..." says when)
-_TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout)\b", re.I)
+# a conjunction or preposition of time after the first word ("When did I ..." asks; "..., when I ..." says when; "on
+# the day I saw them at Stadtpark" says which day)
+_TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|since|until|till|throughout|"
+                          r"on\s+the\s+day)\b", re.I)
 
 
 def lower_case_words(question: str) -> set[str]:

@@ -255,3 +255,37 @@ def _names_met(who: str) -> list[str]:
             break
         names.append(word.removesuffix("'s").removesuffix("’s"))
     return names
+
+
+# --- a birthday ---------------------------------------------------------------------------------------------
+#
+# "When is Chiamaka's birthday?": the search for "Chiamaka's birthday" does not find the calendar's "🎂 Chiamaka",
+# and finds other birthdays besides Elin's for "elin's birthday". A person's birthday is a day's entry that names
+# them and marks a birthday (the word, "bday" or a cake), so the events naming them are searched and those kept: not
+# the mail that invites to it or the evening's drinks.
+
+_WHOSE_BIRTHDAY = re.compile(r"^(?:the\s+)?(?P<name>[^\W\d_][\w.-]*(?:\s+[^\W\d_][\w.-]*)?)(?:'s|'|’s|’)\s+"
+                             r"(?:birthday|bday|b-day)s?$", re.I)
+
+
+def birthday_entries(tree: Node) -> Node | None:
+    """`tree` with each RETRIEVE of someone's birthday ("Chiamaka's birthday") written as the events that name them,
+    kept where they mark a birthday and last a day; None when it has no such RETRIEVE. Not the person's own ("my birthday"), which
+    names nobody."""
+
+    def entries(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        match = _WHOSE_BIRTHDAY.match(query.strip()) if isinstance(query, str) else None
+        name = match.group("name") if match is not None else None
+        if name is None or name.lower() in FUNCTION_WORDS:
+            return retrieve
+        text = 'str(attr["text"]).lower()'
+        marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)
+        naming = Node.from_step(f"every event naming {name}", f"RETRIEVE(query={format_value(name)})")
+        return Node.from_step(retrieve.question,
+                              f"FILTER(l={format_value(Qud(naming.question))}, "
+                              f"filter=lambda attr: ({marks}) and {format_value(name.lower())} in {text} and "
+                              f"{LASTS_A_DAY})", (naming,))
+
+    result = above_each_retrieve(tree, tree.question, "", entries)
+    return None if result == tree else result

@@ -307,6 +307,8 @@ def test_a_name_no_step_writes_is_lost_and_one_a_query_writes_is_not():
     # a name in a clause of time says when, not which events ("When" that asks is no such clause)
     assert lost_names(count_of("I bought something online"), "Did I order anything while I was in Chamonix?") == []
     assert lost_names(count_of("I went running"), "How many runs did I do after moving to Austin?") == []
+    assert lost_names(count_of("I listened to Khruangbin"), "did I listen to Khruangbin on the day I saw them at "
+                      "Stadtpark?", steps_only=True) == []
     assert lost_names(count_of("I met someone"), "When did I last meet Nina?") == ["Nina"]
     # a sentence start, the person, months and the sources are no names
     assert lost_names(count_of("I went running"), "What's the longest run I've done in May on Netflix?") == []

@@ -250,3 +250,52 @@ def test_other_searches_are_no_meeting(query):
     from app.qud.occasions import meeting_entries
 
     assert meeting_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
+
+
+# --- a birthday ---------------------------------------------------------------------------------------------
+
+def birthday_events() -> list[Event]:
+    """Chiamaka's birthday as a cake in the calendar on 15 July (two years), Elin's as words on 20 September,
+    a dinner with Chiamaka and a mail from her."""
+    def calendar(title: str, start: datetime, all_day: bool) -> Event:
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(days=1 if all_day else 0.1),
+                     title=title, text=title, data={"summary": title, "all_day": all_day},
+                     position=title + start.isoformat(), key=content_key("c", title, start.isoformat()),
+                     tz="Europe/Berlin")
+
+    return [
+        calendar("\U0001f382 Chiamaka", datetime(2023, 7, 15, tzinfo=BERLIN), True),
+        calendar("\U0001f382 Chiamaka", datetime(2024, 7, 15, tzinfo=BERLIN), True),
+        calendar("Elin's birthday", datetime(2023, 9, 20, tzinfo=BERLIN), True),
+        calendar("Dinner with Chiamaka", datetime(2024, 2, 2, 19, tzinfo=BERLIN), False),
+        Event(source="mail", type="mbox", start=datetime(2024, 3, 1, 9, tzinfo=BERLIN), end=None, title="hi",
+              text="Chiamaka here: see you at my birthday?", data={"subject": "hi"}, position="mail 1",
+              key=content_key("m", "1"), tz="Europe/Berlin"),
+    ]
+
+
+BIRTHDAY_DATE = [' MAX(l=QUD("Chiamaka\'s birthday with date"), attr_name="start_date")',
+                 ' EXTRACT(l=QUD("Chiamaka\'s birthday"), attr_names=["start_date"], attr_types=[date.fromisoformat])',
+                 ' RETRIEVE(query="Chiamaka\'s birthday")']
+
+
+def test_a_birthday_is_the_entries_that_name_the_person_and_mark_a_birthday(tmp_path):
+    path = write_store(tmp_path / "events.sqlite", birthday_events())
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("When is Chiamaka's birthday?", store, TODAY, llm=FakeLLM(list(BIRTHDAY_DATE)), trace=trace)
+        cakes = {e.id for e in store.events(source="calendar") if e.title.startswith("\U0001f382")}
+    assert "birthday_entries" in trace.acted and str(answer.value) == "2024-07-15"
+    entries = answer.tree.children[0].children[0]
+    assert entries.operator == "FILTER" and entries.question == "Chiamaka's birthday"
+    # the dinner with her names her but marks no birthday; her mail says "birthday" but is no day's entry
+    assert set(entries.event_ids) == cakes
+    assert entries.children[0].step == 'RETRIEVE(query="Chiamaka")'
+
+
+def test_the_persons_own_birthday_and_a_birthday_dinner_are_left_alone():
+    from app.engine.tree import Node
+    from app.qud.occasions import birthday_entries
+
+    for query in ("my birthday", "Andrea's birthday dinner", "I went to Elin's birthday party"):
+        assert birthday_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
