@@ -83,6 +83,9 @@ class SourceSpec:
     # the service whose export the events come from, as a person names it ("Spotify"); None where many services
     # write such events (mail, calendars)
     service: str | None = None
+    # a key that measures all the items of an event -> the key that measures one of them ("total" -> "unit_price"):
+    # what a thing cost, not what was paid for several (app.qud.items)
+    item_keys: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -205,6 +208,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         display=Display("Purchases", details=("total", "quantity", "category"), value_keys=("total",),
                         examples=("How much did I spend on Amazon last year?", "What was my most expensive order?")),
         name_keys=("product",),
+        item_keys={"total": "unit_price"},
     ),
     SourceSpec(
         "workout",

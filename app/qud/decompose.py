@@ -29,6 +29,7 @@ from app.qud.frames import (
     who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
+from app.qud.items import item_prices, thing_asked
 from app.qud.occasions import (
     Occasion, away_clause, birthday_entries, day_clause, meeting_entries, trip_entries, within_occasion,
 )
@@ -73,6 +74,11 @@ RULES: dict[str, str] = {
     "birthday_entries": "a RETRIEVE of someone's birthday ('Chiamaka's birthday') is the events that name them, kept "
                         "where they mark a birthday (the word, 'bday' or a cake: '🎂 Chiamaka') and last a day "
                         "(app.qud.occasions)",
+    "item_prices": "where a question asks what a thing cost ('the most expensive thing I bought'), not an order or "
+                   "what was spent, the tree measures one item (unit_price), not all of a purchase (total) "
+                   "(app.qud.items)",
+    "thing_asked": "where a question asks which thing ('what's the most expensive thing ...?') and the tree gives "
+                   "only the greatest measure (MAX), it asks for the thing with it (ARGMAX) (app.qud.items)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -497,10 +503,12 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
-    entries (trip_entries), meetings as the calendar's entries (meeting_entries), the names it lost kept on the events (keep_names, people_names)."""
+    entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
+    (item_prices) and the thing asked for, not its price (thing_asked), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
-                ("meeting_entries", meeting_entries))
+                ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
+                ("thing_asked", lambda whole: thing_asked(whole, asked)))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

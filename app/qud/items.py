@@ -1,0 +1,99 @@
+"""What a question asks of the things bought: the price of one, and the thing itself.
+
+"What's the most expensive thing I bought on Amazon?" compares what one item cost, not what was paid for a line of
+several: two mugs bought together are not a more expensive thing than one mixer. The small model measures every
+purchase by what was paid (`total`), so where a question asks about the price of a thing, not of an order or of
+what was spent, the measure of one item is read instead (the source's `item_keys`: `unit_price`; rule
+item_prices). Where it asks for the thing itself and the model wrote only the greatest price (`MAX`), the thing
+with that price is asked for (rule thing_asked).
+
+    asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
+    asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.engine.syntax import Call, FuncRef, Qud, format_value
+from app.engine.tree import Node
+from app.sources import SOURCES, carrier_sources
+
+# a key that measures all the items of an event -> the key that measures one of them
+ITEM_KEYS = {key: item for spec in SOURCES.values() for key, item in spec.item_keys.items()}
+
+_PRICE = re.compile(r"\b(?:expensive|priciest|pricey|pricier|cheapest|cheaper|costliest|costly|"
+                    r"cost(?:s|ed)?\s+(?:me\s+)?the\s+(?:most|least))\b", re.I)
+# what a question says when it asks what was paid, not what a thing cost
+_PAID = re.compile(r"\b(?:orders?|baskets?|carts?|deliver(?:y|ies)|bills?|receipts?|spen[dt]|spending|total|"
+                   r"altogether|in\s+all)\b", re.I)
+_THING = re.compile(r"\b(?:things?|items?|products?|purchases?|stuff)\b", re.I)
+_ASKS_WHICH = re.compile(r"^\s*(?:what|which)\b", re.I)
+
+# the attributes each operator measures by
+_MEASURED = {"EXTRACT": "attr_names", "MAX": "attr_name", "MIN": "attr_name", "ARGMAX": "arg_attr_name",
+             "ARGMIN": "arg_attr_name"}
+
+
+def asks_price_of_a_thing(question: str) -> bool:
+    """Whether `question` asks what a thing cost (the most expensive, the cheapest thing), not what an order cost or
+    what was spent."""
+    return _PRICE.search(question) is not None and _PAID.search(question) is None
+
+
+def item_prices(tree: Node, question: str) -> Node | None:
+    """`tree` measuring one item where it measured all the items of an event (`unit_price` for `total`), where
+    `question` asks about the price of a thing; None when it does not, or the tree measures no such key."""
+    if not asks_price_of_a_thing(question):
+        return None
+
+    def one_item(value):
+        if isinstance(value, str):
+            return ITEM_KEYS.get(value, value)
+        if isinstance(value, tuple):
+            return tuple(one_item(v) for v in value)
+        return value
+
+    changed = False
+
+    def walk(node: Node) -> Node:
+        nonlocal changed
+        children = tuple(walk(child) for child in node.children)
+        key = _MEASURED.get(node.operator)
+        args = tuple((name, one_item(value) if name == key else value) for name, value in node.call.args)
+        changed |= args != node.call.args
+        if args == node.call.args and all(new is old for new, old in zip(children, node.children)):
+            return node
+        return Node(node.question, Call(node.operator, args), children)
+
+    result = walk(tree)
+    return result if changed else None
+
+
+def thing_asked(tree: Node, question: str) -> Node | None:
+    """`tree` asking for the thing with the greatest (least) measure where `question` asks for a thing ("what's the
+    most expensive thing I ever bought?") and the model wrote only the measure (MAX over an EXTRACT); None otherwise.
+    The thing is named by the first name key of the source that carries the measure (a purchase's `product`)."""
+    if tree.operator not in ("MAX", "MIN") or not (_ASKS_WHICH.search(question) and _THING.search(question)):
+        return None
+    measure = tree.call.get("attr_name")
+    below = tree.children[0] if len(tree.children) == 1 else None
+    if not isinstance(measure, str) or below is None or below.operator != "EXTRACT":
+        return None
+    names = [key for source in carrier_sources(measure) for key in SOURCES[source].name_keys]
+    if not names:
+        return None
+    name = names[0]
+    attr_names = tuple(below.call.get("attr_names") or ())
+    if measure not in attr_names:
+        return None
+    extract = below
+    if name not in attr_names:
+        more = {"attr_names": (name,), "attr_types": (FuncRef("str"),)}
+        args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
+                     for key, value in below.call.args)
+        extract = Node(below.question, Call("EXTRACT", args), below.children)
+    operator = "ARGMAX" if tree.operator == "MAX" else "ARGMIN"
+    return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(extract.question))}, "
+                                         f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(name)})",
+                          (extract,))

@@ -1,0 +1,107 @@
+"""What a question asks of the things bought: the price of one item (rule item_prices) and the thing itself (rule
+thing_asked), app.qud.items."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from app.engine.tree import Node
+from app.qud.decompose import Trace
+from app.qud.items import asks_price_of_a_thing, item_prices, thing_asked
+from app.qud.pipeline import ask
+from app.store import EventStore
+from importers.base import Event, content_key
+from tests.fakes import FakeLLM
+from tests.stores import BERLIN, write_store
+
+from .test_pipeline import TODAY
+
+
+@pytest.mark.parametrize("question, price_of_a_thing", [
+    ("What's the most expensive thing I bought on Amazon?", True),
+    ("priciest thing I got on amazon last year", True),
+    ("which concert tickets cost me the most", True),
+    ("What was the cheapest item I ordered?", True),   # "ordered" is no order
+    ("biggest munchbox order i ever placed?", False),  # an order's price is what was paid for it
+    ("What was my most expensive order?", False),
+    ("How much did I spend on Amazon in 2023?", False),
+    ("What's the longest run I've done?", False),
+])
+def test_a_question_about_the_price_of_a_thing(question, price_of_a_thing):
+    assert asks_price_of_a_thing(question) is price_of_a_thing
+
+
+def purchase(day: int, product: str, quantity: int, unit_price: float) -> Event:
+    start = datetime(2024, 3, day, 10, 0, tzinfo=BERLIN)
+    return Event(source="online_purchase", type="amazon", start=start, end=None, title=product, text=product,
+                 data={"product": product, "quantity": quantity, "unit_price": unit_price,
+                       "total": quantity * unit_price, "currency": "EUR"},
+                 position=f"row {day}", key=content_key("a", product), tz="Europe/Berlin")
+
+
+@pytest.fixture
+def shop_store(tmp_path):
+    # two mugs bought together cost more than the one mixer, which is the more expensive thing
+    return write_store(tmp_path / "events.sqlite", [purchase(2, "Travel mug", 2, 15.0),
+                                                     purchase(9, "Stand mixer", 1, 25.0),
+                                                     purchase(16, "Tea towel", 1, 4.5)])
+
+
+PRICIEST = [' ARGMAX(l=QUD("I bought something online with amount paid and product"), arg_attr_name="total", '
+            'val_attr_name="product")',
+            ' EXTRACT(l=QUD("I bought something online"), attr_names=["total", "product"], '
+            'attr_types=[float, str])',
+            ' RETRIEVE(query="I bought something online")']
+
+
+def test_the_most_expensive_thing_is_the_one_whose_item_cost_most(shop_store):
+    trace = Trace()
+    with EventStore.open(shop_store, read_only=True) as store:
+        answer = ask("What's the most expensive thing I bought?", store, TODAY, llm=FakeLLM(list(PRICIEST)),
+                     trace=trace)
+    assert answer.value == "Stand mixer" and "item_prices" in trace.acted
+    assert answer.tree.step.startswith('ARGMAX(') and 'arg_attr_name="unit_price"' in answer.tree.step
+    assert 'attr_names=["unit_price", "product"]' in answer.tree.children[0].step
+
+
+def test_the_item_prices_rule_can_be_switched_off(shop_store, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "item_prices")
+    with EventStore.open(shop_store, read_only=True) as store:
+        answer = ask("What's the most expensive thing I bought?", store, TODAY, llm=FakeLLM(list(PRICIEST)))
+    assert answer.value == "Travel mug"
+
+
+def test_an_orders_price_stays_what_was_paid():
+    tree = Node.from_step("q", 'MAX(l=QUD("my orders with total"), attr_name="total")')
+    assert item_prices(tree, "What was my most expensive order?") is None
+
+
+MAX_PRICE = [' MAX(l=QUD("I bought something online with amount paid"), attr_name="total")',
+             ' EXTRACT(l=QUD("I bought something online"), attr_names=["total"], attr_types=[float])',
+             ' RETRIEVE(query="I bought something online")']
+
+
+def test_a_question_for_the_thing_gets_the_thing_not_its_price(shop_store):
+    trace = Trace()
+    with EventStore.open(shop_store, read_only=True) as store:
+        answer = ask("What's the most expensive single item I've ever ordered?", store, TODAY,
+                     llm=FakeLLM(list(MAX_PRICE)), trace=trace)
+    assert answer.value == "Stand mixer" and {"thing_asked", "item_prices"} <= trace.acted
+    assert answer.tree.step == ('ARGMAX(l=QUD("I bought something online with amount paid"), '
+                                'arg_attr_name="unit_price", val_attr_name="product")')
+    extract = answer.tree.children[0]
+    assert extract.step == ('EXTRACT(l=QUD("I bought something online"), attr_names=["unit_price", "product"], '
+                            'attr_types=[float, str])')
+
+
+@pytest.mark.parametrize("question", [
+    "How much was the most expensive thing I bought?",   # asks how much, not which
+    "What's the longest run I've done?",                  # no thing
+])
+def test_a_question_for_a_measure_keeps_the_measure(question):
+    tree = Node.from_step("q", 'MAX(l=QUD("x with total"), attr_name="total")',
+                          (Node.from_step("x with total", 'EXTRACT(l=QUD("x"), attr_names=["total"])',
+                                          (Node.from_step("x", 'RETRIEVE(query="x")'),)),))
+    assert thing_asked(tree, question) is None
