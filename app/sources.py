@@ -86,6 +86,9 @@ class SourceSpec:
     # a key that measures all the items of an event -> the key that measures one of them ("total" -> "unit_price"):
     # what a thing cost, not what was paid for several (app.qud.items)
     item_keys: Mapping[str, str] = field(default_factory=dict)
+    # a bool key that marks some of the events -> the words a question asks for those with it ("skipped": "skip",
+    # "skipped"; a workout's "indoor": "treadmill"), which the events' texts do not write (app.qud.flags)
+    flag_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -131,6 +134,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",),
                         examples=("Which artist did I listen to most?", "How many songs did I listen to per month?")),
         name_keys=("artist", "track", "album"),
+        flag_words={"skipped": ("skip", "skips", "skipped", "skipping")},
     ),
     SourceSpec(
         "podcast_stream",
@@ -224,6 +228,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                                 "heart_rate_max"}),
         sql_keys=("workout_type", "duration_s", "distance_km", "energy_kcal", "heart_rate_avg"),
         sql_notes={"workout_type": ", ".join(WORKOUT_TYPES)},
+        flag_words={"indoor": ("indoor", "indoors", "treadmill")},
         display=Display("Workouts", details=("workout_type", "duration_s", "distance_km"),
                         value_keys=("distance_km", "duration_s"),
                         examples=("How many kilometres did I run last month?", "How often did I play football?")),

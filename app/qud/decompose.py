@@ -23,6 +23,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
+from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
     keeping_names, lost_names, lower_case_words, most_question, people_of, per_period, sourcing_services, two_way,
@@ -79,6 +80,9 @@ RULES: dict[str, str] = {
                    "(app.qud.items)",
     "thing_asked": "where a question asks which thing ('what's the most expensive thing ...?') and the tree gives "
                    "only the greatest measure (MAX), it asks for the thing with it (ARGMAX) (app.qud.items)",
+    "flagged_events": "where a question says a flag the data marks events with but their text does not write ('how "
+                      "many songs did I skip', 'indoor rides'), each RETRIEVE of that source keeps the events with "
+                      "the flag set (app.qud.flags)",
     "per_period_frame": "an average per day, week or month over a dated period is the period's total divided by "
                         "its days, weeks or months (app.qud.frames)",
     "yes_no_frame": "a yes/no question about whether something happened is the count of it, tested for at least "
@@ -504,11 +508,13 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
     entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
-    (item_prices) and the thing asked for, not its price (thing_asked), the names it lost kept on the events (keep_names, people_names)."""
+    (item_prices) and the thing asked for, not its price (thing_asked), the events a flag marks (flagged_events), the
+    names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
-                ("thing_asked", lambda whole: thing_asked(whole, asked)))
+                ("thing_asked", lambda whole: thing_asked(whole, asked)),
+                ("flagged_events", lambda whole: flagged_events(whole, asked)))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

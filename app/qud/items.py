@@ -28,7 +28,10 @@ _PRICE = re.compile(r"\b(?:expensive|priciest|pricey|pricier|cheapest|cheaper|co
 _PAID = re.compile(r"\b(?:orders?|baskets?|carts?|deliver(?:y|ies)|bills?|receipts?|spen[dt]|spending|total|"
                    r"altogether|in\s+all)\b", re.I)
 _THING = re.compile(r"\b(?:things?|items?|products?|purchases?|stuff)\b", re.I)
-_ASKS_WHICH = re.compile(r"^\s*(?:what|which)\b", re.I)
+# a question that asks for a measure, a time, a place or a person, not for the thing
+_ASKS_ELSE = re.compile(r"^\s*(?:how|when|where|who|whom|whose|did|do|does|was|were|is|are|has|have)\b|"
+                        r"\b(?:price|cost|amount|much|value)\b\s*\??\s*$|\b(?:price|cost|amount|value)\s+of\b|"
+                        r"\bhow\s+much\b", re.I)
 
 # the attributes each operator measures by
 _MEASURED = {"EXTRACT": "attr_names", "MAX": "attr_name", "MIN": "attr_name", "ARGMAX": "arg_attr_name",
@@ -72,9 +75,10 @@ def item_prices(tree: Node, question: str) -> Node | None:
 
 def thing_asked(tree: Node, question: str) -> Node | None:
     """`tree` asking for the thing with the greatest (least) measure where `question` asks for a thing ("what's the
-    most expensive thing I ever bought?") and the model wrote only the measure (MAX over an EXTRACT); None otherwise.
+    most expensive thing I ever bought?", "most expensive single item I've ordered?"), not how much, when or
+    whether, and the model wrote only the measure (MAX over an EXTRACT); None otherwise.
     The thing is named by the first name key of the source that carries the measure (a purchase's `product`)."""
-    if tree.operator not in ("MAX", "MIN") or not (_ASKS_WHICH.search(question) and _THING.search(question)):
+    if tree.operator not in ("MAX", "MIN") or not _THING.search(question) or _ASKS_ELSE.search(question):
         return None
     measure = tree.call.get("attr_name")
     below = tree.children[0] if len(tree.children) == 1 else None

@@ -83,6 +83,14 @@ MAX_PRICE = [' MAX(l=QUD("I bought something online with amount paid"), attr_nam
              ' RETRIEVE(query="I bought something online")']
 
 
+@pytest.mark.parametrize("question", ["whats the most expensive thing i ever bought", "priciest item I ordered?"])
+def test_a_question_for_a_thing_in_other_words(question):
+    tree = Node.from_step("q", 'MAX(l=QUD("x with total"), attr_name="total")',
+                          (Node.from_step("x with total", 'EXTRACT(l=QUD("x"), attr_names=["total"])',
+                                          (Node.from_step("x", 'RETRIEVE(query="x")'),)),))
+    assert thing_asked(tree, question).step.startswith("ARGMAX(")
+
+
 def test_a_question_for_the_thing_gets_the_thing_not_its_price(shop_store):
     trace = Trace()
     with EventStore.open(shop_store, read_only=True) as store:
@@ -99,6 +107,8 @@ def test_a_question_for_the_thing_gets_the_thing_not_its_price(shop_store):
 @pytest.mark.parametrize("question", [
     "How much was the most expensive thing I bought?",   # asks how much, not which
     "What's the longest run I've done?",                  # no thing
+    "What was the price of the most expensive item I bought?",
+    "When did I buy the most expensive thing?",
 ])
 def test_a_question_for_a_measure_keeps_the_measure(question):
     tree = Node.from_step("q", 'MAX(l=QUD("x with total"), attr_name="total")',

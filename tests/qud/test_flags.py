@@ -1,0 +1,66 @@
+"""Events the data marks with a flag the texts do not write: a skipped song, an indoor ride (app.qud.flags, rule
+flagged_events)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from app.engine.tree import Node
+from app.qud.decompose import Trace
+from app.qud.flags import flagged_events, flags_asked
+from app.qud.pipeline import ask
+from app.store import EventStore
+from importers.base import Event, content_key
+from tests.fakes import FakeLLM
+from tests.stores import BERLIN, write_store
+
+from .test_pipeline import TODAY
+
+
+@pytest.mark.parametrize("question, flags", [
+    ("how many songs did i skip in october", {"music_stream": ("skipped",)}),
+    ("how many indoor rides did I do in 2023?", {"workout": ("indoor",)}),
+    ("how many treadmill runs have I done?", {"workout": ("indoor",)}),
+    ("how many songs did I play in October?", {}),
+])
+def test_the_flags_a_question_asks_for(question, flags):
+    assert flags_asked(question) == flags
+
+
+def play(minute: int, track: str, skipped: bool) -> Event:
+    start = datetime(2024, 3, 2, 18, minute, tzinfo=BERLIN)
+    return Event(source="music_stream", type="spotify", start=start, end=start + timedelta(minutes=1),
+                 title=f"Air - {track}", text=f"Air - {track}",
+                 data={"artist": "Air", "track": track, "ms_played": 60000, "skipped": skipped},
+                 position=f"play {minute}", key=content_key("s", track, str(minute)), tz="Europe/Berlin")
+
+
+SKIP_COUNT = [' APPLY(l=QUD("I skipped music"), fct=len)', ' RETRIEVE(query="I skipped music")']
+
+
+def test_skipped_songs_are_the_plays_marked_skipped(tmp_path):
+    path = write_store(tmp_path / "events.sqlite", [play(1, "La femme d'argent", False), play(3, "Sexy Boy", True),
+                                                    play(5, "Kelly Watch the Stars", True),
+                                                    play(7, "Talisman", False)])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many songs did I skip?", store, TODAY, llm=FakeLLM(list(SKIP_COUNT)), trace=trace)
+        skipped = {e.id for e in store.events(source="music_stream") if e.data["skipped"]}
+    assert answer.value == 2 and set(answer.evidence_ids) == skipped and "flagged_events" in trace.acted
+    flagged = answer.tree.children[0]
+    assert flagged.step == ('FILTER(l=QUD("I skipped music: every event about it"), '
+                            'filter=lambda attr: attr.get("skipped", False) == True)')
+    # no text says "skipped": the plays are searched as plays
+    assert flagged.children[0].step == 'RETRIEVE(query="I listened to music")' and flagged.children[0].size == 4
+
+
+def test_a_flag_keeps_the_rest_of_the_query_and_leaves_other_sources_alone():
+    tree = Node.from_step("q", 'APPLY(l=QUD("rides"), fct=len)',
+                          (Node.from_step("rides", 'RETRIEVE(query="I went cycling in the Alps")'),))
+    flagged = flagged_events(tree, "How many indoor rides did I do?").children[0]
+    assert flagged.children[0].step == 'RETRIEVE(query="I went cycling in the Alps")'
+    assert 'attr.get("indoor", False) == True' in flagged.step
+    plays = Node.from_step("q", 'RETRIEVE(query="I listened to a podcast")')
+    assert flagged_events(plays, "How many indoor rides did I do?") is None
