@@ -89,6 +89,9 @@ class SourceSpec:
     # a bool key that marks some of the events -> the words a question asks for those with it ("skipped": "skip",
     # "skipped"; a workout's "indoor": "treadmill"), which the events' texts do not write (app.qud.flags)
     flag_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a key its events share when together they are one thing a person counts as one -> the words that count such
+    # things ("order_id": "orders": an order's lines are one order) (app.qud.items)
+    unit_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -213,6 +216,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                         examples=("How much did I spend on Amazon last year?", "What was my most expensive order?")),
         name_keys=("product",),
         item_keys={"total": "unit_price"},
+        unit_words={"order_id": ("orders",)},
     ),
     SourceSpec(
         "workout",

@@ -30,7 +30,7 @@ from app.qud.frames import (
     who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.items import item_prices, thing_asked
+from app.qud.items import item_prices, orders_counted, thing_asked
 from app.qud.occasions import (
     Occasion, away_clause, birthday_entries, day_clause, meeting_entries, trip_entries, within_occasion,
 )
@@ -80,6 +80,8 @@ RULES: dict[str, str] = {
                    "(app.qud.items)",
     "thing_asked": "where a question asks which thing ('what's the most expensive thing ...?') and the tree gives "
                    "only the greatest measure (MAX), it asks for the thing with it (ARGMAX) (app.qud.items)",
+    "orders_counted": "a count of 'orders' over purchases counts the orders their lines belong to (distinct "
+                      "order_id), not the lines (app.qud.items)",
     "flagged_events": "where a question says a flag the data marks events with but their text does not write ('how "
                       "many songs did I skip', 'indoor rides'), each RETRIEVE of that source keeps the events with "
                       "the flag set (app.qud.flags)",
@@ -508,12 +510,13 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
     entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
-    (item_prices) and the thing asked for, not its price (thing_asked), the events a flag marks (flagged_events), the
-    names it lost kept on the events (keep_names, people_names)."""
+    (item_prices) and the thing asked for, not its price (thing_asked), orders counted as orders (orders_counted),
+    the events a flag marks (flagged_events), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
+                ("orders_counted", lambda whole: orders_counted(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None

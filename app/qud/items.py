@@ -5,7 +5,8 @@ several: two mugs bought together are not a more expensive thing than one mixer.
 purchase by what was paid (`total`), so where a question asks about the price of a thing, not of an order or of
 what was spent, the measure of one item is read instead (the source's `item_keys`: `unit_price`; rule
 item_prices). Where it asks for the thing itself and the model wrote only the greatest price (`MAX`), the thing
-with that price is asked for (rule thing_asked).
+with that price is asked for (rule thing_asked). An order of three things is one order: "how many Amazon orders"
+counts the orders the lines belong to (the source's `unit_words`: `order_id`; rule orders_counted).
 
     asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
     asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
@@ -15,9 +16,10 @@ from __future__ import annotations
 
 import re
 
-from app.engine.syntax import Call, FuncRef, Qud, format_value
+from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
-from app.sources import SOURCES, carrier_sources
+from app.qud.validate import TEXT_WORD
+from app.sources import NAMING_WORDS, SOURCES, carrier_sources
 
 # a key that measures all the items of an event -> the key that measures one of them
 ITEM_KEYS = {key: item for spec in SOURCES.values() for key, item in spec.item_keys.items()}
@@ -101,3 +103,54 @@ def thing_asked(tree: Node, question: str) -> Node | None:
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(extract.question))}, "
                                          f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(name)})",
                           (extract,))
+
+
+_COUNT_OF_L = re.compile(r"\blen\(\s*l\s*\)")
+
+
+def orders_counted(tree: Node, question: str) -> Node | None:
+    """`tree` counting the units its events belong to (an order's lines by their `order_id`) where `question`
+    counts such units ("how many Amazon orders ...") and a count of the tree (`len`) counts only that source's
+    events; None otherwise. An event without the key counts as one of its own."""
+    said = {w.lower() for w in TEXT_WORD.findall(question)}
+    units = {source: key for source, spec in SOURCES.items() for key, words in spec.unit_words.items()
+             if said & set(words)}
+    if not units:
+        return None
+    changed = False
+
+    def walk(node: Node) -> Node:
+        nonlocal changed
+        children = tuple(walk(child) for child in node.children)
+        fct = node.call.get("fct")
+        # `len`, or a lambda that counts its list ("lambda l: len(l) / 12": a count per month)
+        counts = node.operator == "APPLY" and (fct == FuncRef("len") or
+                                               (isinstance(fct, Lambda) and _COUNT_OF_L.search(fct.source)))
+        sources = _sources_searched(node) if counts else set()
+        if counts and len(sources) == 1 and next(iter(sources)) in units:
+            key = format_value(units[next(iter(sources))])
+            distinct = f'len({{i.get({key}) or i["id"] for i in l}})'
+            counted = (Lambda(f"lambda l: {distinct}") if fct == FuncRef("len")
+                       else Lambda(_COUNT_OF_L.sub(distinct, fct.source)))
+            changed = True
+            args = tuple((name, counted if name == "fct" else value) for name, value in node.call.args)
+            return Node(node.question, Call("APPLY", args), children)
+        if all(new is old for new, old in zip(children, node.children)):
+            return node
+        return Node(node.question, node.call, children)
+
+    result = walk(tree)
+    return result if changed else None
+
+
+def _sources_searched(node: Node) -> set[str]:
+    """The sources the RETRIEVE queries below `node` name ("I bought something online": online_purchase), each
+    query by the sources its words name; an unnamed query names none."""
+    found: set[str] = set()
+    for leaf in node.walk():
+        query = leaf.call.get("query") if leaf.operator == "RETRIEVE" else None
+        if isinstance(query, str):
+            named = [set(NAMING_WORDS.get(w.lower(), ())) for w in TEXT_WORD.findall(query)]
+            named = [n for n in named if n]
+            found |= set.intersection(*named) if named else {"?"}
+    return found

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.tree import Node
 from app.qud.decompose import Trace
-from app.qud.items import asks_price_of_a_thing, item_prices, thing_asked
+from app.qud.items import asks_price_of_a_thing, item_prices, orders_counted, thing_asked
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -34,10 +34,11 @@ def test_a_question_about_the_price_of_a_thing(question, price_of_a_thing):
 
 
 def purchase(day: int, product: str, quantity: int, unit_price: float) -> Event:
+    """A line of an Amazon order placed on March `day`, 2024 (one order a day)."""
     start = datetime(2024, 3, day, 10, 0, tzinfo=BERLIN)
     return Event(source="online_purchase", type="amazon", start=start, end=None, title=product, text=product,
                  data={"product": product, "quantity": quantity, "unit_price": unit_price,
-                       "total": quantity * unit_price, "currency": "EUR"},
+                       "total": quantity * unit_price, "currency": "EUR", "order_id": f"order {day}"},
                  position=f"row {day}", key=content_key("a", product), tz="Europe/Berlin")
 
 
@@ -115,3 +116,30 @@ def test_a_question_for_a_measure_keeps_the_measure(question):
                           (Node.from_step("x with total", 'EXTRACT(l=QUD("x"), attr_names=["total"])',
                                           (Node.from_step("x", 'RETRIEVE(query="x")'),)),))
     assert thing_asked(tree, question) is None
+
+
+ORDER_COUNT = [' APPLY(l=QUD("I bought something online"), fct=len)', ' RETRIEVE(query="I bought something online")']
+
+
+def test_orders_are_counted_by_the_orders_their_lines_belong_to(tmp_path):
+    lines = [purchase(2, "Travel mug", 2, 15.0), purchase(2, "Tea towel", 1, 4.5), purchase(9, "Stand mixer", 1, 25.0)]
+    path = write_store(tmp_path / "events.sqlite", lines)
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        orders = ask("How many Amazon orders did I place?", store, TODAY, llm=FakeLLM(list(ORDER_COUNT)), trace=trace)
+        items = ask("How many items did I buy on Amazon?", store, TODAY, llm=FakeLLM(list(ORDER_COUNT)))
+    assert orders.value == 2 and "orders_counted" in trace.acted   # the mug and the towel came in one order
+    assert orders.tree.step == ('APPLY(l=QUD("I bought something online"), '
+                                'fct=lambda l: len({i.get("order_id") or i["id"] for i in l}))')
+    assert items.value == 3
+
+
+def test_a_count_per_month_of_orders_counts_orders_too():
+    tree = Node.from_step("q", 'APPLY(l=QUD("x"), fct=lambda l: len(l) / 12)',
+                          (Node.from_step("x", 'RETRIEVE(query="I bought something online in 2022")'),))
+    counted = orders_counted(tree, "on average how many amazon orders did I make per month in 2022")
+    assert counted.step == 'APPLY(l=QUD("x"), fct=lambda l: len({i.get("order_id") or i["id"] for i in l}) / 12)'
+    # a count of other events, or of things, is left alone
+    plays = Node.from_step("q", 'APPLY(l=QUD("x"), fct=len)', (Node.from_step("x", 'RETRIEVE(query="I went running")'),))
+    assert orders_counted(plays, "how many orders of running shoes did I place?") is None
+    assert orders_counted(tree, "how many things did I buy per month in 2022") is None
