@@ -18,6 +18,7 @@ import re
 
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
+from app.engine.values import DERIVED
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, SOURCES, carrier_sources
 
@@ -34,6 +35,8 @@ _THING = re.compile(r"\b(?:things?|items?|products?|purchases?|stuff)\b", re.I)
 _ASKS_ELSE = re.compile(r"^\s*(?:how|when|where|who|whom|whose|did|do|does|was|were|is|are|has|have)\b|"
                         r"\b(?:price|cost|amount|much|value)\b\s*\??\s*$|\b(?:price|cost|amount|value)\s+of\b|"
                         r"\bhow\s+much\b", re.I)
+
+_ASKS_WHEN = re.compile(r"^\s*(?:when|(?:on\s+)?(?:which|what)\s+(?:date|day))\b", re.I)
 
 # the attributes each operator measures by
 _MEASURED = {"EXTRACT": "attr_names", "MAX": "attr_name", "MIN": "attr_name", "ARGMAX": "arg_attr_name",
@@ -76,32 +79,38 @@ def item_prices(tree: Node, question: str) -> Node | None:
 
 
 def thing_asked(tree: Node, question: str) -> Node | None:
-    """`tree` asking for the thing with the greatest (least) measure where `question` asks for a thing ("what's the
-    most expensive thing I ever bought?", "most expensive single item I've ordered?"), not how much, when or
-    whether, and the model wrote only the measure (MAX over an EXTRACT); None otherwise.
-    The thing is named by the first name key of the source that carries the measure (a purchase's `product`)."""
-    if tree.operator not in ("MAX", "MIN") or not _THING.search(question) or _ASKS_ELSE.search(question):
+    """`tree` asking for the thing with the greatest (least) measure, or the day it happened, where the model wrote
+    only the measure (MAX over an EXTRACT) and `question` asks for a thing ("what's the most expensive thing I ever
+    bought?", "most expensive single item I've ordered?", not how much or whether) or when ("When was my longest
+    run?"); None otherwise. The thing is named by the first name key of the source that carries the measure (a
+    purchase's `product`); the day is its start date."""
+    if tree.operator not in ("MAX", "MIN"):
         return None
     measure = tree.call.get("attr_name")
     below = tree.children[0] if len(tree.children) == 1 else None
-    if not isinstance(measure, str) or below is None or below.operator != "EXTRACT":
+    if not isinstance(measure, str) or measure in DERIVED or below is None or below.operator != "EXTRACT":
         return None
-    names = [key for source in carrier_sources(measure) for key in SOURCES[source].name_keys]
-    if not names:
+    if _ASKS_WHEN.search(question):
+        asked, kind = "start_date", FuncRef("date.fromisoformat")
+    elif _THING.search(question) and not _ASKS_ELSE.search(question):
+        names = [key for source in carrier_sources(measure) for key in SOURCES[source].name_keys]
+        if not names:
+            return None
+        asked, kind = names[0], FuncRef("str")
+    else:
         return None
-    name = names[0]
     attr_names = tuple(below.call.get("attr_names") or ())
     if measure not in attr_names:
         return None
     extract = below
-    if name not in attr_names:
-        more = {"attr_names": (name,), "attr_types": (FuncRef("str"),)}
+    if asked not in attr_names:
+        more = {"attr_names": (asked,), "attr_types": (kind,)}
         args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
                      for key, value in below.call.args)
         extract = Node(below.question, Call("EXTRACT", args), below.children)
     operator = "ARGMAX" if tree.operator == "MAX" else "ARGMIN"
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(extract.question))}, "
-                                         f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(name)})",
+                                         f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(asked)})",
                           (extract,))
 
 

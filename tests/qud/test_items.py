@@ -105,11 +105,25 @@ def test_a_question_for_the_thing_gets_the_thing_not_its_price(shop_store):
                             'attr_types=[float, str])')
 
 
+def test_a_question_for_when_gets_the_day_of_the_greatest():
+    tree = Node.from_step("q", 'MAX(l=QUD("my runs with distance"), attr_name="distance_km")',
+                          (Node.from_step("my runs with distance", 'EXTRACT(l=QUD("my runs"), attr_names=["distance_km"], '
+                                          'attr_types=[float])', (Node.from_step("my runs", 'RETRIEVE(query="x")'),)),))
+    asked = thing_asked(tree, "When was my longest run ever?")
+    assert asked.step == ('ARGMAX(l=QUD("my runs with distance"), arg_attr_name="distance_km", '
+                          'val_attr_name="start_date")')
+    assert asked.children[0].step == ('EXTRACT(l=QUD("my runs"), attr_names=["distance_km", "start_date"], '
+                                      'attr_types=[float, date.fromisoformat])')
+    latest = Node.from_step("q", 'MAX(l=QUD("my runs with date"), attr_name="start_date")',
+                            (Node.from_step("my runs with date", 'EXTRACT(l=QUD("my runs"), attr_names=["start_date"])',
+                                            (Node.from_step("my runs", 'RETRIEVE(query="x")'),)),))
+    assert thing_asked(latest, "When did I do my longest run?") is None   # no measure to take the day of
+
+
 @pytest.mark.parametrize("question", [
     "How much was the most expensive thing I bought?",   # asks how much, not which
     "What's the longest run I've done?",                  # no thing
     "What was the price of the most expensive item I bought?",
-    "When did I buy the most expensive thing?",
 ])
 def test_a_question_for_a_measure_keeps_the_measure(question):
     tree = Node.from_step("q", 'MAX(l=QUD("x with total"), attr_name="total")',
