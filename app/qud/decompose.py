@@ -26,8 +26,8 @@ from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
-    keeping_names, lost_names, lower_case_words, most_question, people_of, per_period, sourcing_services, two_way,
-    who_most_count, without_ruled_out_kinds,
+    keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_of, per_period,
+    sourcing_services, two_way, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, orders_counted, thing_asked
@@ -101,6 +101,8 @@ RULES: dict[str, str] = {
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
                    "owner also wrote to or met), not the shops and newsletters that send mail",
+    "mail_searches": "a RETRIEVE whose query says mail ('emails from Amazon', 'I got a newsletter') keeps the mails, "
+                     "not the orders or plays of a service it names (app.qud.frames)",
     "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
                   "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
     "names_in_steps": "for keep_names, a name is kept only where a step writes it (a query, a test), not where only "
@@ -508,11 +510,12 @@ def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), no kind of events the question rules out (ruled_out_kinds), trips as their own
-    entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
-    (item_prices) and the thing asked for, not its price (thing_asked), orders counted as orders (orders_counted),
-    the events a flag marks (flagged_events), the names it lost kept on the events (keep_names, people_names)."""
-    rewrites = (("service_source", sourcing_services),
+    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
+    the question rules out (ruled_out_kinds), trips as their own entries (trip_entries), meetings as the calendar's
+    entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked for, not the
+    measure (thing_asked), orders counted as orders (orders_counted), the events a flag marks (flagged_events), the
+    names it lost kept on the events (keep_names, people_names)."""
+    rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),

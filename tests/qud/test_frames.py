@@ -3,7 +3,7 @@ comparisons."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
@@ -19,7 +19,7 @@ from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
 from tests.fakes import FakeLLM
-from tests.stores import write_store
+from tests.stores import BERLIN, write_store
 
 from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
 
@@ -536,3 +536,34 @@ def test_the_ruled_out_kinds_rule_is_off_by_default(episodes_path):
         answer = ask("How many episodes of the office have I watched on Netflix?", store, TODAY,
                      llm=FakeLLM(list(PODCAST_OFFICE)))
     assert answer.tree.children[0].step == 'RETRIEVE(query="I watched the podcast office")'
+
+
+# --- a mail is a mail ----------------------------------------------------------------------------------------
+
+def test_a_search_that_says_mail_keeps_the_mails(tmp_path):
+    from app.qud.frames import mail_searches
+
+    tree = Node("q", parse_call('APPLY(l=QUD("emails from Amazon"), fct=len)'),
+                (Node("emails from Amazon", parse_call('RETRIEVE(query="emails from Amazon")')),))
+    kept = mail_searches(tree).children[0]
+    assert kept.step == ('FILTER(l=QUD("emails from Amazon: every event about it"), '
+                         'filter=lambda attr: attr["source"] == "mail")')
+    assert kept.children[0].step == 'RETRIEVE(query="emails from Amazon")'
+    assert mail_searches(count_of("I got a newsletter from The Guardian")) is not None
+    assert mail_searches(count_of("I bought something on Amazon")) is None
+
+
+def test_mails_from_a_service_are_not_its_orders(tmp_path, monkeypatch):
+    start = datetime(2024, 3, 1, 9, 0, tzinfo=BERLIN)
+    events = [Event(source="mail", type="mbox", start=start, end=None, title="Your Amazon order has shipped",
+                    text="Amazon: your order has shipped", data={"from_name": "Amazon"}, position="mail 1",
+                    key=content_key("m", "1"), tz="Europe/Berlin")]
+    events += [Event(source="online_purchase", type="amazon", start=start + timedelta(days=d), end=None,
+                     title=f"Amazon order {d}", text=f"Amazon order {d}: kettle", data={"product": "Kettle"},
+                     position=f"row {d}", key=content_key("a", str(d)), tz="Europe/Berlin") for d in range(3)]
+    path = write_store(tmp_path / "events.sqlite", events)
+    steps = [' APPLY(l=QUD("emails from Amazon"), fct=len)', ' RETRIEVE(query="emails from Amazon")']
+    with EventStore.open(path, read_only=True) as store:
+        assert ask("How many emails did Amazon send me?", store, TODAY, llm=FakeLLM(list(steps))).value == 1
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "mail_searches")
+        assert ask("How many emails did Amazon send me?", store, TODAY, llm=FakeLLM(list(steps))).value == 4
