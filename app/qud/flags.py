@@ -51,8 +51,8 @@ def flagged_events(tree: Node, question: str) -> Node | None:
             searched = SOURCES[source].phrase if plain and SOURCES[source].phrase else " ".join(kept) or query
             test = " and ".join(f"attr.get({format_value(key)}, False) == True" for key in keys)
             found = Node(f"{retrieve.question}: every event about it", Call("RETRIEVE", (("query", searched),)), ())
-            return Node.from_step(retrieve.question,
-                                  f"FILTER(l={format_value(Qud(found.question))}, filter=lambda attr: {test})", (found,))
+            step = f"FILTER(l={format_value(Qud(found.question))}, filter=lambda attr: {test})"
+            return Node.from_step(retrieve.question, step, (found,))
         return retrieve
 
     result = above_each_retrieve(tree, tree.question, "", flagged)

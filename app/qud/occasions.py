@@ -236,9 +236,8 @@ def meeting_entries(tree: Node) -> Node | None:
         tests = [f"({kept})", f'not (attr.get("all_day") and ({birthday}))']
         tests += [f"{format_value(name.lower())} in {text}.lower()" for name in _names_met(match.group("who"))]
         about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
-        return Node.from_step(retrieve.question,
-                              f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {' and '.join(tests)})",
-                              (about,))
+        step = f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {' and '.join(tests)})"
+        return Node.from_step(retrieve.question, step, (about,))
 
     result = above_each_retrieve(tree, tree.question, "", entries)
     return None if result == tree else result
@@ -270,8 +269,8 @@ _WHOSE_BIRTHDAY = re.compile(r"^(?:the\s+)?(?P<name>[^\W\d_][\w.-]*(?:\s+[^\W\d_
 
 def birthday_entries(tree: Node) -> Node | None:
     """`tree` with each RETRIEVE of someone's birthday ("Chiamaka's birthday") written as the events that name them,
-    kept where they mark a birthday and last a day; None when it has no such RETRIEVE. Not the person's own ("my birthday"), which
-    names nobody."""
+    kept where they mark a birthday and last a day; None when it has no such RETRIEVE. Not the person's own ("my
+    birthday"), which names nobody."""
 
     def entries(retrieve: Node) -> Node:
         query = retrieve.call.get("query")

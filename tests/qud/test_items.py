@@ -106,9 +106,10 @@ def test_a_question_for_the_thing_gets_the_thing_not_its_price(shop_store):
 
 
 def test_a_question_for_when_gets_the_day_of_the_greatest():
-    tree = Node.from_step("q", 'MAX(l=QUD("my runs with distance"), attr_name="distance_km")',
-                          (Node.from_step("my runs with distance", 'EXTRACT(l=QUD("my runs"), attr_names=["distance_km"], '
-                                          'attr_types=[float])', (Node.from_step("my runs", 'RETRIEVE(query="x")'),)),))
+    runs = Node.from_step("my runs", 'RETRIEVE(query="x")')
+    distances = Node.from_step("my runs with distance",
+                               'EXTRACT(l=QUD("my runs"), attr_names=["distance_km"], attr_types=[float])', (runs,))
+    tree = Node.from_step("q", 'MAX(l=QUD("my runs with distance"), attr_name="distance_km")', (distances,))
     asked = thing_asked(tree, "When was my longest run ever?")
     assert asked.step == ('ARGMAX(l=QUD("my runs with distance"), arg_attr_name="distance_km", '
                           'val_attr_name="start_date")')
@@ -154,6 +155,7 @@ def test_a_count_per_month_of_orders_counts_orders_too():
     counted = orders_counted(tree, "on average how many amazon orders did I make per month in 2022")
     assert counted.step == 'APPLY(l=QUD("x"), fct=lambda l: len({i.get("order_id") or i["id"] for i in l}) / 12)'
     # a count of other events, or of things, is left alone
-    plays = Node.from_step("q", 'APPLY(l=QUD("x"), fct=len)', (Node.from_step("x", 'RETRIEVE(query="I went running")'),))
+    runs = Node.from_step("x", 'RETRIEVE(query="I went running")')
+    plays = Node.from_step("q", 'APPLY(l=QUD("x"), fct=len)', (runs,))
     assert orders_counted(plays, "how many orders of running shoes did I place?") is None
     assert orders_counted(tree, "how many things did I buy per month in 2022") is None
