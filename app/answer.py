@@ -90,6 +90,8 @@ class NodeReport:
     warnings:  problems that did not stop the node, with counts ("2 of 40 items failed the filter: ...")
     event_ids: provenance: ids of the source events behind the node's result
     preview:   up to 50 items of the result, JSON-friendly
+    reused:    the result was kept from an earlier run of the same step over the same data (an edited tree runs
+               again only what changed); `seconds` is then this run's, about none
     """
 
     operator: str
@@ -103,6 +105,7 @@ class NodeReport:
     preview: tuple[dict, ...] = ()
     warnings: tuple[str, ...] = field(default=())
     failure: Failure | None = None
+    reused: bool = False
 
     def walk(self):
         """This node and every node below it, parents first."""
@@ -123,6 +126,7 @@ class NodeReport:
             "preview": [dict(p) for p in self.preview],
             "children": [c.to_json() for c in self.children],
             "failure": self.failure.to_json() if self.failure else None,
+            "reused": self.reused,
         }
 
     @classmethod
@@ -139,6 +143,7 @@ class NodeReport:
             preview=tuple(obj.get("preview", ())),
             warnings=tuple(obj.get("warnings", ())),
             failure=Failure.from_json(obj.get("failure")),
+            reused=bool(obj.get("reused", False)),
         )
 
 

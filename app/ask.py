@@ -36,7 +36,7 @@ __all__ = ["ask", "RERUNS"]
 
 def ask(question: str, store, reference_date: date, *, llm=None, progress: Callable[[str], None] | None = None,
         cancel: Any = None, config: QudConfig | None = None, trace: Trace | None = None, retriever: Any = None,
-        extractor: Any = None, count: Callable[[str, int, int, str], None] | None = None) -> Answer:
+        extractor: Any = None, count: Callable[[str, int, int, str], None] | None = None, reuse: Any = None) -> Answer:
     """Decompose `question` and run the tree on `store`; "today" is `reference_date`.
 
     progress: receives short messages ("Understanding the question …", each step written, "Running …").
@@ -47,6 +47,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
               None runs the engine's lexical baselines.
     count:    receives live counts while the tree runs, (stage, done, total, unit): ("reading", 12400, 35136,
               "events"), between the same chunks of work where `cancel` is looked at (app.engine.execute).
+    reuse:    step results kept across runs (app.retrieve.cache.ResultCache, app.engine.execute): a re-run after a
+              failed step, a later question or an edited tree runs again only the steps that are new.
     """
     from app.engine import execute
     from app.engine.executor import cancel_check
@@ -83,7 +85,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         timings["qud"] += time.perf_counter() - qud_started
         say("Running the operator tree …")
         answer = execute(tree, store, reference_date, retriever=retriever, extractor=extractor, cancel=cancel,
-                         count=count)
+                         count=count, reuse=reuse)
         _add_stage_seconds(timings, answer)
         failed = _failed_step(answer)
         if failed is None or attempt == RERUNS:

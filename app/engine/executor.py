@@ -5,7 +5,9 @@
 Planning is separate from running (as in sqlglot's planner/executor): every node's step is validated
 and its lambdas, JOIN condition and attr_types compiled before anything touches the data, so a bad
 step fails fast with its node named and nothing half-run. Execution visits children first; identical
-subtrees run once (results are immutable, so sharing them is safe). Each node's report records its
+subtrees run once (results are immutable, so sharing them is safe), and with `reuse` (an
+app.retrieve.cache.ResultCache) once across runs over the same data: a tree the person edited runs again only
+the steps that changed and those above them. Each node's report records its
 result size, time, error, warnings, provenance (event ids) and a preview. A failing node stops its
 ancestors ("not run") and the answer's error names the node and its step.
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import time as _clock
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any, Callable
 
@@ -95,8 +97,12 @@ def cancel_check(cancel: Any) -> Callable[[], bool] | None:
 class _Run:
     def __init__(self, store: Any, reference: date | datetime, retriever: Retriever, extractor: Extractor,
                  cancel: Callable[[], bool] | None, time_limit: float,
-                 count: Callable[[str, int, int, str], None] | None = None):
+                 count: Callable[[str, int, int, str], None] | None = None, reuse: Any = None):
         self.store = store
+        # results of earlier runs over this store as it is now and this "today", by subtree
+        self.reuse = reuse
+        self.reuse_scope = (*reuse.scope(store), repr(reference)) if reuse is not None else None
+        self.reused = 0
         self.reference = reference
         self.reference_date = reference.date() if isinstance(reference, datetime) else reference
         self.retriever = retriever
@@ -108,10 +114,17 @@ class _Run:
         self.first_error: str | None = None
         self.timed_out = False
 
-    def run(self, p: PlannedNode) -> tuple[Any, NodeReport]:
+    def run(self, p: PlannedNode, root: bool = False) -> tuple[Any, NodeReport]:
         key = json.dumps(p.node.to_json(), sort_keys=True)
         if key in self.cache:
             result, report = self.cache[key]
+            return result, report
+        # the root always runs: the answer's sentence reads its children's results from this run's cache
+        kept = self.reuse.get((*self.reuse_scope, key)) if self.reuse is not None and not root else None
+        if kept is not None:
+            result, report = kept[0], _reused(kept[1])
+            self.reused += 1
+            self.cache[key] = (result, report)
             return result, report
         child_results, child_reports = [], []
         for child in p.children:
@@ -146,6 +159,8 @@ class _Run:
         )
         if error:
             result = None
+        elif self.reuse is not None and not self.timed_out:
+            self.reuse.put((*self.reuse_scope, key), (result, report), size=max(1, result_size(result) or 0))
         self.cache[key] = (result, report)
         return result, report
 
@@ -248,6 +263,11 @@ def _unrun(p: PlannedNode) -> tuple[NodeReport, str | None]:
     return report, first
 
 
+def _reused(report: NodeReport) -> NodeReport:
+    """`report` and those below it as kept from an earlier run: nothing of them ran now."""
+    return replace(report, seconds=0.0, reused=True, children=tuple(_reused(c) for c in report.children))
+
+
 def _failure_of(exc: Exception, timed_out: bool) -> Failure:
     """The typed failure of an operator or lambda error."""
     if isinstance(exc, MissingAttribute):
@@ -270,11 +290,14 @@ def execute(
     *,
     time_limit: float = TIME_LIMIT,
     count: Callable[[str, int, int, str], None] | None = None,
+    reuse: Any = None,
 ) -> Answer:
     """Plan and run `tree` against `store`; "today" is `reference_date`. Never raises on bad trees or data:
     problems come back in `Answer.error` and on the nodes of `Answer.tree`. Cancelling gives error "cancelled".
     `count(stage, done, total, unit)` receives live counts between the same chunks of work where `cancel` is
-    looked at ("reading", 12400, 35136, "events"); it must not block."""
+    looked at ("reading", 12400, 35136, "events"); it must not block. `reuse` (app.retrieve.cache.ResultCache)
+    keeps each step's result for later runs with the same retriever and extractor, and gives back those kept
+    (their reports say `reused`; `timings["steps_reused"]` counts them)."""
     if not isinstance(reference_date, date):
         raise TypeError("reference_date must be a date (the day the question is asked about)")
     started = _clock.perf_counter()
@@ -286,9 +309,9 @@ def execute(
         return Answer(tree.question, None, f"I could not answer this: {error}", report, (), timings, error,
                       AnswerStatus.FAILED)
     run = _Run(store, reference_date, retriever or KeywordRetriever(), extractor or KeyAliasExtractor(),
-               cancel_check(cancel), time_limit, count)
+               cancel_check(cancel), time_limit, count, reuse)
     try:
-        result, report = run.run(planned)
+        result, report = run.run(planned, root=True)
     except Cancelled:
         done = _clock.perf_counter()
         return Answer(tree.question, None, "The question was cancelled.", None, (),
@@ -296,6 +319,8 @@ def execute(
                       AnswerStatus.CANCELLED)
     done = _clock.perf_counter()
     timings = {"plan": planned_at - started, "execute": done - planned_at, "total": done - started}
+    if reuse is not None:
+        timings["steps_reused"] = run.reused
     if report.error:
         error = run.first_error or report.error
         if run.timed_out:

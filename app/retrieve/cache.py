@@ -1,13 +1,15 @@
-"""RETRIEVE results kept per (store, store version, query), so that a sub-question asked again is not read again.
+"""Results kept per (store, store version, key), so that work done before is not done again.
 
-The QUD writes the same RETRIEVE queries across questions ("I listened to music" for every question about
-songs) and across the re-runs of one question (a new tree after a failed step keeps most of its leaves); on the
-demo store one such query costs 1-3 s of store reads and cross-encoder batches. A result depends only on the
-query, the store's events and the people book (the retriever's models and thresholds are fixed per retriever),
-so it is kept until the store changes.
+Two kinds are kept. RETRIEVE results by query (app.retrieve.pipeline): the QUD writes the same RETRIEVE queries
+across questions ("I listened to music" for every question about songs) and across the re-runs of one question (a
+new tree after a failed step keeps most of its leaves); on the demo store one such query costs 1-3 s of store reads
+and cross-encoder batches. And the results of a tree's steps by their subtree (app.engine.execute's `reuse`): a
+tree the person edited runs again only the steps that changed and those above them. A result depends only on its
+key, the store's events and the people book (the operator models and thresholds are fixed per retriever and
+answerer), so it is kept until the store changes.
 
-    cache = RetrieveCache(max_items=40_000)
-    key = cache.key(store, query)             # None when the store cannot say its version
+    cache = ResultCache(max_items=40_000)
+    key = cache.key(store, query)             # (store, version, query)
     hit = cache.get(key)                      # (items, trace, problems) or None
     cache.put(key, (items, trace, problems), size=len(items))
 
@@ -37,8 +39,8 @@ def store_version(store: Any) -> str:
     return json.dumps([store_fingerprint(store), store.meta(PEOPLE_BOOK)])
 
 
-class RetrieveCache:
-    """A bounded least-recently-used map from (store, version, query) to a RETRIEVE result; thread-safe."""
+class ResultCache:
+    """A bounded least-recently-used map from (store, version, key) to a result; thread-safe."""
 
     def __init__(self, max_items: int = MAX_ITEMS, max_entries: int = MAX_ENTRIES):
         self.max_items = max_items
@@ -59,6 +61,11 @@ class RetrieveCache:
 
     def key(self, store: Any, query: str) -> Hashable:
         """The key for `query` over `store` as it is now; forgets the store's results of older versions."""
+        return (*self.scope(store), query)
+
+    def scope(self, store: Any) -> tuple[Path, str]:
+        """(store, version) of `store` as it is now, which every key over it starts with; forgets the store's
+        results of older versions. Reading the version costs a few queries: a caller making many keys reads it once."""
         path = Path(store.path).resolve()
         version = store_version(store)
         with self._lock:
@@ -66,7 +73,7 @@ class RetrieveCache:
                 for old in [k for k in self._entries if k[0] == path]:
                     self._drop(old)
                 self._versions[path] = version
-        return (path, version, query)
+        return (path, version)
 
     def get(self, key: Hashable) -> Any | None:
         with self._lock:

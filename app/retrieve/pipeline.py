@@ -38,7 +38,7 @@ from app.engine.extract import person_name
 from app.people import (
     first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book,
 )
-from app.retrieve.cache import RetrieveCache
+from app.retrieve.cache import ResultCache
 from app.retrieve.dedupe import dedupe_events
 from app.retrieve.patterns import Pattern, source_patterns, value_patterns
 from app.retrieve.sparse_index import SparseIndex
@@ -112,10 +112,10 @@ class ModelRetriever:
         encoder: SpladeEncoder | None = None,
         thresholds: RetrieveThresholds | None = None,
         dedupe: bool = True,
-        cache: RetrieveCache | None = _NEW_CACHE,
+        cache: ResultCache | None = _NEW_CACHE,
     ):
         self.size = size
-        self.cache = RetrieveCache() if cache is _NEW_CACHE else cache
+        self.cache = ResultCache() if cache is _NEW_CACHE else cache
         self.cross_encoder = cross_encoder or CrossEncoder.for_size(size)
         self.encoder = encoder or SpladeEncoder()
         self._thresholds = thresholds

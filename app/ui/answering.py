@@ -19,11 +19,14 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from app.importing import CancelToken
+from app.retrieve.cache import ResultCache
 from app.store import EventStore
 
 from .presenting import parse_reference_date
 
 REFERENCE_DATE_META = "reference_date"  # a store may pin "today" (the demo persona does)
+# step results kept per answerer, bounded by the items they hold (every song of the demo with its start: 35,136)
+STEP_ITEMS = 60_000
 
 
 class Answerer(Protocol):
@@ -55,6 +58,9 @@ class PipelineAnswerer:
         self._llm: Any = None
         self._operators: tuple[Any, Any] | None = None  # (retriever, extractor), made on the first question
         self._book: dict[str, str] | None = None          # the people book the extractor was told
+        # the results of the trees' steps over this store: an edited tree, or the next question, runs again only
+        # the steps that are new (app.engine.execute); kept per store version, so an import makes them go
+        self._steps = ResultCache(max_items=STEP_ITEMS)
         self._lock = threading.Lock()
 
     @property
@@ -83,19 +89,19 @@ class PipelineAnswerer:
         with EventStore.open(self.store_path, read_only=True) as store:
             retriever, extractor = self._operators_for(store)
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
-                       retriever=retriever, extractor=extractor, trace=trace, count=count)
+                       retriever=retriever, extractor=extractor, trace=trace, count=count, reuse=self._steps)
 
     def run_tree(self, tree: dict, reference_date: date, progress: Callable[[str], None], cancel: CancelToken, *,
                  count: Callable[..., None] | None = None) -> Any:
         """Run a tree the person edited (app.ui.tree_edit) with the same operators; the question model is not
-        asked, so nothing needs loading."""
+        asked, so nothing needs loading. The steps the edit left as they were are not run again."""
         from app.engine import Node, execute
 
         with EventStore.open(self.store_path, read_only=True) as store:
             retriever, extractor = self._operators_for(store)
             progress("Running the edited tree …")
             return execute(Node.from_json(tree), store, reference_date, retriever=retriever, extractor=extractor,
-                           cancel=cancel, count=count)
+                           cancel=cancel, count=count, reuse=self._steps)
 
     def _operators_for(self, store: EventStore) -> tuple[Any, Any]:
         from app.operators import operator_models
@@ -104,6 +110,7 @@ class PipelineAnswerer:
         book = people_book(store)
         if self._operators is None or book != self._book:  # first question, or the people book changed
             self._close_operators()
+            self._steps.clear()   # kept with the operators that made them
             self._operators, self._book = operator_models(store, self.operator_size), book
         return self._operators
 
@@ -112,6 +119,7 @@ class PipelineAnswerer:
         # them all at exit. Here only the reference goes.
         self._llm = None
         self._close_operators()
+        self._steps.clear()
 
     def _close_operators(self) -> None:
         if self._operators is not None and hasattr(self._operators[0], "close"):

@@ -95,6 +95,8 @@ class TreePane(QWidget):
             lines = [report.question, report.step]  # the sub-question in words first: the column may cut it
             if report.error:
                 lines.append(f"Error: {report.error}")
+            if report.reused:
+                lines.append("Kept from the last run: this step and its data did not change, so it did not run again.")
             lines += ["", preview_text(report.preview, report.size)]
             self.detail.setPlainText("\n".join(lines))
         self.edit_button.setEnabled(self.editable and report is not None)

@@ -45,7 +45,7 @@ def test_answer_json_round_trip(life_store):
     assert data["status"] == "answered"
     assert data["evidence"] == list(answer.evidence_ids)
     assert set(data["tree"]) == {"operator", "question", "step", "size", "seconds", "error", "warnings", "event_ids", "preview",
-                                 "children", "failure"}
+                                 "children", "failure", "reused"}
     again = Answer.from_json(data)
     assert (again.value, again.text, again.evidence_ids, again.error) == (answer.value, answer.text, answer.evidence_ids, None)
     assert again.status is AnswerStatus.ANSWERED

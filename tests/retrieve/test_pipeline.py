@@ -418,7 +418,7 @@ def test_a_query_asked_again_is_answered_from_the_cache_until_the_store_changes(
 
 
 def test_the_cache_is_bounded_by_the_items_it_holds():
-    from app.retrieve.cache import RetrieveCache
+    from app.retrieve.cache import ResultCache
 
     class Store:
         path = "/nowhere/events.sqlite"
@@ -429,7 +429,7 @@ def test_the_cache_is_bounded_by_the_items_it_holds():
         def meta(self, key):
             return None
 
-    cache = RetrieveCache(max_items=10, max_entries=3)
+    cache = ResultCache(max_items=10, max_entries=3)
     keys = [cache.key(Store(), f"q{i}") for i in range(5)]
     cache.put(keys[0], "a", size=4)
     cache.put(keys[1], "b", size=4)

@@ -54,14 +54,18 @@ class TreeAnswerer:
     """A fake Answerer with a real engine: runs a hand-made tree (the QUD's part is faked) with app.engine.
 
     Records every (question, reference_date) it was asked; the root's question is the one asked. `run_tree`
-    runs an edited tree as the real answerer does. The engine's live counts go to `count`, as the real one's do;
-    `retriever` is the RETRIEVE operator (None: the engine's lexical one).
+    runs an edited tree as the real answerer does, the steps the edit left as they were kept from the last run. The
+    engine's live counts go to `count`, as the real one's do; `retriever` is the RETRIEVE operator (None: the
+    engine's lexical one).
     """
 
     def __init__(self, store_path: Path, tree: dict = PER_ARTIST_TREE, retriever=None):
+        from app.retrieve.cache import ResultCache
+
         self.store_path = store_path
         self.tree = tree
         self.retriever = retriever
+        self.steps = ResultCache()
         self.questions: list[tuple[str, date]] = []
         self.trees_run: list[dict] = []  # edited trees run (run_tree)
 
@@ -72,7 +76,8 @@ class TreeAnswerer:
         progress("Running the operator tree …")
         tree = Node.from_json(dict(self.tree, question=question))
         with EventStore.open(self.store_path, read_only=True) as store:
-            return execute(tree, store, reference_date, retriever=self.retriever, cancel=cancel, count=count)
+            return execute(tree, store, reference_date, retriever=self.retriever, cancel=cancel, count=count,
+                           reuse=self.steps)
 
     def run_tree(self, tree, reference_date, progress, cancel, count=None):
         """As PipelineAnswerer.run_tree: the edited tree through the engine, no question model."""
@@ -82,4 +87,4 @@ class TreeAnswerer:
         progress("Running the edited tree …")
         with EventStore.open(self.store_path, read_only=True) as store:
             return execute(Node.from_json(tree), store, reference_date, retriever=self.retriever, cancel=cancel,
-                           count=count)
+                           count=count, reuse=self.steps)

@@ -98,6 +98,11 @@ def test_editing_a_step_runs_the_tree_again_without_the_question_model(qtbot, wi
     assert window.tree_model.index(0, 0, window.tree_model.index(0, 0)).data() == "songs I listened to, grouped by track"
     assert window.answer_pane.headline.text().startswith("I found 10 groups")
     assert window.tree_pane.edit_button.isEnabled()  # and it can be edited again
+    # the search under the edited grouping did not run again, and its step says so
+    leaf = window.tree_model.index(0, 0, window.tree_model.index(0, 0, window.tree_model.index(0, 0)))
+    window.tree_pane.view.setCurrentIndex(leaf)
+    assert answer.tree.children[0].children[0].reused and not answer.tree.children[0].reused
+    assert "Kept from the last run" in window.tree_pane.detail.toPlainText()
 
 
 def test_f2_edits_the_selected_step(qtbot, window_factory, tmp_path):
