@@ -40,10 +40,13 @@ def flagged_events(tree: Node, question: str) -> Node | None:
         query = retrieve.call.get("query")
         if not isinstance(query, str):
             return retrieve
-        words = [w.lower() for w in TEXT_WORD.findall(query)]
+        # the sources every word of the query that names sources can mean ("listened" and "music": the songs)
+        naming = [set(NAMING_WORDS[w]) for w in (w.lower() for w in TEXT_WORD.findall(query)) if w in NAMING_WORDS]
+        meant = set.intersection(*naming) if naming else set()
         for source, keys in flags.items():
             said = {w for key in keys for w in SOURCES[source].flag_words[key]}
-            if not any(source in NAMING_WORDS.get(w, ()) or w in said for w in words):
+            # the query must mean the flag's source ("I skipped football training" missed a session, no song)
+            if source not in meant:
                 continue
             kept = [w for w in TEXT_WORD.findall(query) if w.lower() not in said]
             # "I skipped music": the flag was all the query said of the events besides their kind

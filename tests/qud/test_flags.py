@@ -64,3 +64,6 @@ def test_a_flag_keeps_the_rest_of_the_query_and_leaves_other_sources_alone():
     assert 'attr.get("indoor", False) == True' in flagged.step
     plays = Node.from_step("q", 'RETRIEVE(query="I listened to a podcast")')
     assert flagged_events(plays, "How many indoor rides did I do?") is None
+    # "skip" a training is to miss it: the search means workouts, which have no such flag
+    missed = Node.from_step("q", 'RETRIEVE(query="I skipped football training")')
+    assert flagged_events(missed, "how many football trainings did I skip this year?") is None
