@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
+from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES
 from app.qud.periods import above_each_retrieve
 from app.qud.validate import TEXT_WORD
 from app.sources import carrier_sources
@@ -270,13 +270,14 @@ _WHOSE_BIRTHDAY = re.compile(r"^(?:the\s+)?(?P<name>[^\W\d_][\w.-]*(?:\s+[^\W\d_
 def birthday_entries(tree: Node) -> Node | None:
     """`tree` with each RETRIEVE of someone's birthday ("Chiamaka's birthday") written as the events that name them,
     kept where they mark a birthday and last a day; None when it has no such RETRIEVE. Not the person's own ("my
-    birthday"), which names nobody."""
+    birthday"), which names nobody, nor a relation's ("Dad's birthday"), whose entry names the person."""
 
     def entries(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
         match = _WHOSE_BIRTHDAY.match(query.strip()) if isinstance(query, str) else None
         name = match.group("name") if match is not None else None
-        if name is None or name.lower() in FUNCTION_WORDS:
+        # "my dad's birthday": the entry names him, not the relation; the retriever knows who he is (the people book)
+        if name is None or any(w in FUNCTION_WORDS or w in KIN_WORDS for w in name.lower().split()):
             return retrieve
         text = 'str(attr["text"]).lower()'
         marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)

@@ -293,9 +293,10 @@ def test_a_birthday_is_the_entries_that_name_the_person_and_mark_a_birthday(tmp_
     assert entries.children[0].step == 'RETRIEVE(query="Chiamaka")'
 
 
-def test_the_persons_own_birthday_and_a_birthday_dinner_are_left_alone():
+def test_the_persons_own_birthday_a_relations_and_a_birthday_dinner_are_left_alone():
     from app.engine.tree import Node
     from app.qud.occasions import birthday_entries
 
-    for query in ("my birthday", "Andrea's birthday dinner", "I went to Elin's birthday party"):
+    for query in ("my birthday", "Andrea's birthday dinner", "I went to Elin's birthday party", "my dad's birthday",
+                  "Mum's birthday"):
         assert birthday_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
