@@ -59,8 +59,9 @@ class PipelineAnswerer:
         self._operators: tuple[Any, Any] | None = None  # (retriever, extractor), made on the first question
         self._book: dict[str, str] | None = None          # the people book the extractor was told
         # the results of the trees' steps over this store: an edited tree, or the next question, runs again only
-        # the steps that are new (app.engine.execute); kept per store version, so an import makes them go
-        self._steps = ResultCache(max_items=STEP_ITEMS)
+        # the steps that are new (app.engine.execute); kept per store version, so an import makes them go. A
+        # ResultCache(max_items=0) keeps none (bench/rerun_bench.py compares the two)
+        self.steps = ResultCache(max_items=STEP_ITEMS)
         self._lock = threading.Lock()
 
     @property
@@ -89,7 +90,7 @@ class PipelineAnswerer:
         with EventStore.open(self.store_path, read_only=True) as store:
             retriever, extractor = self._operators_for(store)
             return ask(question, store, reference_date, llm=self._llm, progress=progress, cancel=cancel,
-                       retriever=retriever, extractor=extractor, trace=trace, count=count, reuse=self._steps)
+                       retriever=retriever, extractor=extractor, trace=trace, count=count, reuse=self.steps)
 
     def run_tree(self, tree: dict, reference_date: date, progress: Callable[[str], None], cancel: CancelToken, *,
                  count: Callable[..., None] | None = None) -> Any:
@@ -101,7 +102,7 @@ class PipelineAnswerer:
             retriever, extractor = self._operators_for(store)
             progress("Running the edited tree …")
             return execute(Node.from_json(tree), store, reference_date, retriever=retriever, extractor=extractor,
-                           cancel=cancel, count=count, reuse=self._steps)
+                           cancel=cancel, count=count, reuse=self.steps)
 
     def _operators_for(self, store: EventStore) -> tuple[Any, Any]:
         from app.operators import operator_models
@@ -110,7 +111,7 @@ class PipelineAnswerer:
         book = people_book(store)
         if self._operators is None or book != self._book:  # first question, or the people book changed
             self._close_operators()
-            self._steps.clear()   # kept with the operators that made them
+            self.steps.clear()   # kept with the operators that made them
             self._operators, self._book = operator_models(store, self.operator_size), book
         return self._operators
 
@@ -119,7 +120,7 @@ class PipelineAnswerer:
         # them all at exit. Here only the reference goes.
         self._llm = None
         self._close_operators()
-        self._steps.clear()
+        self.steps.clear()
 
     def _close_operators(self) -> None:
         if self._operators is not None and hasattr(self._operators[0], "close"):
