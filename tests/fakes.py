@@ -63,3 +63,17 @@ class FakeLLM:
 
     def close(self) -> None:
         self.closed = True
+
+
+class RecordingRetriever:
+    """The engine's keyword RETRIEVE, recording every query it was asked (`queries`)."""
+
+    def __init__(self):
+        from app.engine.retrieve import KeywordRetriever
+
+        self.keyword = KeywordRetriever()
+        self.queries: list[str] = []
+
+    def retrieve(self, query, store, reference_date):
+        self.queries.append(query)
+        return self.keyword.retrieve(query, store, reference_date)

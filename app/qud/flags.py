@@ -10,10 +10,10 @@ RETRIEVE of that source's events keeps those with the flag set: a FILTER above i
 
 from __future__ import annotations
 
-from app.engine.syntax import Call, Qud, format_value
+from app.engine.syntax import format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS
-from app.qud.periods import above_each_retrieve
+from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, SOURCES
 
@@ -53,10 +53,7 @@ def flagged_events(tree: Node, question: str) -> Node | None:
             plain = all(w.lower() in FUNCTION_WORDS or source in NAMING_WORDS.get(w.lower(), ()) for w in kept)
             searched = SOURCES[source].phrase if plain and SOURCES[source].phrase else " ".join(kept) or query
             test = " and ".join(f"attr.get({format_value(key)}, False) == True" for key in keys)
-            found = Node(f"{retrieve.question}: every event about it", Call("RETRIEVE", (("query", searched),)), ())
-            step = f"FILTER(l={format_value(Qud(found.question))}, filter=lambda attr: {test})"
-            return Node.from_step(retrieve.question, step, (found,))
+            return kept_where(retrieve, test, query=searched)
         return retrieve
 
-    result = above_each_retrieve(tree, tree.question, "", flagged)
-    return None if result == tree else result
+    return each_search_narrowed(tree, flagged)

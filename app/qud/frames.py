@@ -40,7 +40,7 @@ from typing import Sequence
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, PERSON_NOUNS, WEEKDAY_NAMES
-from app.qud.periods import above_each_retrieve
+from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD, asked_specifics
 from app.sources import KIND_NOUNS, NAMING_WORDS, SOURCES
 
@@ -696,8 +696,7 @@ def without_ruled_out_kinds(tree: Node, question: str) -> Node | None:
         cleaned_query = " ".join(kept)
         return Node.from_step(cleaned_query, f"RETRIEVE(query={format_value(cleaned_query)})")
 
-    result = above_each_retrieve(tree, tree.question, "", cleaned)
-    return None if result == tree else result
+    return each_search_narrowed(tree, cleaned)
 
 
 # verbs that say an event happened, naming no kind of events ("I watched the" names nothing)
@@ -722,9 +721,6 @@ def mail_searches(tree: Node) -> Node | None:
         query = retrieve.call.get("query")
         if not isinstance(query, str) or not {w.lower() for w in TEXT_WORD.findall(query)} & MAIL_WORDS:
             return retrieve
-        about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
-        return Node.from_step(retrieve.question, f"FILTER(l={format_value(Qud(about.question))}, "
-                                                 f"filter=lambda attr: attr[\"source\"] == \"mail\")", (about,))
+        return kept_where(retrieve, 'attr["source"] == "mail"')
 
-    result = above_each_retrieve(tree, tree.question, "", mails)
-    return None if result == tree else result
+    return each_search_narrowed(tree, mails)

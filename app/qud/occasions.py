@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES
-from app.qud.periods import above_each_retrieve
+from app.qud.periods import above_each_retrieve, each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
 from app.sources import carrier_sources
 
@@ -194,13 +194,9 @@ def trip_entries(tree: Node) -> Node | None:
         if not isinstance(query, str) or not _TRIP_NOUN.search(query):
             return retrieve
         # the FILTER asks the model's question; the RETRIEVE under it finds every event about it
-        about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
-        return Node.from_step(retrieve.question,
-                              f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {LASTS_A_DAY})",
-                              (about,))
+        return kept_where(retrieve, LASTS_A_DAY)
 
-    result = above_each_retrieve(tree, tree.question, "", entries)
-    return None if result == tree else result
+    return each_search_narrowed(tree, entries)
 
 
 # --- a meeting ----------------------------------------------------------------------------------------------
@@ -235,12 +231,9 @@ def meeting_entries(tree: Node) -> Node | None:
         birthday = " or ".join(f"{format_value(mark)} in {text}.lower()" for mark in _BIRTHDAY_MARKS)
         tests = [f"({kept})", f'not (attr.get("all_day") and ({birthday}))']
         tests += [f"{format_value(name.lower())} in {text}.lower()" for name in _names_met(match.group("who"))]
-        about = Node(f"{retrieve.question}: every event about it", retrieve.call, ())
-        step = f"FILTER(l={format_value(Qud(about.question))}, filter=lambda attr: {' and '.join(tests)})"
-        return Node.from_step(retrieve.question, step, (about,))
+        return kept_where(retrieve, " and ".join(tests))
 
-    result = above_each_retrieve(tree, tree.question, "", entries)
-    return None if result == tree else result
+    return each_search_narrowed(tree, entries)
 
 
 def _names_met(who: str) -> list[str]:
@@ -281,11 +274,7 @@ def birthday_entries(tree: Node) -> Node | None:
             return retrieve
         text = 'str(attr["text"]).lower()'
         marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)
-        naming = Node.from_step(f"every event naming {name}", f"RETRIEVE(query={format_value(name)})")
-        return Node.from_step(retrieve.question,
-                              f"FILTER(l={format_value(Qud(naming.question))}, "
-                              f"filter=lambda attr: ({marks}) and {format_value(name.lower())} in {text} and "
-                              f"{LASTS_A_DAY})", (naming,))
+        return kept_where(retrieve, f"({marks}) and {format_value(name.lower())} in {text} and {LASTS_A_DAY}",
+                          query=name, about=f"every event naming {name}")
 
-    result = above_each_retrieve(tree, tree.question, "", entries)
-    return None if result == tree else result
+    return each_search_narrowed(tree, entries)

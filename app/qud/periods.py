@@ -164,3 +164,19 @@ def above_each_retrieve(tree: Node, question: str, words: str, step_above: Calla
 
     result = rebuilt(tree, root=True)
     return Node(question, result.call, result.children)
+
+
+def each_search_narrowed(tree: Node, narrowed: Callable[[Node], Node]) -> Node | None:
+    """`tree` with each RETRIEVE replaced by `narrowed(it)` (the RETRIEVE itself where it keeps it); None when no
+    RETRIEVE changed."""
+    result = above_each_retrieve(tree, tree.question, "", narrowed)
+    return None if result == tree else result
+
+
+def kept_where(retrieve: Node, test: str, query: str | None = None, about: str | None = None) -> Node:
+    """A FILTER asking `retrieve`'s question that keeps the events for which `test` (a lambda body over `attr`)
+    holds, over a RETRIEVE of every event about it: `query` (else `retrieve`'s own), asked as `about`."""
+    call = retrieve.call if query is None else Call("RETRIEVE", (("query", query),))
+    found = Node(about or f"{retrieve.question}: every event about it", call, ())
+    step = f"FILTER(l={format_value(Qud(found.question))}, filter=lambda attr: {test})"
+    return Node.from_step(retrieve.question, step, (found,))

@@ -6,23 +6,11 @@ from __future__ import annotations
 from datetime import date
 
 from app.engine import Node, execute
-from app.engine.retrieve import KeywordRetriever
 from app.retrieve.cache import ResultCache
+from tests.fakes import RecordingRetriever
 from tests.stores import build_store, hikes_and_a_run, workout
 
 TODAY = date(2024, 5, 1)
-
-
-class CountingRetriever(KeywordRetriever):
-    """The keyword retriever, counting the searches it made."""
-
-    def __init__(self):
-        super().__init__()
-        self.queries: list[str] = []
-
-    def retrieve(self, query, store, reference_date):
-        self.queries.append(query)
-        return super().retrieve(query, store, reference_date)
 
 
 def hikes_longer_than(km: float) -> Node:
@@ -43,7 +31,7 @@ def hikes_longer_than(km: float) -> Node:
 
 def test_an_edited_tree_runs_again_only_what_changed(tmp_path):
     store = build_store(tmp_path / "events.sqlite", hikes_and_a_run())   # hikes of 8.5, 12.25 and 5.0 km
-    retriever, kept = CountingRetriever(), ResultCache()
+    retriever, kept = RecordingRetriever(), ResultCache()
     first = execute(hikes_longer_than(6), store, TODAY, retriever=retriever, reuse=kept)
     # the person edits the filter: the search and the extraction under it are the same steps
     edited = execute(hikes_longer_than(10), store, TODAY, retriever=retriever, reuse=kept)
@@ -62,7 +50,7 @@ def test_an_edited_tree_runs_again_only_what_changed(tmp_path):
 
 def test_a_change_to_the_store_makes_the_kept_results_go(tmp_path):
     store = build_store(tmp_path / "events.sqlite", hikes_and_a_run())
-    retriever, kept = CountingRetriever(), ResultCache()
+    retriever, kept = RecordingRetriever(), ResultCache()
     assert execute(hikes_longer_than(6), store, TODAY, retriever=retriever, reuse=kept).value == 2
     run = store.begin_run(["more"])
     with store.file_import(run, "more-events", "test") as writer:

@@ -11,13 +11,12 @@ import pytest
 
 from app.answer import AnswerStatus
 from app.cli import main
-from app.engine.retrieve import KeywordRetriever
 from app.qud import pipeline
 from app.qud.decompose import Trace
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
-from tests.fakes import FakeLLM
+from tests.fakes import FakeLLM, RecordingRetriever
 from tests.stores import BERLIN, HIKE_STEPS, hikes_and_a_run, workout, write_store
 
 TODAY = date(2024, 5, 1)
@@ -143,16 +142,6 @@ def test_an_attribute_the_events_do_not_carry_is_joined_from_the_source_that_doe
     assert '"music"' in lwords and '"running"' not in lwords and '"workout"' not in lwords
     # the other steps keep the usual grammar: any JOIN side
     assert "qud-left ::= qud" in llm.calls[6][1].splitlines()
-
-
-class RecordingRetriever(KeywordRetriever):
-    def __init__(self):
-        super().__init__()
-        self.queries: list[str] = []
-
-    def retrieve(self, query, store, reference_date):
-        self.queries.append(query)
-        return super().retrieve(query, store, reference_date)
 
 
 def test_ask_runs_the_tree_with_the_operator_models_it_is_given(store_path):
