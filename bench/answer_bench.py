@@ -78,6 +78,7 @@ class QuestionFigures:
     generate_seconds: float = 0.0
     hit: float | None = None
     error: str | None = None
+    steps_reused: int = 0   # steps of its tree kept from an earlier question's (the window's answerer keeps them)
     cancel_latency: float | None = None  # with --cancel-after: seconds from the cancel to the answer's return
 
 
@@ -295,6 +296,7 @@ def _answer_one(answerer: Any, q: BenchQuestion, reference: date, trace: Any,
         model_calls=used.calls if used else 0, prompt_tokens=used.prompt_tokens if used else 0, evaluated_tokens=used.evaluated_tokens if used else 0,
         generated_tokens=used.generated_tokens if used else 0,
         prefill_seconds=used.prefill_seconds if used else 0.0, generate_seconds=used.generate_seconds if used else 0.0,
+        steps_reused=int(timings.get("steps_reused", 0)),
     ), answer
 
 

@@ -57,13 +57,15 @@ def test_the_bench_answers_in_one_process_and_its_figures_add_up(store_path, tmp
     assert summary["hit_at_1"] == 0.5
     assert [r["qud_calls"] for r in rows] == [3, 4, 3]
     assert [r["qud_rejected"] for r in rows] == [0, 1, 0]
+    assert rows[0]["steps_reused"] == 0 and rows[2]["steps_reused"] > 0
     assert summary["qud_calls"]["sum"] == len(fake_model.calls) == 10
     assert report["settings"]["threads"] == 1 and report["settings"]["operators"] == "lexical"
     assert os.environ["LIFELENS_QUD_THREADS"] == "1"  # what the model reads when it is made
 
     for r in rows:
         assert r["qud"] >= r["qud_calls"] * 0.02  # every model call was inside the QUD seconds
-        assert r["retrieve"] > 0 and r["extract"] > 0 and r["other"] >= 0
+        # the same tree asked again: its search and extraction are kept from the first question, as the window's are
+        assert (r["retrieve"] > 0 and r["extract"] > 0) == (r["steps_reused"] == 0) and r["other"] >= 0
         assert r["qud"] + r["retrieve"] + r["extract"] + r["other"] == pytest.approx(r["total"], abs=1e-6)
         assert r["peak_rss_mb"] > 0
         assert r["generated_tokens"] > 0 and r["prompt_tokens"] > 0  # the model's usage, per question
