@@ -13,6 +13,7 @@ from __future__ import annotations
 from app.engine.syntax import format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS
+from app.qud.frames import sources_meant
 from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, SOURCES
@@ -40,9 +41,7 @@ def flagged_events(tree: Node, question: str) -> Node | None:
         query = retrieve.call.get("query")
         if not isinstance(query, str):
             return retrieve
-        # the sources every word of the query that names sources can mean ("listened" and "music": the songs)
-        naming = [set(NAMING_WORDS[w]) for w in (w.lower() for w in TEXT_WORD.findall(query)) if w in NAMING_WORDS]
-        meant = set.intersection(*naming) if naming else set()
+        meant = sources_meant(query)   # "listened" and "music": the songs
         for source, keys in flags.items():
             said = {w for key in keys for w in SOURCES[source].flag_words[key]}
             # the query must mean the flag's source ("I skipped football training" missed a session, no song)

@@ -19,6 +19,7 @@ import re
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.engine.values import DERIVED
+from app.qud.frames import sources_meant
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, SOURCES, carrier_sources
 
@@ -159,7 +160,6 @@ def _sources_searched(node: Node) -> set[str]:
     for leaf in node.walk():
         query = leaf.call.get("query") if leaf.operator == "RETRIEVE" else None
         if isinstance(query, str):
-            named = [set(NAMING_WORDS.get(w.lower(), ())) for w in TEXT_WORD.findall(query)]
-            named = [n for n in named if n]
-            found |= set.intersection(*named) if named else {"?"}
+            names_any = any(w.lower() in NAMING_WORDS for w in TEXT_WORD.findall(query))
+            found |= sources_meant(query) if names_any else {"?"}
     return found
