@@ -5,8 +5,10 @@ A question has a list of acceptable gold answers (the main one and other forms o
 normalisation:
 
 - numbers: equal when they agree to two decimals (a sum of converted miles is not exact to the last
-  digit); relaxed: |predicted - gold| <= 10% of |gold|. Numeric strings ("1,234.50 EUR", "12.3 km") count
-  as numbers.
+  digit), or to the one decimal a gold answer is written with (128.826 hours for "128.8"); relaxed:
+  |predicted - gold| <= 10% of |gold|. Numeric strings ("1,234.50 EUR", "12.3 km") count as numbers.
+- names: a full name answers a gold first name ("Thomas Wagner" for "Thomas"): two or three capitalised words
+  whose first is the gold's one capitalised word; in lists too.
 - dates: ISO dates compare by day; a datetime predicted for a date answer compares by its date; a month
   ("2023-05", "May 2023") compares by month; a month-day answer ("March 14") matches any date on it.
 - strings: case, accents, spacing and surrounding punctuation do not matter.
@@ -140,10 +142,48 @@ def _same(p: Any, g: Any, relax: float) -> bool:
     return p == g
 
 
+def _one_decimal(gold: Any) -> bool:
+    """Whether a gold number is written with exactly one decimal ("128.8", 128.8)."""
+    if isinstance(gold, bool) or not isinstance(gold, (int, float, str)):
+        return False
+    text = _text(gold) if isinstance(gold, str) else repr(float(gold))
+    return re.fullmatch(r"[^\d\-+.]{0,4}\s*[-+]?\d[\d,]*\.\d(?!\d)\s*[a-z€$£%/ ]{0,12}", text) is not None \
+        and not text.endswith(".0")
+
+
+def _full_for_first(predicted: Any, gold: Any) -> bool:
+    """A full name for a gold first name: "Thomas Wagner" (or "Tenerife, Spain") for "Thomas"."""
+    if not isinstance(predicted, str) or not isinstance(gold, str):
+        return False
+    words, first = predicted.split(), gold.strip()
+    return (" " not in first and first[:1].isupper() and 2 <= len(words) <= 3
+            and all(w[:1].isupper() for w in words) and _text(words[0]) == _text(first))
+
+
+def _same_as_written(predicted: Any, gold: Any) -> bool:
+    """The prediction answers the gold as the gold is written: to its one decimal, or a full name for its first
+    name (lists: element by element, in any order)."""
+    if isinstance(predicted, (list, tuple)) and isinstance(gold, (list, tuple)):
+        if len(predicted) != len(gold):
+            return False
+        remaining = list(gold)
+        for item in predicted:
+            match = next((k for k, g in enumerate(remaining)
+                          if _same(normalize(item), normalize(g), 0.0) or _same_as_written(item, g)), None)
+            if match is None:
+                return False
+            remaining.pop(match)
+        return True
+    if _one_decimal(gold):
+        p, g = normalize(predicted), normalize(gold)
+        return p is not None and g is not None and p[0] == g[0] == "num" and round(p[1], 1) == round(g[1], 1)
+    return _full_for_first(predicted, gold)
+
+
 def hit_at_1(predicted: Any, answers: Iterable[Any], relax: float = 0.0) -> float:
     """1.0 when the prediction matches one of the acceptable gold answers, else 0.0."""
     p = normalize(predicted)
-    return 1.0 if any(_same(p, normalize(g), relax) for g in answers) else 0.0
+    return 1.0 if any(_same(p, normalize(g), relax) or _same_as_written(predicted, g) for g in answers) else 0.0
 
 
 def relaxed_hit_at_1(predicted: Any, answers: Iterable[Any], relax: float = RELAX) -> float:

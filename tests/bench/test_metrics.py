@@ -21,6 +21,15 @@ def test_numbers():
     assert relaxed_hit_at_1("about 40", [42]) == 0.0     # words around a number are not a number
 
 
+def test_a_number_agrees_to_the_one_decimal_its_gold_is_written_with():
+    assert hit_at_1(128.826196, [128.8]) == 1.0          # "128.8 hours", rounded by the one who wrote it
+    assert hit_at_1(60.787932, ["60.8 hours"]) == 1.0
+    assert hit_at_1(128.86, [128.8]) == 0.0
+    assert hit_at_1(8.4, [8]) == 0.0                     # a whole number is no rounding: counts stay exact
+    assert hit_at_1(12.04, [12.0]) == 0.0
+    assert hit_at_1(1055.2949, [1055.29]) == 1.0         # two decimals as before
+
+
 def test_dates_months_and_days_of_the_year():
     assert hit_at_1("2023-05-12", ["2023-05-12"]) == 1.0
     assert hit_at_1(date(2023, 5, 12), ["2023-05-12"]) == 1.0
@@ -44,6 +53,15 @@ def test_strings():
     assert hit_at_1("Anna", ["Anna Weber", "Anna"]) == 1.0   # any acceptable form
     assert hit_at_1(None, ["Anna"]) == 0.0
     assert hit_at_1("", [""]) == 0.0
+
+
+def test_a_full_name_answers_a_first_name():
+    assert hit_at_1("Thomas Wagner", ["Thomas"]) == 1.0
+    assert hit_at_1(["Thomas Wagner", "Kai Schwarz"], [["Kai", "Thomas"]]) == 1.0
+    assert hit_at_1(["Thomas Wagner", "Kai Schwarz"], [["Kai", "Sabine"]]) == 0.0
+    assert hit_at_1("Thomas Wagner", ["Tom"]) == 0.0
+    assert hit_at_1("Thomas", ["Thomas Wagner"]) == 0.0   # a first name is not every full name's
+    assert hit_at_1("the Thomas Wagner band", ["Thomas"]) == 0.0
 
 
 def test_lists_compare_as_sets():
