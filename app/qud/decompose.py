@@ -26,13 +26,14 @@ from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
-    keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_of, per_period,
+    keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_listed, people_of, per_period,
     sourcing_services, two_way, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, orders_counted, thing_asked
 from app.qud.occasions import (
-    Occasion, away_clause, birthday_entries, day_clause, meeting_entries, trip_entries, within_occasion,
+    Occasion, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries,
+    trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -97,6 +98,11 @@ RULES: dict[str, str] = {
                       "that the count of it counts, the owner of the data left out (app.qud.frames)",
     "service_source": "a FILTER test of an attribute for a service's name (attr['category'] == 'Amazon') is a test "
                       "of the events' source, where every event of a source comes from one service (app.sources)",
+    "company_frame": "'who came with me to Porto?' asks for every person of the trip's own entries, the owner of "
+                     "the data left out (app.qud.occasions)",
+    "birthdays_frame": "'whose birthdays are in November?', 'whose birthday is next?' ask for the people of the "
+                       "birthdays' own entries (a day's entry that marks one), in that month of any year or the "
+                       "first to come back after today (app.qud.occasions)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -558,11 +564,16 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
             acted.add("people_only")
         return people_of(events, question, owner() if owner else None, known)
 
+    def listed_people(trip: Node) -> Node:
+        return people_listed(trip, question, owner() if owner else None)
+
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
         ("who_most_frame", who_most_count(question), most_often),
+        ("company_frame", company_trip(question), listed_people),
+        ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),
     )

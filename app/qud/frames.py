@@ -494,6 +494,17 @@ def people_of(events: Node, question: str, owner: str | None = None, people: Seq
     sender and recipients), the others as runner-ups, asked as `question`; the `owner` of the data (on every
     mail they sent or got) is not counted, and given the data's `people` (for "which friend ..."), only they are
     (a shop or newsletter that mails the owner is no one they know)."""
+    grouped = _people_grouped(events, owner, people)
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    node = Node.from_step(f"number of events per person {events.question}",
+                          f'MAP(l={q(grouped.question)}, fct=len, res_name="count")', (grouped,))
+    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", val_attr_name="person")',
+                          (node,))
+
+
+def _people_grouped(events: Node, owner: str | None, people: Sequence[str] = ()) -> Node:
+    """The participants of `events` grouped by person, the `owner` of the data left out (given the data's
+    `people`, only they kept)."""
     scope = events.question
     q = lambda text: format_value(Qud(text))  # noqa: E731  (a sub-question as the step's input)
     node = Node.from_step(f"{scope} with participants",
@@ -510,12 +521,20 @@ def people_of(events: Node, question: str, owner: str | None = None, people: Seq
     elif owner is not None:
         node = Node.from_step(f"{scope} with person", f'FILTER(l={q(node.question)}, '
                               f'filter=lambda attr: attr["person"] != {format_value(owner)})', (node,))
-    node = Node.from_step(f"{scope} grouped by person",
+    return Node.from_step(f"{scope} grouped by person",
                           f'GROUP_BY(l={q(node.question)}, attr_names=["person"])', (node,))
-    node = Node.from_step(f"number of events per person {scope}",
-                          f'MAP(l={q(node.question)}, fct=len, res_name="count")', (node,))
-    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="count", val_attr_name="person")',
-                          (node,))
+
+
+# --- who was with me ------------------------------------------------------------------------------------------
+#
+# "Who came with me to Porto?": every person of the trip's events (app.qud.occasions.company_trip), not the one of
+# its first entry nor the one counted most.
+
+def people_listed(events: Node, question: str, owner: str | None = None) -> Node:
+    """Every person among the participants of `events`, the `owner` of the data left out, asked as `question`."""
+    grouped = _people_grouped(events, owner)
+    listed = Lambda('lambda l: sorted({g["person"] for g in l if g["person"] is not None})')
+    return Node(question, Call("APPLY", (("l", Qud(grouped.question)), ("fct", listed))), (grouped,))
 
 
 # --- names the tree lost --------------------------------------------------------------------------------------

@@ -278,3 +278,116 @@ def birthday_entries(tree: Node) -> Node | None:
                           query=name, about=f"every event naming {name}")
 
     return each_search_narrowed(tree, entries)
+
+
+# --- who was with me ------------------------------------------------------------------------------------------
+#
+# "Who came with me to Porto?", "who did I go to Berlin with", "Who went to Innsbruck with me this year?" ask for
+# the people of a trip: its own entries (a day or longer) are searched as for any trip, in the year or month the
+# question names, and their people are listed (app.qud.frames.people_listed).
+
+_COMPANY = re.compile(
+    r"^who\s+(?:came|come|went|go|travel+ed|flew|was|were|joined)\s+(?:with\s+(?:me|us)\s+)?"
+    r"(?P<prep>to|on|in)\s+(?P<what>.+?)(?:\s+with\s+(?:me|us))?(?P<rest>(?:\s+(?:in|during)\b.*)?)$"
+    r"|^who\s+(?:did|do)\s+(?:i|we)\s+(?:go|travel|fly|come)\s+(?P<prep2>to|on|in)\s+(?P<what2>.+?)\s+with"
+    r"(?P<rest2>(?:\s+(?:in|during)\b.*)?)$", re.I)
+_RANKS = re.compile(r"\b(?:most|least|often|more|times|many|much|first|last)\b", re.I)
+_DATED = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
+                    r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
+
+
+def company_trip(question: str) -> Node | None:
+    """The entries of the trip whose people a "who came with me ..." question asks for, or None for other
+    questions: a place named with "to" or "in" is a trip to it; "the Amsterdam trip" is my Amsterdam trip; a year
+    or month after it ("in January 2024") keeps the entries that start in it."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _COMPANY.match(text)
+    if match is None:
+        return None
+    prep = (match.group("prep") or match.group("prep2")).lower()
+    what = (match.group("what") or match.group("what2")).strip()
+    rest = match.group("rest") or match.group("rest2") or ""
+    dated = _DATED.match(rest) if rest.strip() else None
+    if rest.strip() and dated is None or _RANKS.search(what):   # "who came with me to Berlin the most" counts
+        return None
+    if _TRIP_NOUN.search(what):
+        trip = re.sub(r"^(?:(?:the|our|my)\s+)?", "my ", what, count=1, flags=re.I)
+    elif prep != "on" and what[:1].isupper():   # not "on a run", "to the cinema"
+        trip = f"my trip to {what}"
+    else:
+        return None
+    entries = kept_where(Node.from_step(trip, f"RETRIEVE(query={format_value(trip)})", ()), LASTS_A_DAY)
+    if dated is None:
+        return entries
+    test = f'attr["start_datetime"].year == {int(dated.group("year"))}'
+    if dated.group("month"):
+        test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+    return Node.from_step(f"{trip}{rest}", f"FILTER(l={format_value(Qud(entries.question))}, filter=lambda attr: "
+                          f"{test})", (entries,))
+
+
+# --- whose birthday ---------------------------------------------------------------------------------------------
+#
+# "Whose birthdays are in November?", "who's got a birthday in January?", "whose birthday is coming up next?",
+# "How many of my friends have a birthday in October?": the people of the birthdays' own entries (a day's entry
+# that marks a birthday, not the owner's own), in that month of any year (a birthday comes back each year), or
+# the one whose day comes first after today. The model read these as a date or a count of events.
+
+_WHOSE = r"(?:whose|who(?:'s|’s| has| have)(?:\s+got)?(?:\s+(?:a|their|the))?)"
+_BIRTHDAY_WORD = r"(?:birthday|bday|b-day)s?"
+_BIRTHDAYS_IN = re.compile(rf"^{_WHOSE}\s+{_BIRTHDAY_WORD}\s+(?:is|are|falls?|comes?)?\s*(?:in|during)\s+"
+                           rf"(?P<month>{'|'.join(MONTH_NAMES)})\b(?:\s+(?:19|20)\d\d)?$", re.I)
+_HOW_MANY_BIRTHDAYS = re.compile(
+    rf"^how\s+many\s+(?:of\s+my\s+)?(?:people|friends|contacts|colleagues|family members|relatives)\s+"
+    rf"(?:have|has|had)\s+(?:a|their)\s+{_BIRTHDAY_WORD}\s+(?:in|during)\s+(?P<month>{'|'.join(MONTH_NAMES)})\b"
+    rf"(?:\s+(?:19|20)\d\d)?$", re.I)
+_NEXT_BIRTHDAY = re.compile(rf"^(?:{_WHOSE}\s+{_BIRTHDAY_WORD}\s+(?:is\s+)?(?:coming\s+up\s+)?next|"
+                            rf"{_WHOSE}\s+(?:next|upcoming)\s+{_BIRTHDAY_WORD}|"
+                            rf"who\s+(?:has|'s|’s)\s+(?:got\s+)?the\s+next\s+{_BIRTHDAY_WORD})$", re.I)
+
+
+@dataclass(frozen=True)
+class Birthdays:
+    """What a question asks of the birthdays: the people of a month's (`month`), their number (`count`), or the
+    person whose day comes next (`month` None)."""
+
+    month: int | None
+    count: bool = False
+
+
+def birthdays_asked(question: str) -> Birthdays | None:
+    """Which birthdays a "whose birthday ..." question asks for, or None for other questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    for pattern, count in ((_BIRTHDAYS_IN, False), (_HOW_MANY_BIRTHDAYS, True)):
+        match = pattern.match(text)
+        if match is not None:
+            return Birthdays(MONTH_NAMES.index(match.group("month").lower()) + 1, count)
+    return Birthdays(None) if _NEXT_BIRTHDAY.match(text) else None
+
+
+def birthdays_tree(asked: Birthdays, question: str) -> Node:
+    """The tree answering `question` from the birthdays' own entries, as `asked` reads it."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    text = 'str(attr["text"]).lower()'
+    marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)
+    own = " or ".join(f"{format_value(f'my {mark}')} in {text}" for mark in _BIRTHDAY_MARKS)
+    test = f"({marks}) and not ({own}) and {LASTS_A_DAY}"
+    if asked.month is not None:
+        test += f' and attr["start_datetime"].month == {asked.month}'
+    scope = "birthdays" if asked.month is None else f"birthdays in {MONTH_NAMES[asked.month - 1].title()}"
+    entries = kept_where(Node.from_step(scope, 'RETRIEVE(query="birthday")', ()), test,
+                         about="every event about a birthday")
+    people = Node.from_step(f"{scope} with person",
+                            f'EXTRACT(l={q(scope)}, attr_names=["person"], attr_types=[str])', (entries,))
+    if asked.month is None:   # the days to go until each comes back, today 0
+        to_go = ('(attr["start_datetime"].month * 31 + attr["start_datetime"].day - date.today().month * 31 '
+                 '- date.today().day) % 372')
+        node = Node.from_step(f"{scope} with days to go",
+                              f'MAP(l={q(people.question)}, fct=lambda attr: {to_go}, res_name="days_to_go")',
+                              (people,))
+        return Node.from_step(question, f'ARGMIN(l={q(node.question)}, arg_attr_name="days_to_go", '
+                              f'val_attr_name="person")', (node,))
+    grouped = Node.from_step(f"{scope} grouped by person",
+                             f'GROUP_BY(l={q(people.question)}, attr_names=["person"])', (people,))
+    listed = "len(l)" if asked.count else 'sorted({g["person"] for g in l if g["person"] is not None})'
+    return Node.from_step(question, f"APPLY(l={q(grouped.question)}, fct=lambda l: {listed})", (grouped,))

@@ -7,8 +7,8 @@ normalisation:
 - numbers: equal when they agree to two decimals (a sum of converted miles is not exact to the last
   digit), or to the one decimal a gold answer is written with (128.826 hours for "128.8"); relaxed:
   |predicted - gold| <= 10% of |gold|. Numeric strings ("1,234.50 EUR", "12.3 km") count as numbers.
-- names: a full name answers a gold first name ("Thomas Wagner" for "Thomas"): two or three capitalised words
-  whose first is the gold's one capitalised word; in lists too.
+- names: a full name answers a gold first name ("Thomas Wagner", "Marloes de Boer" for "Thomas", "Marloes"):
+  two to four words, the first and last capitalised, the first the gold's one capitalised word; in lists too.
 - dates: ISO dates compare by day; a datetime predicted for a date answer compares by its date; a month
   ("2023-05", "May 2023") compares by month; a month-day answer ("March 14") matches any date on it.
 - strings: case, accents, spacing and surrounding punctuation do not matter.
@@ -152,12 +152,12 @@ def _one_decimal(gold: Any) -> bool:
 
 
 def _full_for_first(predicted: Any, gold: Any) -> bool:
-    """A full name for a gold first name: "Thomas Wagner" (or "Tenerife, Spain") for "Thomas"."""
+    """A full name for a gold first name: "Thomas Wagner" for "Thomas", "Marloes de Boer" for "Marloes"."""
     if not isinstance(predicted, str) or not isinstance(gold, str):
         return False
     words, first = predicted.split(), gold.strip()
-    return (" " not in first and first[:1].isupper() and 2 <= len(words) <= 3
-            and all(w[:1].isupper() for w in words) and _text(words[0]) == _text(first))
+    return (" " not in first and first[:1].isupper() and 2 <= len(words) <= 4
+            and words[0][:1].isupper() and words[-1][:1].isupper() and _text(words[0]) == _text(first))
 
 
 def _same_as_written(predicted: Any, gold: Any) -> bool:

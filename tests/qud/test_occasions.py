@@ -9,6 +9,7 @@ import pytest
 
 from app.qud.decompose import Trace
 from app.qud.occasions import away_clause, day_clause
+from app.operators import operator_models
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -300,3 +301,119 @@ def test_the_persons_own_birthday_a_relations_and_a_birthday_dinner_are_left_alo
     for query in ("my birthday", "Andrea's birthday dinner", "I went to Elin's birthday party", "my dad's birthday",
                   "Mum's birthday"):
         assert birthday_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
+
+
+# --- whose birthday -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, month, count", [
+    ("whose birthdays are in November 2023", 11, False),
+    ("who's got a birthday in January 2024?", 1, False),
+    ("Whose birthday is in august?", 8, False),
+    ("How many of my friends have a birthday in October 2023?", 10, True),
+    ("whose birthday is coming up next?", None, False),
+    ("who has the next birthday", None, False),
+])
+def test_a_question_for_whose_birthdays_is_read(question, month, count):
+    from app.qud.occasions import Birthdays, birthdays_asked
+
+    assert birthdays_asked(question) == Birthdays(month, count)
+
+
+@pytest.mark.parametrize("question", ["When is Anna's birthday?", "whose birthday party did I go to in May 2023?",
+                                      "did I go out on my birthday?", "how many birthdays did I celebrate?"])
+def test_other_questions_ask_for_no_ones_birthday(question):
+    from app.qud.occasions import birthdays_asked
+
+    assert birthdays_asked(question) is None
+
+
+def test_whose_birthdays_are_the_people_of_the_days_entries_of_that_month(tmp_path):
+    events = birthday_events() + [
+        Event(source="calendar", type="ics", start=datetime(2022, 9, 2, tzinfo=BERLIN),
+              end=datetime(2022, 9, 3, tzinfo=BERLIN), title="Noor's birthday", text="Noor's birthday",
+              data={"summary": "Noor's birthday", "all_day": True}, position="noor", key=content_key("c", "noor"),
+              tz="Europe/Berlin"),
+        Event(source="calendar", type="ics", start=datetime(2023, 9, 9, 19, tzinfo=BERLIN),
+              end=datetime(2023, 9, 9, 22, tzinfo=BERLIN), title="Birthday dinner for Sam", text="Birthday dinner for Sam",
+              data={"summary": "Birthday dinner for Sam", "all_day": False}, position="sam", key=content_key("c", "sam"),
+              tz="Europe/Berlin"),
+    ]
+    path = write_store(tmp_path / "events.sqlite", events)
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        llm = FakeLLM([])
+        extractor = operator_models(store, "small")[1]   # the shipped extractor reads the name off the entry
+        answer = ask("Whose birthdays are in September?", store, TODAY, llm=llm, trace=trace, extractor=extractor)
+        counted = ask("How many of my friends have a birthday in September?", store, TODAY, llm=llm,
+                      extractor=extractor)
+    assert "birthdays_frame" in trace.acted and not llm.calls   # the frame writes the whole tree
+    # Elin's in 2023 and Noor's in 2022 (a birthday comes back each year); Sam's dinner is an evening, not the day
+    assert answer.value == ["Elin", "Noor"] and counted.value == 2
+    assert answer.tree.children[0].operator == "GROUP_BY"
+
+
+def test_the_birthdays_frame_can_be_switched_off(tmp_path, monkeypatch):
+    from app.qud.decompose import RULES
+
+    assert "birthdays_frame" in RULES and "company_frame" in RULES
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "birthdays_frame")
+    llm = FakeLLM([' APPLY(l=QUD("birthdays in September"), fct=len)', ' RETRIEVE(query="birthday")'])
+    with EventStore.open(write_store(tmp_path / "events.sqlite", birthday_events()), read_only=True) as store:
+        ask("Whose birthdays are in September?", store, TODAY, llm=llm)
+    assert llm.calls   # the model decomposes the question
+
+
+# --- who was with me ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, query, period", [
+    ("who came with me to Berlin?", "my trip to Berlin", None),
+    ("Who came with me on the Amsterdam trip?", "my Amsterdam trip", None),
+    ("who did I go to Porto with", "my trip to Porto", None),
+    ("Who went to Innsbruck with me in 2024?", "my trip to Innsbruck", 'attr["start_datetime"].year == 2024'),
+    ("Who came with me to Seoul in January 2024?", "my trip to Seoul",
+     'attr["start_datetime"].year == 2024 and attr["start_datetime"].month == 1'),
+])
+def test_a_question_for_who_came_along_is_read_as_the_trips_entries(question, query, period):
+    from app.qud.occasions import company_trip
+
+    trip = company_trip(question)
+    entries = trip if period is None else trip.children[0]
+    assert entries.step == 'FILTER(l=QUD("' + query + ': every event about it"), filter=lambda attr: ' \
+                           'attr.get("duration", 0) >= 86400)'
+    assert entries.children[0].step == f'RETRIEVE(query="{query}")'
+    if period is not None:
+        assert trip.step.endswith(f"filter=lambda attr: {period})")
+
+
+@pytest.mark.parametrize("question", ["Who joined me on a run?", "who came with me to the cinema",
+                                      "Who did I meet in Berlin?", "who came with me to Berlin the most"])
+def test_other_questions_ask_for_no_company(question):
+    from app.qud.occasions import company_trip
+
+    assert company_trip(question) is None
+
+
+def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_path):
+    def calendar(title, start, end, attendees):
+        return Event(source="calendar", type="ics", start=start, end=end, title=title, text=title,
+                     data={"summary": title, "attendees": attendees}, position=title, key=content_key("c", title),
+                     tz="Europe/Berlin")
+
+    day = datetime(2024, 4, 9, tzinfo=BERLIN)
+    events = [
+        calendar("Trip to Zermatt", day, day + timedelta(days=3), ["Ana Lima", "Ben Ode", "Me Myself"]),
+        calendar("Trip to Zermatt: ski day", day + timedelta(days=1), day + timedelta(days=2), ["Cleo Park", "Me Myself"]),
+        calendar("Dinner in Zermatt", day + timedelta(hours=19), day + timedelta(hours=22), ["Dan Roe"]),
+        Event(source="mail", type="mbox", start=day - timedelta(days=9), end=None, title="Zermatt?",
+              text="Ski in April?", data={"from": "me@example.org", "from_name": "Me Myself",
+                                          "to": ["Ana Lima <ana@example.org>"], "subject": "Zermatt?"},
+              position="mail 1", key=content_key("m", "1"), tz="Europe/Berlin"),
+    ]
+    path = write_store(tmp_path / "events.sqlite", events)
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        llm = FakeLLM([])
+        answer = ask("Who came with me to Zermatt?", store, TODAY, llm=llm, trace=trace)
+    assert "company_frame" in trace.acted and not llm.calls
+    # the dinner is an evening of the trip, not one of its days; the owner is no one who came along
+    assert answer.value == ["Ana Lima", "Ben Ode", "Cleo Park"]
