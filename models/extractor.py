@@ -17,6 +17,7 @@ An encoder reads `[CLS] key [SEP] verbalized event | people: ... [SEP]` and answ
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -248,13 +249,27 @@ def decode_spans(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: s
 
 
 def range_values(ranges: list[tuple[int, int]], text: str) -> list[str]:
-    """The distinct substrings of `text` at `ranges`, without the separators around them."""
+    """The distinct substrings of `text` at `ranges`, without the separators and pictographs around them (the flag
+    of "Vienna 🇦🇹" is no part of the city's name)."""
     found: list[str] = []
     for start, end in ranges:
-        value = text[start:end].strip(" |,;:")
+        value = _trimmed(text[start:end])
         if value and value not in found:
             found.append(value)
     return found
+
+
+_AROUND_A_VALUE = {"So", "Sk", "Cf", "Mn", "Zs", "Cc"}   # pictographs, flags, joiners and selectors, spaces
+
+
+def _trimmed(value: str) -> str:
+    """`value` without separators, pictographs and spaces at either end."""
+    start, end = 0, len(value)
+    while start < end and (value[start] in " |,;:" or unicodedata.category(value[start]) in _AROUND_A_VALUE):
+        start += 1
+    while end > start and (value[end - 1] in " |,;:" or unicodedata.category(value[end - 1]) in _AROUND_A_VALUE):
+        end -= 1
+    return value[start:end]
 
 
 def decode_ranges(tag_ids: np.ndarray, spans: list[tuple[int, int, int]], text: str) -> list[tuple[int, int]]:

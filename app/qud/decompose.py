@@ -33,7 +33,7 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.items import item_prices, orders_counted, thing_asked
 from app.qud.occasions import (
     Occasion, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries,
-    trip_entries, within_occasion,
+    places_listed, travels_asked, trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -103,6 +103,8 @@ RULES: dict[str, str] = {
     "birthdays_frame": "'whose birthdays are in November?', 'whose birthday is next?' ask for the people of the "
                        "birthdays' own entries (a day's entry that marks one), in that month of any year or the "
                        "first to come back after today (app.qud.occasions)",
+    "travels_frame": "'where did I go on holiday in May?', 'which cities did I travel to?' ask for the cities of "
+                     "the trips' own entries (a day or longer), in the year or month named (app.qud.occasions)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -574,6 +576,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("who_most_frame", who_most_count(question), most_often),
         ("company_frame", company_trip(question), listed_people),
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
+        ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),
     )

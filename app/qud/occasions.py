@@ -391,3 +391,53 @@ def birthdays_tree(asked: Birthdays, question: str) -> Node:
                              f'GROUP_BY(l={q(people.question)}, attr_names=["person"])', (people,))
     listed = "len(l)" if asked.count else 'sorted({g["person"] for g in l if g["person"] is not None})'
     return Node.from_step(question, f"APPLY(l={q(grouped.question)}, fct=lambda l: {listed})", (grouped,))
+
+
+# --- where I travelled ----------------------------------------------------------------------------------------
+#
+# "Where did I go on holiday in May?", "Where did I travel in 2023?", "which cities did I travel to?": the places
+# of the trips' own entries (a day or longer, not a birthday's day), in the year or month the question names. The
+# model counted the trips (1) instead. Countries are not asked so: an entry names a city ("Tokyo trip"), and which
+# country it is in is knowledge the data does not hold.
+
+_TRAVEL_VERBS = r"(?:go|gone|went|been|travel+ed|travel|fly|flew|flown|visit|visited)"
+_ON_A_TRIP = r"(?:\s+(?:on|for)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:holiday|holidays|vacation|vacations|trip|trips|" \
+             r"break|getaway|city\s+break))?"
+_WHERE_TRAVELLED = re.compile(
+    rf"^(?:where\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}(?:\s+to)?{_ON_A_TRIP}"
+    rf"|(?:what|which)\s+(?:city|cities|places?|destinations?)\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}"
+    rf"(?:\s+to)?{_ON_A_TRIP}"
+    rf"|where\s+was\s+i(?=\s+(?:in|during)\b))"
+    r"(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
+
+
+def travels_asked(question: str) -> Node | None:
+    """The trips' own entries whose places a "where did I travel ..." question asks for, or None for other
+    questions; a year or month after it ("in May 2024") keeps the trips that start in it."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _WHERE_TRAVELLED.match(text)
+    rest = match.group("rest") if match is not None else ""
+    dated = _DATED.match(rest) if rest.strip() else None
+    if match is None or rest.strip() and dated is None:
+        return None
+    text_of = 'str(attr["text"]).lower()'
+    birthday = " or ".join(f"{format_value(mark)} in {text_of}" for mark in _BIRTHDAY_MARKS)
+    test = f"{LASTS_A_DAY} and not ({birthday})"
+    if dated is not None:
+        test += f' and attr["start_datetime"].year == {int(dated.group("year"))}'
+        if dated.group("month"):
+            test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+    trips = f"my trips{rest}"
+    return kept_where(Node.from_step(trips, 'RETRIEVE(query="I went on a trip")', ()), test,
+                      about="every event about a trip")
+
+
+def places_listed(trips: Node, question: str) -> Node:
+    """The distinct cities of `trips`, asked as `question`."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    node = Node.from_step(f"{trips.question} with city",
+                          f'EXTRACT(l={q(trips.question)}, attr_names=["city"], attr_types=[str])', (trips,))
+    node = Node.from_step(f"{trips.question} grouped by city", f'GROUP_BY(l={q(node.question)}, attr_names=["city"])',
+                          (node,))
+    return Node.from_step(question, f'APPLY(l={q(node.question)}, fct=lambda l: '
+                          'sorted({g["city"] for g in l if g["city"] is not None}))', (node,))

@@ -183,3 +183,11 @@ def test_a_multi_word_name_grows_over_its_capitalised_first_word():
     assert extractor._decode(mode, low, np.zeros(1), spans, text, None, (), single=True) == "Como"
     flat = logits_from([[0.95, 0.03, 0.02]] * len(low))                  # no token over 0.05: no answer
     assert extractor._decode(mode, flat, np.zeros(1), spans, text, None, (), single=True) is None
+
+
+def test_a_value_leaves_out_the_pictographs_and_flags_around_it():
+    from models.extractor import range_values
+
+    for text, value in (("Vienna 🇦🇹", "Vienna"), ("🎂 Oma Hilde", "Oma Hilde"), ("Khruangbin!! 🎸", "Khruangbin!!"),
+                        ("✈ Amsterdam → Sydney", "Amsterdam → Sydney"), ("Café Zoë", "Café Zoë"), ("€12.50", "€12.50")):
+        assert range_values([(0, len(text))], text) == [value]

@@ -417,3 +417,56 @@ def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_p
     assert "company_frame" in trace.acted and not llm.calls
     # the dinner is an evening of the trip, not one of its days; the owner is no one who came along
     assert answer.value == ["Ana Lima", "Ben Ode", "Cleo Park"]
+
+
+# --- where I travelled ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, period", [
+    ("where did i go on holiday in May 2024?", ' and attr["start_datetime"].year == 2024 and '
+                                               'attr["start_datetime"].month == 5'),
+    ("Where did I travel in 2023?", ' and attr["start_datetime"].year == 2023'),
+    ("Where was I in May 2023?", ' and attr["start_datetime"].year == 2023 and attr["start_datetime"].month == 5'),
+    ("what city did I go to in October 2023", ' and attr["start_datetime"].year == 2023 and '
+                                              'attr["start_datetime"].month == 10'),
+    ("which cities did i travel to?", ""),
+])
+def test_a_question_for_where_i_travelled_is_read_as_the_trips_entries(question, period):
+    from app.qud.occasions import travels_asked
+
+    trips = travels_asked(question)
+    assert trips.children[0].step == 'RETRIEVE(query="I went on a trip")'
+    assert trips.step.startswith('FILTER(l=QUD("every event about a trip"), filter=lambda attr: '
+                                 'attr.get("duration", 0) >= 86400 and not ("birthday" in ')
+    assert trips.step.endswith(f"{period})")
+
+
+@pytest.mark.parametrize("question", ["which countries did I visit in 2023?", "where did I go on vacation this fall",
+                                      "where did I have dinner on my birthday", "Where did I stay in Kraków?",
+                                      "where did I go running most", "where was I"])
+def test_other_questions_ask_for_no_travels(question):
+    from app.qud.occasions import travels_asked
+
+    assert travels_asked(question) is None
+
+
+def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
+    def calendar(title, start, end, location):
+        return Event(source="calendar", type="ics", start=start, end=end, title=title, text=f"{title}\n{location}",
+                     data={"summary": title, "location": location}, position=title, key=content_key("c", title),
+                     tz="Europe/Berlin")
+
+    day = datetime(2024, 4, 9, tzinfo=BERLIN)
+    path = write_store(tmp_path / "events.sqlite", [
+        calendar("Trip to Zermatt", day, day + timedelta(days=3), "Zermatt, Switzerland"),
+        calendar("Flight to Zermatt", day + timedelta(hours=7), day + timedelta(hours=11), "Zurich Airport"),
+        calendar("Trip to Lyon", day - timedelta(days=40), day - timedelta(days=37), "Lyon, France"),
+    ])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        llm = FakeLLM([])
+        extractor = operator_models(store, "small")[1]
+        answer = ask("Where did I travel in April 2024?", store, TODAY, llm=llm, trace=trace, extractor=extractor)
+        both = ask("which cities did I travel to?", store, TODAY, llm=llm, extractor=extractor)
+    assert "travels_frame" in trace.acted and not llm.calls
+    # the trip's entry, not its flight (hours)
+    assert answer.value == ["Zermatt"] and both.value == ["Lyon", "Zermatt"]
