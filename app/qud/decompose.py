@@ -25,9 +25,9 @@ from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
-    as_list, as_per_period, as_two_way, as_yes_no, asks_for_someone_known, count_question, events_below,
+    as_list, as_per_period, as_two_way, as_when_most, as_yes_no, asks_for_someone_known, count_question, events_below,
     keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_listed, people_of, per_period,
-    sourcing_services, two_way, who_most_count, without_ruled_out_kinds,
+    sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, orders_counted, thing_asked
@@ -98,6 +98,10 @@ RULES: dict[str, str] = {
                       "that the count of it counts, the owner of the data left out (app.qud.frames)",
     "service_source": "a FILTER test of an attribute for a service's name (attr['category'] == 'Amazon') is a test "
                       "of the events' source, where every event of a source comes from one service (app.sources)",
+    "when_most_frame": "'which month in 2023 did I spend the most on Amazon?', 'which day of the week do I usually "
+                       "run?' ask for the month or weekday of the most: the model is asked the total ('How much did "
+                       "I spend on Amazon in 2023?') and its events are grouped by the month or weekday they started "
+                       "in and measured as its root measures them (app.qud.frames)",
     "company_frame": "'who came with me to Porto?' asks for every person of the trip's own entries, the owner of "
                      "the data left out (app.qud.occasions)",
     "birthdays_frame": "'whose birthdays are in November?', 'whose birthday is next?' ask for the people of the "
@@ -574,6 +578,8 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
         ("who_most_frame", who_most_count(question), most_often),
+        ("when_most_frame", when_most(question), lambda asked: as_when_most(solve(asked.total_question), question,
+                                                                            asked)),
         ("company_frame", company_trip(question), listed_people),
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),

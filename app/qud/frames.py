@@ -77,6 +77,88 @@ def as_yes_no(count_tree: Node, question: str) -> Node | None:
     return Node(question, tested, count_tree.children)
 
 
+# --- which month, which weekday -------------------------------------------------------------------------------
+#
+# "Which month in 2023 did I spend the most on Amazon?", "which day of the week do I usually go for a run?": the
+# month or weekday whose events the question's count or sum is greatest over. The model is asked the total ("How
+# much did I spend on Amazon in 2023?"), which it decomposes as any count or sum, and its events are grouped by the
+# month or weekday they started in and measured the same way. Asked as they are, such questions came out as a
+# JOIN with meals, or a date.
+
+_WHEN_MOST = re.compile(
+    r"^(?:(?:in|on)\s+)?(?:which|what)\s+(?P<unit>month|day\s+of\s+the\s+week|days\s+of\s+the\s+week|weekdays?)"
+    r"(?P<period>\s+(?:of|in)\s+(?:19|20)\d\d)?\s+(?P<aux>did|do|have)\s+(?:i|we)\s+(?:usually\s+|normally\s+|"
+    r"typically\s+|mostly\s+)?(?P<vp>.+?)(?:\s+(?:the\s+)?most(?:\s+(?:often|times|frequently))?)?"
+    r"(?P<rest>(?:\s+(?:on|at|in|from|with|during|for)\b.*)?)$", re.I)
+_SPEND = re.compile(r"^(?:spend|spent|pay|paid)\b", re.I)
+_MOST = re.compile(r"\s+(?:the\s+)?most(?:\s+(?:often|times|frequently))?\b", re.I)
+_MOST_OF = re.compile(r"\s+(?:the\s+)?most\s+(?P<noun>km|kms|kilometres|kilometers|miles|distance|hours|minutes)\b",
+                      re.I)
+# a measure other than how often ("the furthest", "the longest") is no count this frame makes
+_OTHER_MEASURE = re.compile(r"\b(?:furthest|farthest|longest|shortest|least|fewest|highest|lowest|biggest|"
+                            r"more|less|than|or)\b", re.I)
+
+
+@dataclass(frozen=True)
+class WhenMost:
+    """A question for the month or weekday of the most: the total the model is asked, and what groups it."""
+
+    total_question: str
+    unit: str           # "month" or "weekday"
+
+
+def when_most(question: str) -> WhenMost | None:
+    """The total and the unit that a "which month / weekday ... most" question groups by; None for other
+    questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _WHEN_MOST.match(text)
+    if match is None or _OTHER_MEASURE.search(match.group("vp") + match.group("rest")):
+        return None
+    unit = "month" if match.group("unit").lower() == "month" else "weekday"
+    if unit == "month" and not re.search(r"\bmost\b", text, re.I):
+        return None   # "which month did I move to Austin": a date, not the month of the most
+    said = match.group("vp") + match.group("rest") + (match.group("period") or "").replace(" of ", " in ")
+    measured = _MOST_OF.search(said)   # "run the most km" -> "How many km did I run"
+    if measured is not None:
+        noun = measured.group("noun")
+        total = f"How {'much' if noun.lower() == 'distance' else 'many'} {noun} did I {_MOST_OF.sub('', said, count=1)}?"
+    else:
+        said = _MOST.sub("", said, count=1)   # "watch the most Netflix" -> "watch Netflix"
+        total = f"How much did I {said}?" if _SPEND.match(said) else f"How many times did I {said}?"
+    return WhenMost(" ".join(total.split()), unit)
+
+
+def as_when_most(total_tree: Node, question: str, asked: WhenMost) -> Node | None:
+    """The events of `total_tree` grouped by month or weekday and measured as its root measures them (a count,
+    or a sum of one attribute), the greatest group answering `question`; None for a root of another kind."""
+    call = total_tree.call
+    if call.operator == "APPLY" and call.get("fct") == FuncRef("len") and len(total_tree.children) == 1:
+        measure = "len"
+    elif call.operator == "SUM" and isinstance(call.get("attr_name"), str) and len(total_tree.children) == 1:
+        measure = call.get("attr_name")
+    else:
+        return None
+    events = total_tree.children[0]
+    if events.operator not in EVENT_STEPS:
+        return None
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    scope, unit = events.question, asked.unit
+    pattern = "%Y-%m" if unit == "month" else "%A"
+    node = Node.from_step(f"{scope} with {unit}", f'MAP(l={q(scope)}, fct=lambda attr: '
+                          f'attr["start_datetime"].strftime("{pattern}"), res_name="{unit}")', (events,))
+    node = Node.from_step(f"{scope} grouped by {unit}", f'GROUP_BY(l={q(node.question)}, attr_names=["{unit}"])',
+                          (node,))
+    if measure == "len":
+        fct, name = "len", "count"
+    else:
+        key = format_value(measure)
+        fct, name = f"lambda group: sum(i[{key}] for i in group if i[{key}] is not None)", measure
+    node = Node.from_step(f"{name} per {unit} {scope}", f'MAP(l={q(node.question)}, fct={fct}, res_name="{name}")',
+                          (node,))
+    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="{name}", val_attr_name="{unit}")',
+                          (node,))
+
+
 # --- which ones: a list ------------------------------------------------------------------------------------
 #
 # "Which podcasts do I listen to?" asks for every podcast, not the one heard most nor how many there were. The model

@@ -15,6 +15,7 @@ from app.qud.frames import (
     TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, most_question,
     per_period, sources_meant, sourcing_services, two_way, who_most_count,
 )
+from app.qud.decompose import Trace
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -567,3 +568,46 @@ def test_mails_from_a_service_are_not_its_orders(tmp_path, monkeypatch):
         assert ask("How many emails did Amazon send me?", store, TODAY, llm=FakeLLM(list(steps))).value == 1
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "mail_searches")
         assert ask("How many emails did Amazon send me?", store, TODAY, llm=FakeLLM(list(steps))).value == 4
+
+
+# --- which month, which weekday ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, total, unit", [
+    ("Which month in 2024 did I spend the most on Amazon?", "How much did I spend on Amazon in 2024?", "month"),
+    ("which month of 2023 did I watch the most Netflix?", "How many times did I watch Netflix in 2023?", "month"),
+    ("Which month in 2023 did I run the most km?", "How many km did I run in 2023?", "month"),
+    ("in which month did I eat out the most?", "How many times did I eat out?", "month"),
+    ("which days of the week do I usually go for a run?", "How many times did I go for a run?", "weekday"),
+    ("On which weekday did I go running most?", "How many times did I go running?", "weekday"),
+])
+def test_which_month_or_weekday_the_most_asks_for_the_total(question, total, unit):
+    from app.qud.frames import WhenMost, when_most
+
+    assert when_most(question) == WhenMost(total, unit)
+
+
+@pytest.mark.parametrize("question", [
+    "which month did I move to Austin?",                 # a date, not the month of the most
+    "which month did I cycle the furthest in 2023",      # a distance of one ride
+    "in which month of 2023 did I listen to more music than in 2022",
+    "What day of the week was my birthday this year?",
+])
+def test_other_month_and_weekday_questions_are_left_to_the_model(question):
+    from app.qud.frames import when_most
+
+    assert when_most(question) is None
+
+
+def test_the_weekday_of_the_most_groups_the_totals_events_by_weekday(store_path):  # noqa: F811
+    trace = Trace()
+    with EventStore.open(store_path, read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+        weekday = ask("Which day of the week do I usually go hiking?", store, TODAY, llm=llm, trace=trace)
+        km = ask("Which month did I hike the most km?", store, TODAY, llm=FakeLLM(
+            [' SUM(l=QUD("my hikes with distance"), attr_name="distance_km")',
+             ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])', ' RETRIEVE(query="I went hiking")']))
+    assert 'QUD("How many times did I go hiking?")' in llm.calls[0][0] and "when_most_frame" in trace.acted
+    assert weekday.value == "Wednesday"   # the hikes of 3, 10 and 17 April 2024
+    assert [n.operator for n in weekday.tree.walk()] == ["ARGMAX", "MAP", "GROUP_BY", "MAP", "RETRIEVE"]
+    assert km.value == "2024-04" and km.tree.children[0].step.startswith(
+        'MAP(l=QUD("my hikes with distance grouped by month"), fct=lambda group: sum(i["distance_km"] for i in group')
