@@ -32,7 +32,7 @@ from app.qud.frames import (
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, orders_counted, thing_asked
 from app.qud.occasions import (
-    Occasion, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries,
+    Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries,
     places_listed, travels_asked, trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, within_span
@@ -73,6 +73,9 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts and "
+                        "the calendar entries that name the sport, not a running app's mail or a podcast episode "
+                        "that mentions it (app.qud.occasions)",
     "birthday_entries": "a RETRIEVE of someone's birthday ('Chiamaka's birthday') is the events that name them, kept "
                         "where they mark a birthday (the word, 'bday' or a cake: '🎂 Chiamaka') and last a day "
                         "(app.qud.occasions)",
@@ -484,12 +487,13 @@ def decompose(
         return framed if framed is not None else solve(rest)
 
     tree = _times_taken_out(question, config, acted, framed_or_solved)
-    # after the occasions: the day of "on Maria's birthday" is searched so too
-    birthdays = birthday_entries(tree) if config.on("birthday_entries") else None
-    if birthdays is None:
-        return tree
-    acted.add("birthday_entries")
-    return birthdays
+    # after the times: the day of "on Maria's birthday" is searched so too, and a sport below a span's FILTER
+    for rule, rewrite in (("birthday_entries", birthday_entries), ("activity_records", activity_records)):
+        rewritten = rewrite(tree) if config.on(rule) else None
+        if rewritten is not None:
+            acted.add(rule)
+            tree = rewritten
+    return tree
 
 
 def _times_taken_out(question: str, config: QudConfig, acted: set[str], tree_of: Callable[[str], Node]) -> Node:

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES
+from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
 from app.qud.periods import above_each_retrieve, each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
-from app.sources import carrier_sources
+from app.sources import NAMING_WORDS, carrier_sources
 
 # A trip is kept as an entry of a day or longer (a calendar's all-day event); its flights, bookings and outings are
 # events that name it too, but shorter.
@@ -247,6 +247,38 @@ def _names_met(who: str) -> list[str]:
             break
         names.append(word.removesuffix("'s").removesuffix("’s"))
     return names
+
+
+# --- doing a sport ------------------------------------------------------------------------------------------
+#
+# "How many runs did I do last month?": the search for "I went running" finds the runs the watch recorded, and also
+# a mail from the running app ("New challenge: run 50 km this month") and, for someone who never runs, a podcast
+# episode called "The race for the top four". A run is a workout, or a calendar entry that names it ("Run club");
+# a mail or a play that mentions it is about it, not it.
+
+_SPORTS = tuple(frozenset(group.split()) for group in SPORT_WORD_GROUPS)
+_RECORDS = carrier_sources("workout_type")   # the sources whose events are workouts: a watch's export
+_PLAY = frozenset(("play", "plays", "played", "playing"))
+
+
+def activity_records(tree: Node) -> Node | None:
+    """`tree` with a FILTER above each RETRIEVE of doing a sport ("I went running", "I played football") that keeps
+    the workouts and the calendar entries naming the sport; None when it has no such RETRIEVE."""
+
+    def records(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        words = {w.lower() for w in TEXT_WORD.findall(query)} if isinstance(query, str) else set()
+        named = sorted({w for group in _SPORTS if words & group for w in group})
+        # a word naming only other sources ("bought running shoes") asks for those; one plays a sport and a song
+        elsewhere = [w for w in words - _PLAY if NAMING_WORDS.get(w) and not set(NAMING_WORDS[w]) & set(_RECORDS)]
+        if not named or elsewhere:
+            return retrieve
+        words_of_text = 'str(attr["text"]).lower().replace(",", " ").replace(":", " ").replace(".", " ").split()'
+        kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _RECORDS)
+        names = f"any(w in {words_of_text} for w in {format_value(tuple(named))})"
+        return kept_where(retrieve, f'{kept} or (attr["source"] == "calendar" and {names})')
+
+    return each_search_narrowed(tree, records)
 
 
 # --- a birthday ---------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_a_yes_no_question_is_answered_yes_or_no_through_the_count_tree(store_pa
     assert (yes.value, yes.status, yes.tree.step) == ("yes", AnswerStatus.ANSWERED, "APPLY(l=QUD(\"my hikes\"), fct=lambda l: len(l) > 0)")
     assert len(yes.evidence_ids) == 3 and yes.tree.question == "Did I go hiking?"
     assert (no.value, no.status) == ("no", AnswerStatus.ANSWERED)
-    assert no.text == "No. No events matched “my swims”."
+    assert no.text == "No. No events matched “my swims: every event about it”."   # the search under the workouts kept
 
 
 def test_the_frame_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
@@ -608,6 +608,6 @@ def test_the_weekday_of_the_most_groups_the_totals_events_by_weekday(store_path)
              ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])', ' RETRIEVE(query="I went hiking")']))
     assert 'QUD("How many times did I go hiking?")' in llm.calls[0][0] and "when_most_frame" in trace.acted
     assert weekday.value == "Wednesday"   # the hikes of 3, 10 and 17 April 2024
-    assert [n.operator for n in weekday.tree.walk()] == ["ARGMAX", "MAP", "GROUP_BY", "MAP", "RETRIEVE"]
+    assert [n.operator for n in weekday.tree.walk()] == ["ARGMAX", "MAP", "GROUP_BY", "MAP", "FILTER", "RETRIEVE"]
     assert km.value == "2024-04" and km.tree.children[0].step.startswith(
         'MAP(l=QUD("my hikes with distance grouped by month"), fct=lambda group: sum(i["distance_km"] for i in group')

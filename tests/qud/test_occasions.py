@@ -470,3 +470,37 @@ def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
     assert "travels_frame" in trace.acted and not llm.calls
     # the trip's entry, not its flight (hours)
     assert answer.value == ["Zermatt"] and both.value == ["Lyon", "Zermatt"]
+
+
+# --- doing a sport ----------------------------------------------------------------------------------------------
+
+def test_a_sport_is_counted_by_its_workouts_and_the_entries_naming_it(tmp_path):
+    from tests.stores import workout
+
+    def other(source, title, day, data):
+        start = datetime(2024, 4, day, 18, tzinfo=BERLIN)
+        return Event(source=source, type="x", start=start, end=start + timedelta(hours=1), title=title, text=title,
+                     data=data, position=title, key=content_key(source, title), tz="Europe/Berlin")
+
+    path = write_store(tmp_path / "events.sqlite", [
+        workout(3, "running", 8.0), workout(10, "running", 5.0),
+        other("calendar", "Run club", 12, {"summary": "Run club"}),
+        other("calendar", "Catan night", 13, {"summary": "Catan night"}),
+        other("mail", "New challenge: run 50 km this month", 14, {"subject": "New challenge: run 50 km this month"}),
+    ])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("I went running"), fct=len)', ' RETRIEVE(query="I went running")'])
+        answer = ask("How many runs did I do?", store, TODAY, llm=llm, trace=trace)
+        titles = {e.id: e.title for e in store.events()}
+    assert "activity_records" in trace.acted
+    # the running app's mail mentions a run and is no run; Catan night names none
+    assert sorted(titles[i] for i in answer.evidence_ids) == ["Run club", "Running workout", "Running workout"]
+
+
+def test_a_search_that_names_no_sport_is_left_alone():
+    from app.engine.tree import Node
+    from app.qud.occasions import activity_records
+
+    for query in ("I listened to music", "I ate at a restaurant", "I met with Nina", "I bought running shoes online"):
+        assert activity_records(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None

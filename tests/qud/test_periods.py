@@ -122,7 +122,7 @@ def test_the_events_of_each_retrieve_are_kept_to_the_span(store_path):  # noqa: 
         assert narrowed.question == "my hikes in the last 3 weeks"
         assert narrowed.step == ('FILTER(l=QUD("my hikes"), filter=lambda attr: attr["start_date"] >= date.today() - '
                                  'relativedelta(weeks=3) and attr["start_date"] <= date.today())')
-        assert [n.operator for n in answer.tree.walk()] == ["APPLY", "FILTER", "RETRIEVE"]
+        assert [n.operator for n in answer.tree.walk()] == ["APPLY", "FILTER", "FILTER", "RETRIEVE"]   # the hikes kept
 
 
 def test_the_rolling_span_rule_can_be_switched_off(store_path, monkeypatch):  # noqa: F811

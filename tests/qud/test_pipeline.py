@@ -39,7 +39,7 @@ def test_ask_decomposes_runs_and_times_the_qud(store_path):
     assert answer.error is None
     assert answer.value == 12.25
     assert longest in answer.evidence_ids
-    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "FILTER", "RETRIEVE"]   # workouts kept
     assert answer.tree.children[0].children[0].size == 3  # the three hikes, not the run
     assert {"qud", "plan", "execute", "total"} <= set(answer.timings)
     assert 0 <= answer.timings["qud"] <= answer.timings["total"]
@@ -65,7 +65,7 @@ def test_a_step_that_fails_when_run_is_decomposed_again_without_that_operator(st
     with EventStore.open(store_path, read_only=True) as store:
         answer = ask("How far was my longest hike?", store, TODAY, llm=llm, progress=messages.append, trace=trace)
     assert answer.error is None and answer.value == 12.25
-    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "RETRIEVE"]
+    assert [n.operator for n in answer.tree.walk()] == ["MAX", "EXTRACT", "FILTER", "RETRIEVE"]
     assert step_alternatives(llm.calls[1][1]) == "step ::= extract | join | filter | map | unnest"
     # "my hikes with distance" is not offered FILTER again
     assert step_alternatives(llm.calls[4][1]) == "step ::= extract | join | map | unnest"
@@ -230,8 +230,8 @@ def test_lifelens_ask_json_has_the_documented_keys(store_path, monkeypatch, caps
     assert all(set(row) == {"id", "source", "start", "title"} for row in out["evidence"])
     assert out["timings"]["qud"] >= 0
     assert out["tree"]["operator"] == "MAX" and out["tree"]["children"][0]["operator"] == "EXTRACT"
-    assert out["operator_tree"]["children"][0]["children"][0] == {
-        "question": "my hikes", "step": 'RETRIEVE(query="I went hiking")', "children": []}
+    assert out["operator_tree"]["children"][0]["children"][0]["children"] == [
+        {"question": "my hikes: every event about it", "step": 'RETRIEVE(query="I went hiking")', "children": []}]
     assert out["qud"] == {"model": "fake", "calls": 3, "rejected_steps": 0}
 
 
