@@ -215,6 +215,12 @@ _MEETING_KEYS = carrier_sources("attendees")   # the sources whose events are sp
 _BIRTHDAY_MARKS = _PERSONAL_DAYS["birthday"]
 
 
+def _marks_a_birthday(text: str, prefix: str = "") -> str:
+    """A lambda test that the text expression `text` (lower case) writes a birthday mark ("birthday", "bday", a
+    cake), each after `prefix` ("my ": the owner's own)."""
+    return " or ".join(f"{format_value(prefix + mark)} in {text}" for mark in _BIRTHDAY_MARKS)
+
+
 def meeting_entries(tree: Node) -> Node | None:
     """`tree` with a FILTER above each RETRIEVE of meeting someone ("I met with Nina", "I had a call with my
     parents", "I visited Mama") that keeps the entries of the sources that keep such times (the calendar), not a
@@ -228,7 +234,7 @@ def meeting_entries(tree: Node) -> Node | None:
             return retrieve
         text = 'str(attr["text"])'
         kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _MEETING_KEYS)
-        birthday = " or ".join(f"{format_value(mark)} in {text}.lower()" for mark in _BIRTHDAY_MARKS)
+        birthday = _marks_a_birthday(f"{text}.lower()")
         tests = [f"({kept})", f'not (attr.get("all_day") and ({birthday}))']
         tests += [f"{format_value(name.lower())} in {text}.lower()" for name in _names_met(match.group("who"))]
         return kept_where(retrieve, " and ".join(tests))
@@ -305,7 +311,7 @@ def birthday_entries(tree: Node) -> Node | None:
         if name is None or any(w in FUNCTION_WORDS or w in KIN_WORDS for w in name.lower().split()):
             return retrieve
         text = 'str(attr["text"]).lower()'
-        marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)
+        marks = _marks_a_birthday(text)
         return kept_where(retrieve, f"({marks}) and {format_value(name.lower())} in {text} and {LASTS_A_DAY}",
                           query=name, about=f"every event naming {name}")
 
@@ -326,6 +332,14 @@ _COMPANY = re.compile(
 _RANKS = re.compile(r"\b(?:most|least|often|more|times|many|much|first|last)\b", re.I)
 _DATED = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
                     r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
+
+
+def _started_in(dated: re.Match) -> str:
+    """A lambda test that an event started in the year, or month of the year, that `dated` (_DATED) read."""
+    test = f'attr["start_datetime"].year == {int(dated.group("year"))}'
+    if dated.group("month"):
+        test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+    return test
 
 
 def company_trip(question: str) -> Node | None:
@@ -351,11 +365,8 @@ def company_trip(question: str) -> Node | None:
     entries = kept_where(Node.from_step(trip, f"RETRIEVE(query={format_value(trip)})", ()), LASTS_A_DAY)
     if dated is None:
         return entries
-    test = f'attr["start_datetime"].year == {int(dated.group("year"))}'
-    if dated.group("month"):
-        test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
     return Node.from_step(f"{trip}{rest}", f"FILTER(l={format_value(Qud(entries.question))}, filter=lambda attr: "
-                          f"{test})", (entries,))
+                          f"{_started_in(dated)})", (entries,))
 
 
 # --- whose birthday ---------------------------------------------------------------------------------------------
@@ -401,8 +412,7 @@ def birthdays_tree(asked: Birthdays, question: str) -> Node:
     """The tree answering `question` from the birthdays' own entries, as `asked` reads it."""
     q = lambda text: format_value(Qud(text))  # noqa: E731
     text = 'str(attr["text"]).lower()'
-    marks = " or ".join(f"{format_value(mark)} in {text}" for mark in _BIRTHDAY_MARKS)
-    own = " or ".join(f"{format_value(f'my {mark}')} in {text}" for mark in _BIRTHDAY_MARKS)
+    marks, own = _marks_a_birthday(text), _marks_a_birthday(text, "my ")
     test = f"({marks}) and not ({own}) and {LASTS_A_DAY}"
     if asked.month is not None:
         test += f' and attr["start_datetime"].month == {asked.month}'
@@ -453,12 +463,10 @@ def travels_asked(question: str) -> Node | None:
     if match is None or rest.strip() and dated is None:
         return None
     text_of = 'str(attr["text"]).lower()'
-    birthday = " or ".join(f"{format_value(mark)} in {text_of}" for mark in _BIRTHDAY_MARKS)
+    birthday = _marks_a_birthday(text_of)
     test = f"{LASTS_A_DAY} and not ({birthday})"
     if dated is not None:
-        test += f' and attr["start_datetime"].year == {int(dated.group("year"))}'
-        if dated.group("month"):
-            test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+        test += f" and {_started_in(dated)}"
     trips = f"my trips{rest}"
     return kept_where(Node.from_step(trips, 'RETRIEVE(query="I went on a trip")', ()), test,
                       about="every event about a trip")
