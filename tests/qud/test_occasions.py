@@ -393,7 +393,11 @@ def test_other_questions_ask_for_no_company(question):
     assert company_trip(question) is None
 
 
-def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_path):
+def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_path, monkeypatch):
+    from app.qud.decompose import RULES_OFF_BY_DEFAULT
+
+    assert "company_frame" in RULES_OFF_BY_DEFAULT   # it earned nothing on the sets it was not written for
+    monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "company_frame")
     def calendar(title, start, end, attendees):
         return Event(source="calendar", type="ics", start=start, end=end, title=title, text=title,
                      data={"summary": title, "attendees": attendees}, position=title, key=content_key("c", title),
