@@ -32,8 +32,8 @@ from app.qud.frames import (
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, orders_counted, thing_asked
 from app.qud.occasions import (
-    Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries,
-    places_listed, travels_asked, trip_entries, within_occasion,
+    Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
+    day_clause, meeting_entries, places_listed, travels_asked, trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt

@@ -120,8 +120,8 @@ def when_most(question: str) -> WhenMost | None:
     said = match.group("vp") + match.group("rest") + (match.group("period") or "").replace(" of ", " in ")
     measured = _MOST_OF.search(said)   # "run the most km" -> "How many km did I run"
     if measured is not None:
-        noun = measured.group("noun")
-        total = f"How {'much' if noun.lower() == 'distance' else 'many'} {noun} did I {_MOST_OF.sub('', said, count=1)}?"
+        noun, done = measured.group("noun"), _MOST_OF.sub("", said, count=1)
+        total = f"How {'much' if noun.lower() == 'distance' else 'many'} {noun} did I {done}?"
     else:
         said = _MOST.sub("", said, count=1)   # "watch the most Netflix" -> "watch Netflix"
         total = f"How much did I {said}?" if _SPEND.match(said) else f"How many times did I {said}?"

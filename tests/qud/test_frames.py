@@ -68,7 +68,8 @@ def test_a_yes_no_question_is_answered_yes_or_no_through_the_count_tree(store_pa
     assert (yes.value, yes.status, yes.tree.step) == ("yes", AnswerStatus.ANSWERED, "APPLY(l=QUD(\"my hikes\"), fct=lambda l: len(l) > 0)")
     assert len(yes.evidence_ids) == 3 and yes.tree.question == "Did I go hiking?"
     assert (no.value, no.status) == ("no", AnswerStatus.ANSWERED)
-    assert no.text == "No. No events matched “my swims: every event about it”."   # the search under the workouts kept
+    # the search under the workouts kept
+    assert no.text == "No. No events matched “my swims: every event about it”."
 
 
 def test_the_frame_can_be_switched_off(store_path, monkeypatch):  # noqa: F811

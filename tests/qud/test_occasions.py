@@ -334,9 +334,9 @@ def test_whose_birthdays_are_the_people_of_the_days_entries_of_that_month(tmp_pa
               data={"summary": "Noor's birthday", "all_day": True}, position="noor", key=content_key("c", "noor"),
               tz="Europe/Berlin"),
         Event(source="calendar", type="ics", start=datetime(2023, 9, 9, 19, tzinfo=BERLIN),
-              end=datetime(2023, 9, 9, 22, tzinfo=BERLIN), title="Birthday dinner for Sam", text="Birthday dinner for Sam",
-              data={"summary": "Birthday dinner for Sam", "all_day": False}, position="sam", key=content_key("c", "sam"),
-              tz="Europe/Berlin"),
+              end=datetime(2023, 9, 9, 22, tzinfo=BERLIN), title="Birthday dinner for Sam",
+              text="Birthday dinner for Sam", data={"summary": "Birthday dinner for Sam", "all_day": False},
+              position="sam", key=content_key("c", "sam"), tz="Europe/Berlin"),
     ]
     path = write_store(tmp_path / "events.sqlite", events)
     trace = Trace()
@@ -406,7 +406,8 @@ def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_p
     day = datetime(2024, 4, 9, tzinfo=BERLIN)
     events = [
         calendar("Trip to Zermatt", day, day + timedelta(days=3), ["Ana Lima", "Ben Ode", "Me Myself"]),
-        calendar("Trip to Zermatt: ski day", day + timedelta(days=1), day + timedelta(days=2), ["Cleo Park", "Me Myself"]),
+        calendar("Trip to Zermatt: ski day", day + timedelta(days=1), day + timedelta(days=2),
+                 ["Cleo Park", "Me Myself"]),
         calendar("Dinner in Zermatt", day + timedelta(hours=19), day + timedelta(hours=22), ["Dan Roe"]),
         Event(source="mail", type="mbox", start=day - timedelta(days=9), end=None, title="Zermatt?",
               text="Ski in April?", data={"from": "me@example.org", "from_name": "Me Myself",
