@@ -67,6 +67,7 @@ class RetrieveThresholds:
     min_count: int = 3               # pattern mining: events a key/value pair needs in one source
     max_patterns: int = 100          # pattern mining: key/value patterns per source, most frequent first
     max_event_ce: int = 3000         # events the event cross-encoder reads per query; the rest follow their patterns
+    ranked_reads: float = 0.25       # share of those reads kept for the pool's best-ranked events (0: by leaning only)
     max_pool: int | None = None      # cut the pool at this many events, best SPLADE scores first (None: no cut)
     value_irrelevant: float | None = None  # P(irrelevant) at which a key/value pattern drops its events (None: `irrelevant`)
     bm25_pool: int = 2000            # the store's BM25 top hits join the SPLADE pool (0: SPLADE only)
@@ -350,9 +351,15 @@ class ModelRetriever:
             # read, the overflow follows its leaning (its best key/value pattern's, else its source's)
             source_lean = {p.source: float(row[2] - row[0]) for p, _, row in self._source_rows}
             lean_of = {e.id: leaning.get(e.id, source_lean[e.source]) for e in undecided}
-            undecided = sorted(undecided, key=lambda e: -lean_of[e.id])  # stable: pool order within a tie
-            overflow = undecided[t.max_event_ce :]
-            undecided = undecided[: t.max_event_ce]
+            # A pattern's leaning speaks for its many events; the first stage's ranking knows the few that share
+            # the query's words ("Lake Como 🌴" for "my trip to lake como", in a calendar that leans irrelevant as
+            # a whole). Those are read whatever their pattern says.
+            rank = {event_id: n for n, event_id in enumerate(trace.pool)}
+            first = sorted(undecided, key=lambda e: rank.get(e.id, len(rank)))[: int(t.max_event_ce * t.ranked_reads)]
+            chosen = {e.id for e in first}
+            rest = sorted((e for e in undecided if e.id not in chosen), key=lambda e: -lean_of[e.id])  # stable
+            overflow = rest[t.max_event_ce - len(first):]
+            undecided = first + rest[: t.max_event_ce - len(first)]
             kept.update(e.id for e in overflow if lean_of[e.id] >= 0.0)
             self.last_problems.append(
                 f"{len(overflow)} candidate events were judged by their patterns only (more than {t.max_event_ce})")

@@ -176,6 +176,29 @@ def test_overflow_reads_the_most_promising_patterns_first_and_the_rest_follow_th
     retriever.close()
 
 
+def test_overflow_reads_the_pools_best_ranked_events_whatever_their_pattern_leans(store):
+    # room for two reads, half of them kept for the pool's best-ranked events: the song the query names, whose
+    # artist's pattern leans irrelevant, is read first, then the Adele song its pattern leans towards most
+    fake = LeaningCrossEncoder({"Adele": [0.05, 0.6, 0.35], "Daft Punk": [0.3, 0.6, 0.1]}, keep_word="love")
+    thresholds = RetrieveThresholds(min_count=2, pool_min_score=0.0, max_event_ce=2, ranked_reads=0.5)
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=thresholds)
+    retriever.retrieve("songs: Digital Love", store, date(2024, 4, 1))
+    trace = retriever.last_trace
+    [best] = store.get(trace.pool[:1])
+    read = [t.split(" | ")[2] for t in fake.event_calls if t.startswith("music stream")]
+    assert best.title == "Daft Punk - Digital Love" and read[0] == best.title
+    assert len(read) == 2 and read[1].startswith("Adele - ")
+    assert "Daft Punk - Digital Love" in titles(store, trace.after_events)
+    retriever.close()
+
+    # without the ranked reads the song is never read, and its pattern's leaning drops it
+    fake = LeaningCrossEncoder({"Adele": [0.05, 0.6, 0.35], "Daft Punk": [0.3, 0.6, 0.1]}, keep_word="love")
+    retriever = ModelRetriever(cross_encoder=fake, thresholds=replace(thresholds, ranked_reads=0.0))
+    retriever.retrieve("songs: Digital Love", store, date(2024, 4, 1))
+    assert "Daft Punk - Digital Love" not in titles(store, retriever.last_trace.after_events)
+    retriever.close()
+
+
 def test_key_value_patterns_drop_at_their_own_threshold(store):
     fake = LeaningCrossEncoder({"Adele": [0.85, 0.1, 0.05], "Daft Punk": [0.85, 0.1, 0.05]}, keep_word="hello")
     # the same probabilities: below `value_irrelevant` the songs go on to the event cross-encoder
