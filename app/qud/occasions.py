@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
-from app.qud.periods import above_each_retrieve, each_search_narrowed, kept_where
+from app.qud.periods import RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, carrier_sources
 
@@ -168,20 +168,28 @@ def _asks_of_its_own(rest: str) -> bool:
     return len(words) >= 3 and any(w not in FUNCTION_WORDS and w not in _JOURNEY_WORDS for w in words)
 
 
-def within_occasion(tree: Node, occasion: Occasion, question: str) -> Node:
+def within_occasion(tree: Node, occasion: Occasion, question: str,
+                    span: RollingSpan | SeasonSpan | None = None) -> Node:
     """`tree` asked as `question`, each of its RETRIEVEs joined with the occasion's own events: only the events that
-    happened then remain (with the occasion's keys beside theirs, as a JOIN gives)."""
+    happened then remain (with the occasion's keys beside theirs, as a JOIN gives). A `span` the question names with
+    the occasion ("while I was in Krakow this summer") dates the occasion: its own events that started in the span,
+    and whatever happened during them, also on the days after the span ends."""
+    words = f"{occasion.words} {span.words}" if span is not None else occasion.words
+    own_question = f"{occasion.question} {span.words}" if span is not None else occasion.question
 
     def joined(retrieve: Node) -> Node:
         found = Node.from_step(occasion.query, f"RETRIEVE(query={format_value(occasion.query)})")
-        own = Node.from_step(occasion.question,
-                             f"FILTER(l={format_value(Qud(occasion.query))}, filter={occasion.test})", (found,))
+        if span is not None:
+            found = Node.from_step(f"{occasion.query} {span.words}", f"FILTER(l={format_value(Qud(occasion.query))}, "
+                                                                     f"filter={span.test})", (found,))
+        own = Node.from_step(own_question,
+                             f"FILTER(l={format_value(Qud(found.question))}, filter={occasion.test})", (found,))
         return Node.from_step(
-            f"{retrieve.question} {occasion.words}",
-            f"JOIN(l1={format_value(Qud(retrieve.question))}, l2={format_value(Qud(occasion.question))}, "
+            f"{retrieve.question} {words}",
+            f"JOIN(l1={format_value(Qud(retrieve.question))}, l2={format_value(Qud(own_question))}, "
             f"condition={format_value(occasion.condition)})", (retrieve, own))
 
-    return above_each_retrieve(tree, question, occasion.words, joined)
+    return above_each_retrieve(tree, question, words, joined)
 
 
 def trip_entries(tree: Node) -> Node | None:

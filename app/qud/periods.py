@@ -139,7 +139,74 @@ def rolling_span(question: str) -> RollingSpan | None:
     return RollingSpan(rest, " ".join(match.group(0).strip(" ,").split()), unit, number)
 
 
-def within_span(tree: Node, span: RollingSpan, question: str) -> Node:
+# Seasons as the calendar months people mean by them (the meteorological seasons of the northern hemisphere);
+# winter runs from December into the next year's February.
+SEASON_MONTHS = {"spring": (3, 5), "summer": (6, 8), "autumn": (9, 11), "fall": (9, 11), "winter": (12, 2)}
+_SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
+# "last summer", "this spring", "in the summer of 2021", "during summer 2022", "in autumn 2023"
+_SEASONS = re.compile(
+    r"(?:,\s*)?\b(?:(?:in|during|over|for|from)\s+)?(?:(?P<which>this|last)\s+" + _SEASON + r"|(?:the\s+)?"
+    + _SEASON.replace("season", "named") + r"\s+(?:of\s+)?(?P<year>(?:19|20)\d\d))\b", re.I)
+
+
+@dataclass(frozen=True)
+class SeasonSpan:
+    """A season of one year, `first` to `last` day, as the question wrote it (`said`), written out as `words`
+    ("in summer 2023"), and the question without it."""
+
+    rest: str
+    said: str
+    words: str
+    first: date
+    last: date
+
+    @property
+    def test(self) -> str:
+        """The FILTER test that keeps the events that started in the season."""
+        def written(day: date) -> str:
+            return f"date({day.year}, {day.month}, {day.day})"
+        return f'lambda attr: attr["start_date"] >= {written(self.first)} and attr["start_date"] <= {written(self.last)}'
+
+
+def _season_days(season: str, year: int) -> tuple[date, date]:
+    """The first and last day of `season` of `year` (a winter: the one that begins in December of `year`)."""
+    first_month, last_month = SEASON_MONTHS[season]
+    last_year = year + 1 if last_month < first_month else year
+    after = date(last_year + 1, 1, 1) if last_month == 12 else date(last_year, last_month + 1, 1)
+    return date(year, first_month, 1), date.fromordinal(after.toordinal() - 1)
+
+
+def season_span(question: str, today: date) -> SeasonSpan | None:
+    """The season `question` names ("last summer", "this spring", "in the summer of 2021") as its days, and the
+    question without it; None when it names none, names two, or is nothing but the season.
+
+    "This summer" is the summer of this year; "last summer" the latest that has ended by `today` (on 7 August 2024
+    that is summer 2023, on 3 December 2024 summer 2024); "this winter" the one under way or next to come."""
+    found = list(_SEASONS.finditer(question))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    if match.group("year"):
+        season, year = match.group("named").lower(), int(match.group("year"))
+    else:
+        season = match.group("season").lower()
+        year = today.year if SEASON_MONTHS[season][0] != 12 or today.month == 12 else today.year - 1
+        if match.group("which").lower() == "last":
+            while _season_days(season, year)[1] >= today:
+                year -= 1
+        elif season == "winter" and _season_days(season, year)[1] < today:
+            year += 1    # "this winter" asked in the spring or summer: the next one
+    first, last = _season_days(season, year)
+    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
+    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    if len(rest.split()) < 2:
+        return None
+    named = "autumn" if season == "fall" else season
+    words = f"in {named} {year}" if season != "winter" else f"in the winter of {year}/{str(year + 1)[2:]}"
+    return SeasonSpan(rest, " ".join(match.group(0).strip(" ,").split()), words, first, last)
+
+
+def within_span(tree: Node, span: RollingSpan | SeasonSpan, question: str) -> Node:
     """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
     return above_each_retrieve(tree, question, span.words, lambda retrieve: Node.from_step(
         f"{retrieve.question} {span.words}", f"FILTER(l={format_value(Qud(retrieve.question))}, filter={span.test})",

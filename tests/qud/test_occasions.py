@@ -101,6 +101,21 @@ def test_each_retrieve_is_joined_with_the_days_of_the_trip(trip_store):
     assert trip_id in answer.evidence_ids
 
 
+def test_a_season_said_with_the_stay_dates_the_stay_not_each_event(trip_store):
+    with EventStore.open(trip_store, read_only=True) as store:
+        this = ask("How many times did I hike while I was in Zermatt this spring?", store, TODAY,
+                   llm=FakeLLM(list(HIKE_COUNT)))
+        last = ask("How many times did I hike while I was in Zermatt last spring?", store, TODAY,
+                   llm=FakeLLM(list(HIKE_COUNT)))
+    assert this.value == 1 and last.value == 0   # the stay of April 2024 is in this spring, not last
+    join = this.tree.children[0]
+    assert join.question == "my hikes while I was in Zermatt in spring 2024"
+    hikes, days = join.children
+    assert not any("date(" in node.step for node in hikes.walk())   # the hikes themselves are not dated: the stay is
+    assert days.children[0].step == ('FILTER(l=QUD("my trip to Zermatt"), filter=lambda attr: attr["start_date"] >= '
+                                     'date(2024, 3, 1) and attr["start_date"] <= date(2024, 5, 31))')
+
+
 def test_the_away_rule_can_be_switched_off(trip_store, monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "away_clauses")
     llm = FakeLLM([' APPLY(l=QUD("my hikes in Zermatt"), fct=len)', ' RETRIEVE(query="I went hiking in Zermatt")'])

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from app.qud.periods import RollingSpan, absolute_periods, rolling_span
+from app.qud.periods import RollingSpan, absolute_periods, rolling_span, season_span
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -131,3 +131,50 @@ def test_the_rolling_span_rule_can_be_switched_off(store_path, monkeypatch):  # 
     with EventStore.open(store_path, read_only=True) as store:
         answer = ask("How many times did I hike in the last 3 weeks?", store, TODAY, llm=llm)
     assert 'QUD("How many times did I hike in the last 3 weeks?")' in llm.calls[0][0] and answer.value == 3
+
+
+@pytest.mark.parametrize("question, today, rest, words, first, last", [
+    # "last summer": the latest that has ended (the summer under way is "this summer")
+    ("how many times did i play tennis last summer?", date(2024, 8, 7), "how many times did i play tennis?",
+     "in summer 2023", date(2023, 6, 1), date(2023, 8, 31)),
+    ("how many km did i cycle last summer", date(2024, 12, 3), "how many km did i cycle", "in summer 2024",
+     date(2024, 6, 1), date(2024, 8, 31)),
+    ("where did I go on vacation this fall", date(2024, 11, 1), "where did I go on vacation", "in autumn 2024",
+     date(2024, 9, 1), date(2024, 11, 30)),
+    ("How often did I meet friends in a park during summer 2021?", APRIL_6, "How often did I meet friends in a park?",
+     "in summer 2021", date(2021, 6, 1), date(2021, 8, 31)),
+    ("How many times did I meet at a park in the summer of 2020?", APRIL_6, "How many times did I meet at a park?",
+     "in summer 2020", date(2020, 6, 1), date(2020, 8, 31)),
+    # winter runs into the next year; in April 2024 the last one ended in February 2024 (a leap year)
+    ("how many runs last winter", APRIL_6, "how many runs", "in the winter of 2023/24", date(2023, 12, 1),
+     date(2024, 2, 29)),
+    ("how many runs last winter", date(2024, 1, 10), "how many runs", "in the winter of 2022/23", date(2022, 12, 1),
+     date(2023, 2, 28)),
+])
+def test_a_season_is_taken_out_of_the_question_as_its_days(question, today, rest, words, first, last):
+    span = season_span(question, today)
+    assert (span.rest, span.words, span.first, span.last) == (rest, words, first, last)
+    assert span.test == (f'lambda attr: attr["start_date"] >= date({first.year}, {first.month}, {first.day}) and '
+                         f'attr["start_date"] <= date({last.year}, {last.month}, {last.day})')
+
+
+@pytest.mark.parametrize("question", [
+    "did I make it to Copenhagen in the summer?",     # which summer is not said: left to the model
+    "summer songs I played",
+    "runs last summer and last winter",                # two seasons
+    "last summer",                                     # nothing but the season
+])
+def test_other_questions_name_no_season(question):
+    assert season_span(question, APRIL_6) is None
+
+
+def test_the_events_of_each_retrieve_are_kept_to_the_season(store_path):  # noqa: F811
+    llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+    with EventStore.open(store_path, read_only=True) as store:
+        # hikes on 3, 10 and 17 April 2024: in the spring of 2024, none in the spring of 2023
+        this = ask("How many times did I hike this spring?", store, TODAY, llm=llm)
+        assert 'QUD("How many times did I hike?")' in llm.calls[0][0] and this.value == 3
+        assert this.tree.children[0].question == "my hikes in spring 2024"
+        llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+        last = ask("How many times did I hike last spring?", store, TODAY, llm=llm)
+        assert last.value == 0 and last.tree.children[0].question == "my hikes in spring 2023"
