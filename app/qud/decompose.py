@@ -20,7 +20,7 @@ from datetime import date
 from typing import Callable, Sequence
 
 from app.engine.signatures import SIGNATURES
-from app.engine.syntax import Call, Qud, StepSyntaxError, format_call, parse_call
+from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
@@ -30,16 +30,17 @@ from app.qud.frames import (
     sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.items import item_prices, orders_counted, thing_asked
+from app.qud.items import item_prices, orders_counted, thing_asked, time_measured
 from app.qud.occasions import (
     Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
     day_clause, meeting_entries, places_listed, travels_asked, trip_entries, within_occasion,
 )
-from app.qud.periods import absolute_periods, rolling_span, within_span
+from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
     GUARDS, SENDING, Needs, Problem, ProblemKind, child_needs, normalize_question, step_problems, tree_problems,
+    without_year_tests,
 )
 from app.qud.vocabulary import FIXED_COLUMNS, attribute_names
 
@@ -60,6 +61,9 @@ RULES: dict[str, str] = {
     "rolling_spans": "a span ending today ('in the last 6 months', 'over the past 30 days') is taken out of the "
                      "question, and the rest's tree keeps only the events that started in it: a FILTER on the start "
                      "date above each RETRIEVE (app.qud.periods)",
+    "calendar_seasons": "a season named as a time ('last summer', 'this spring', 'in the summer of 2021') is taken "
+                        "out of the question, and the rest's tree keeps only the events that started in its months "
+                        "of that year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
     "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
                     "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
                     "trip's events that name the place and last a day or longer (app.qud.occasions)",
@@ -84,6 +88,9 @@ RULES: dict[str, str] = {
                    "(app.qud.items)",
     "thing_asked": "where a question asks which thing ('what's the most expensive thing ...?') and the tree gives "
                    "only the greatest measure (MAX), it asks for the thing with it (ARGMAX) (app.qud.items)",
+    "time_measured": "where a question ranks things by time ('which podcast have I spent the most time listening "
+                     "to?', 'most listened artist by hours'), each group is measured by the hours of its events, not "
+                     "their number (app.qud.items)",
     "orders_counted": "a count of 'orders' over purchases counts the orders their lines belong to (distinct "
                       "order_id), not the lines (app.qud.items)",
     "flagged_events": "where a question says a flag the data marks events with but their text does not write ('how "
@@ -263,6 +270,9 @@ class _Decomposer:
                 if repaired is not None:
                     self.trace.acted.add("extract_repair")
                     return repaired
+                unyeared = self._without_unasked_year(call, problems, question, above, needs, above_needs)
+                if unyeared is not None:
+                    return unyeared
                 reasons.append("; ".join(p.text for p in problems))
                 kinds = {p.kind for p in problems}
                 if call is not None and any(kind.structural for kind in kinds):
@@ -378,6 +388,36 @@ class _Decomposer:
             self.progress(question, len(above), f"{format_call(extract)}  (EXTRACT added by the validator)", [])
         return Node(question, extract, (Node(query, call),))
 
+    def _without_unasked_year(self, call, problems, question, above, needs: Needs, above_needs) -> Node | None:
+        """A FILTER refused only for testing a year the question does not name, with that test left out: the
+        filter of its other tests, or where it tests nothing else, the events of its sub-question as they are.
+
+        A small model adds `attr["start_datetime"].year == 20` (or `date.today().year`) to many trees from its
+        training trees' habit; asked again, it writes another test of the date (`weekday() > 12`). Leaving the
+        year test out keeps the rest of the model's step, without another model call."""
+        if (call is None or call.operator != "FILTER"
+                or any(p.kind is not ProblemKind.UNASKED_YEAR for p in problems)):
+            return None
+        test = call.get("filter")
+        rest = without_year_tests(test.source) if isinstance(test, Lambda) else None
+        if rest is None:
+            return None
+        (sub,) = call.quds()
+        if rest:
+            call = Call("FILTER", tuple((name, Lambda(rest) if name == "filter" else value)
+                                        for name, value in call.args))
+        self.trace.acted.add("unasked_year")
+        try:
+            if rest:
+                (child_need,) = child_needs(call, needs)
+                child = self.solve(sub.question, above + ((question, format_call(call)),), child_need,
+                                   above_needs + (needs.text(),))
+                return Node(question, call, (child,))
+            child = self.solve(sub.question, above + ((question, format_call(call)),), needs, above_needs)
+        except _Failed:
+            return None   # the next attempt of this step
+        return Node(question, child.call, child.children)
+
     def _widen_extract(self, call: Call, question: str, above, needs: Needs) -> Call:
         """An EXTRACT that leaves attributes needed above to its sub-question, with them extracted here.
 
@@ -487,7 +527,7 @@ def decompose(
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)
         return framed if framed is not None else solve(rest)
 
-    tree = _times_taken_out(question, config, acted, framed_or_solved)
+    tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport below a span's FILTER
     for rule, rewrite in (("birthday_entries", birthday_entries), ("activity_records", activity_records)):
         rewritten = rewrite(tree) if config.on(rule) else None
@@ -497,20 +537,26 @@ def decompose(
     return tree
 
 
-def _times_taken_out(question: str, config: QudConfig, acted: set[str], tree_of: Callable[[str], Node]) -> Node:
+def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[str],
+                     tree_of: Callable[[str], Node]) -> Node:
     """The tree of `question` (`tree_of` the rest) with the times the model reads badly taken out of it and put back
     above each RETRIEVE: a rolling span ("the past 30 days") as a FILTER on `date.today()` minus the span, which the
-    engine evaluates at the reference date (rule rolling_spans); a stay ("while I was in Krakow") or a day ("on my
-    birthday") as a JOIN with that trip's or day's own entries (rules away_clauses, occasion_days)."""
-    span = rolling_span(question) if config.on("rolling_spans") else None
+    engine evaluates at the reference date (rule rolling_spans), or a season ("last summer") as a FILTER on its days
+    (rule calendar_seasons); a stay ("while I was in Krakow") or a day ("on my birthday") as a JOIN with that trip's
+    or day's own entries (rules away_clauses, occasion_days), which a span said with it dates."""
+    span, span_rule = rolling_span(question) if config.on("rolling_spans") else None, "rolling_spans"
+    if span is None and config.on("calendar_seasons"):
+        span, span_rule = season_span(question, today), "calendar_seasons"
     asked = span.rest if span is not None else question
     occasion, rule = _occasion(asked, config)
     tree = tree_of(occasion.rest if occasion is not None else asked)
+    if span is not None:
+        acted.add(span_rule)
     if occasion is not None:
         acted.add(rule)
-        tree = within_occasion(tree, occasion, asked)
+        # a span said with a stay or a day dates that occasion, not each event during it
+        return within_occasion(tree, occasion, question, span)
     if span is not None:
-        acted.add("rolling_spans")
         tree = within_span(tree, span, question)
     return tree
 
@@ -530,13 +576,15 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
     the question rules out (ruled_out_kinds), trips as their own entries (trip_entries), meetings as the calendar's
     entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked for, not the
-    measure (thing_asked), orders counted as orders (orders_counted), the events a flag marks (flagged_events), the
-    names it lost kept on the events (keep_names, people_names)."""
+    measure (thing_asked), orders counted as orders (orders_counted), groups ranked by time where asked so
+    (time_measured), the events a flag marks (flagged_events), the names it lost kept on the events (keep_names,
+    people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),
+                ("time_measured", lambda whole: time_measured(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None

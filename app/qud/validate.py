@@ -49,13 +49,14 @@ class ProblemKind(str, Enum):
     REVERSED_MAIL = "reversed_mail"        # guard: mails the person got asked for as mails they sent
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
     IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
+    UNASKED_YEAR = "unasked_year"          # guard: a FILTER tests a year where the question names none
 
     @property
     def structural(self) -> bool:
         """A problem with the operator chosen (a repeat, derivation, depth), not with its text: another
         operator is offered on the next attempt."""
         return self not in (ProblemKind.SYNTAX, ProblemKind.NEW_TOPIC, ProblemKind.REVERSED_MAIL,
-                            ProblemKind.DROPS_SPECIFIC)
+                            ProblemKind.DROPS_SPECIFIC, ProblemKind.UNASKED_YEAR)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,9 @@ GUARDS: dict[str, str] = {
                                  "not mention (a small model copies them from its training trees)",
     ProblemKind.REVERSED_MAIL.value: "'I sent an email' is refused where the question asks for mails the person got",
     ProblemKind.DROPS_SPECIFIC.value: "a step must keep the question's years, months, names and periods",
-    ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12) is refused",
+    ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12, year == 20) is refused",
+    ProblemKind.UNASKED_YEAR.value: "a FILTER may test a year only where the question names one (relative years are "
+                                    "written out before decomposing); the decomposer leaves the test out",
 }
 
 
@@ -410,9 +413,52 @@ def lost_specifics(call: Call, question: str) -> list[str]:
 
 
 # The values a date part can take; a filter comparing it outside them is never (or always) true.
+# A year outside 1900-2100 is no year of a person's events: the grammar lets a small model stop a year it may not
+# write in full after "20" ("year == 20").
 _PART_RANGES = {"weekday()": (0, 6), "isoweekday()": (1, 7), "month": (1, 12), "hour": (0, 23), "day": (1, 31),
-                "minute": (0, 59)}
-_PART_COMPARISON = re.compile(r"\.(weekday\(\)|isoweekday\(\)|month|hour|day|minute)\s*(==|!=|>=|<=|>|<)\s*(-?\d+)\b")
+                "minute": (0, 59), "year": (1900, 2100)}
+# a date part alone on its side of the comparison (not `.year * 12 + .month == ...`)
+_PART_COMPARISON = re.compile(
+    r"(?<![-+*/] )\battr\[\"[^\"]*\"\]\.(weekday\(\)|isoweekday\(\)|month|hour|day|minute|year)\s*(==|!=|>=|<=|>|<)"
+    r"\s*(-?\d+)\b(?!\s*[-+*/.])")
+# a year of the question, or the word: "in 2023", "each year", "the years I lived in Austin"
+_NAMES_A_YEAR = re.compile(r"\b(?:(?:19|20)\d\d|years?)\b", re.I)
+# an attribute's year in a test (not today's: `date.today().year`)
+YEAR_TEST = '"].year'
+
+
+def without_year_tests(source: str) -> str | None:
+    """The lambda `source` with the clauses that read an event's year left out of its `and`: "" where nothing else is
+    tested, None where a year test is joined by `or` or sits deeper (it cannot be left out alone).
+
+    without_year_tests('lambda attr: "madeira" in attr["text"].lower() and attr["start_datetime"].year == 20')
+    -> 'lambda attr: "madeira" in attr["text"].lower()'
+    """
+    head, _, body = source.partition(":")
+    try:
+        test = ast.parse(body.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    body = body.strip()
+    clauses = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+
+    def year_test(clause: ast.AST) -> bool:   # attr["..."].year <op> ...
+        left = clause.left if isinstance(clause, ast.Compare) else None
+        return (isinstance(left, ast.Attribute) and left.attr == "year" and isinstance(left.value, ast.Subscript)
+                and len(clause.ops) == 1)
+
+    kept = [ast.get_source_segment(body, clause) or "" for clause in clauses if not year_test(clause)]
+    if any(YEAR_TEST in text for text in kept) or len(kept) == len(clauses):
+        return None
+    return f"{head}: {' and '.join(kept)}" if kept else ""
+
+
+def unasked_year(source: str, question: str) -> bool:
+    """Whether the test `source` reads an event's year where `question` names no year.
+
+    unasked_year('lambda attr: attr["start_datetime"].year == 20', "how many km did I hike on Madeira") -> True
+    """
+    return YEAR_TEST in source and _NAMES_A_YEAR.search(question) is None
 
 
 def impossible_comparisons(source: str) -> list[str]:
@@ -507,6 +553,9 @@ def _guard_problems(call: Call, quds: list[str], question: str, root_question: s
         for source in _code_texts(call, ("filter", "condition")):
             for comparison in impossible_comparisons(source):
                 problems.append(Problem(ProblemKind.IMPOSSIBLE_TEST, f"the test {comparison} is never or always true"))
+    if root_question is not None and call.operator == "FILTER" and on(ProblemKind.UNASKED_YEAR):
+        if any(unasked_year(source, root_question) for source in _code_texts(call, ("filter",))):
+            problems.append(Problem(ProblemKind.UNASKED_YEAR, "the filter tests a year, but the question names none"))
     return problems
 
 

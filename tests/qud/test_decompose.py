@@ -375,3 +375,38 @@ def test_rules_off_by_default_can_be_switched_on_and_off_wins(monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "no_such_rule")
     with pytest.raises(ValueError, match="LIFELENS_QUD_RULES_ON: unknown rule"):
         rules_off_from_environment()
+
+
+def test_a_year_test_the_question_does_not_ask_for_is_left_out_of_the_filter():
+    question = "How many km did I hike on Madeira?"
+    script = {
+        question: [' SUM(l=QUD("my hikes on Madeira"), attr_name="distance_km")'],
+        "my hikes on Madeira": [
+            ' FILTER(l=QUD("my hikes with distance"), filter=lambda attr: "madeira" in attr["text"].lower() and '
+            'attr["start_datetime"].year == 20)'],
+        "my hikes with distance": [
+            ' FILTER(l=QUD("my hikes with date and distance"), filter=lambda attr: attr["start_datetime"].year == '
+            'date.today().year)'],
+        "my hikes with date and distance": [' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])'],
+        "my hikes": [' RETRIEVE(query="I went hiking")'],
+    }
+    llm = by_input(script)
+    trace = Trace()
+    tree = decompose(question, TODAY, llm, trace=trace)
+    # the year test left out, the text test kept; a filter of nothing but a year gives its sub-question's events
+    assert tree.children[0].step == 'FILTER(l=QUD("my hikes with distance"), filter=lambda attr: "madeira" in ' \
+                                    'attr["text"].lower())'
+    distance = tree.children[0].children[0]
+    assert distance.question == "my hikes with distance"
+    assert distance.step == 'EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"], attr_types=[float])'
+    assert trace.steps[1].problems == ["the filter tests a year, but the question names none"]
+    assert {"unasked_year"} <= trace.acted and trace.calls == 5   # no step asked again
+    # asked with a year, the model's test stands
+    dated = decompose("How many km did I hike on Madeira in 2020?", TODAY, by_input({
+        "How many km did I hike on Madeira in 2020?": [' SUM(l=QUD("my hikes on Madeira in 2020"), '
+                                                       'attr_name="distance_km")'],
+        "my hikes on Madeira in 2020": [' FILTER(l=QUD("my hikes with distance"), filter=lambda attr: "madeira" in '
+                                        'attr["text"].lower() and attr["start_datetime"].year == 2020)'],
+        "my hikes with distance": [' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km", "start_datetime"])'],
+        "my hikes": [' RETRIEVE(query="I went hiking")']}))
+    assert dated.children[0].step.endswith('attr["start_datetime"].year == 2020)')

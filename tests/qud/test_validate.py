@@ -257,11 +257,47 @@ def test_a_relative_month_or_week_must_be_kept_as_such():
     assert asked_specifics("What did I do last year?") == []   # a year is tested as a year
 
 
+def test_a_filter_may_test_a_year_only_where_the_question_names_one():
+    from app.qud.validate import unasked_year
+
+    year_test = 'lambda attr: attr["start_datetime"].year == 20'
+    assert unasked_year(year_test, "how many km did I hike on Madeira")
+    assert unasked_year('lambda attr: attr["start_date"].year == date.today().year', "what's my pet called")
+    assert not unasked_year('lambda attr: attr["start_date"].year == 2023', "how many km did I hike in 2023?")
+    assert not unasked_year(year_test, "how many runs each year")
+    assert not unasked_year('lambda attr: attr["start_date"] >= date.today() - relativedelta(months=6)', "my runs")
+    step = parse_call(f'FILTER(l=QUD("my hikes with date"), filter={year_test})')
+    problems = typed_step_problems(step, "my hikes", Needs(), root_question="how many km did I hike on Madeira")
+    assert [p.kind for p in problems] == [ProblemKind.IMPOSSIBLE_TEST, ProblemKind.UNASKED_YEAR]
+    assert not ProblemKind.UNASKED_YEAR.structural   # the operator may stand, without the year test
+    assert step_problems(step, "my hikes", Needs(), root_question="how many km did I hike on Madeira",
+                         guards_off=frozenset({"unasked_year", "impossible_test"})) == []
+    assert step_problems(step, "my hikes", Needs(), root_question="how many km did I hike in 2020") != []  # 20: no year
+
+
+def test_a_year_test_is_left_out_of_a_filters_and():
+    from app.qud.validate import without_year_tests
+
+    year = 'attr["start_datetime"].year == 20'
+    assert without_year_tests(f'lambda attr: "rock and roll" in attr["genre"] and {year} and '
+                              f'attr["start_datetime"].month == 3') == (
+        'lambda attr: "rock and roll" in attr["genre"] and attr["start_datetime"].month == 3')
+    assert without_year_tests(f"lambda attr: {year}") == ""
+    assert without_year_tests('lambda attr: attr["start_date"].year >= date.today().year - 1') == ""
+    assert without_year_tests(f'lambda attr: {year} or attr["total"] > 5') is None   # not alone in an or
+    assert without_year_tests('lambda attr: attr["start_date"].year * 12 + attr["start_date"].month == 5') is None
+    assert without_year_tests('lambda attr: attr["total"] > 5') is None   # no year test
+
+
 def test_a_date_part_compared_outside_its_range_is_a_problem():
     assert impossible_comparisons('lambda attr: attr["start_datetime"].weekday() >= 12') == [
         ".weekday() >= 12 (weekday() is 0 to 6)"]
     assert impossible_comparisons('lambda attr: attr["start_datetime"].month == 13') == [".month == 13 (month is 1 to 12)"]
     assert impossible_comparisons('lambda attr: attr["start_datetime"].hour < 25') == [".hour < 25 (hour is 0 to 23)"]
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].year == 20') == [
+        ".year == 20 (year is 1900 to 2100)"]
+    assert impossible_comparisons('lambda attr: attr["start_datetime"].year == 2023') == []
+    assert impossible_comparisons('lambda attr: attr["start_date"].year * 12 + attr["start_date"].month == 24290') == []
     assert impossible_comparisons('lambda attr: attr["start_datetime"].weekday() >= 5') == []
     assert impossible_comparisons('lambda attr: attr["start_datetime"].month in (6, 7, 8)') == []
     assert impossible_comparisons('lambda attr: (attr["end"] - attr["start"]).days >= 40') == []   # not a date part
