@@ -532,6 +532,7 @@ _WHO_SUBJECT = re.compile(   # "who sends me the most mails", "which friend emai
     r"(?P<rest>(?:\s.*)?)$", re.I)
 # whose music, films or books: "who did I listen to most" is an artist
 _MEDIA_VERBS = re.compile(r"^(?:listen|hear|heard|play|stream|watch|read)\w*\b", re.I)
+_MEDIA_TIME = re.compile(r"^\s*(?:time|hours|minutes)\s+(?:listen|hear|play|stream|watch|read)\w*\b", re.I)
 EVENT_STEPS = ("FILTER", "EXTRACT", "RETRIEVE", "JOIN")  # steps whose result is events, not a number or groups
 
 
@@ -542,7 +543,8 @@ def who_most_count(question: str) -> str | None:
     if subject is not None:
         return f"How many {subject.group('noun') or 'emails'} did I get{subject.group('rest')}?"
     match = _WHO_OBJECT.match(text)
-    if match is None or _MEDIA_VERBS.match(match.group("vp")):
+    # "who did I listen to most", "who did I spend the most time listening to": an artist
+    if match is None or _MEDIA_VERBS.match(match.group("vp")) or _MEDIA_TIME.match(match.group("rest")):
         return None
     vp = re.sub(r"\s+(?:with|to|from)$", "", match.group("vp"), flags=re.I)
     aux, rest, noun = match.group("aux").lower(), match.group("rest"), match.group("noun")

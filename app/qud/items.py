@@ -6,7 +6,9 @@ purchase by what was paid (`total`), so where a question asks about the price of
 what was spent, the measure of one item is read instead (the source's `item_keys`: `unit_price`; rule
 item_prices). Where it asks for the thing itself and the model wrote only the greatest price (`MAX`), the thing
 with that price is asked for (rule thing_asked). An order of three things is one order: "how many Amazon orders"
-counts the orders the lines belong to (the source's `unit_words`: `order_id`; rule orders_counted).
+counts the orders the lines belong to (the source's `unit_words`: `order_id`; rule orders_counted). "Which artist
+did I spend the most time listening to?" ranks the artists by the time their songs played, not by how many there
+were (rule time_measured).
 
     asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
     asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
@@ -163,3 +165,30 @@ def _sources_searched(node: Node) -> set[str]:
             names_any = any(w.lower() in NAMING_WORDS for w in TEXT_WORD.findall(query))
             found |= sources_meant(query) if names_any else {"?"}
     return found
+
+
+# "by time", "by listening hours", "the most time", "the least minutes": groups ranked by the time their events took
+_BY_TIME = re.compile(r"\b(?:by\s+(?:(?:listening|watching|playing|screen)\s+)?(?:time|hours|minutes)|"
+                      r"(?:the\s+)?(?:most|least)\s+(?:time|hours|minutes))\b", re.I)
+# what each group measures then: the hours of its events (the engine's derived `duration`, in seconds: a play's
+# ms_played, else its end minus its start)
+HOURS_OF_GROUP = 'lambda group: sum(i["duration"] for i in group) / 3600'
+
+
+def time_measured(tree: Node, question: str) -> Node | None:
+    """`tree` ranking groups by the hours of their events where it ranked them by their number (an ARGMAX or ARGMIN
+    over `len` of each group) and `question` asks by time ("which podcast have I spent the most time listening
+    to?"); None otherwise."""
+    if tree.operator not in ("ARGMAX", "ARGMIN") or len(tree.children) != 1 or _BY_TIME.search(question) is None:
+        return None
+    counted = tree.children[0]
+    measure = tree.call.get("arg_attr_name")
+    if (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len") or counted.call.get("res_name") != measure
+            or len(counted.children) != 1 or counted.children[0].operator != "GROUP_BY"):
+        return None
+    groups = counted.children[0]
+    hours = Node(f"hours of {groups.question}", Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)),
+                                                            ("res_name", "hours"))), (groups,))
+    changed = {"l": Qud(hours.question), "arg_attr_name": "hours"}
+    args = tuple((name, changed.get(name, value)) for name, value in tree.call.args)
+    return Node(tree.question, Call(tree.operator, args), (hours,))

@@ -159,3 +159,54 @@ def test_a_count_per_month_of_orders_counts_orders_too():
     plays = Node.from_step("q", 'APPLY(l=QUD("x"), fct=len)', (runs,))
     assert orders_counted(plays, "how many orders of running shoes did I place?") is None
     assert orders_counted(tree, "how many things did I buy per month in 2022") is None
+
+
+def podcast_play(day: int, show: str, minutes: int) -> Event:
+    start = datetime(2024, 3, day, 8, 0, tzinfo=BERLIN)
+    return Event(source="podcast_stream", type="spotify", start=start, end=None, title=show, text=show,
+                 data={"show": show, "episode": f"Episode {day}", "ms_played": minutes * 60_000},
+                 position=f"row {day}", key=content_key("p", f"{show} {day}"), tz="Europe/Berlin")
+
+
+MOST_PLAYED_SHOW = [
+    ' ARGMAX(l=QUD("number of plays per podcast"), arg_attr_name="count", val_attr_name="show")',
+    ' MAP(l=QUD("I listened to a podcast grouped by podcast"), fct=len, res_name="count")',
+    ' GROUP_BY(l=QUD("I listened to a podcast with show"), attr_names=["show"])',
+    ' EXTRACT(l=QUD("I listened to a podcast"), attr_names=["show"])',
+    ' RETRIEVE(query="I listened to a podcast")']
+
+
+@pytest.mark.parametrize("question, by_time", [
+    ("Which podcast have I spent the most time listening to?", True),
+    ("Which artist did I listen to the most last month, by time?", True),
+    ("Who's my most listened artist in 2024 by hours?", True),
+    ("who was my most listened to artist on spotify in 2023 by listening time?", True),
+    ("Which podcast have I spent the most hours listening to?", True),
+    ("Which podcast do I listen to most?", False),
+    ("What's my most played podcast?", False),
+])
+def test_groups_are_ranked_by_the_hours_of_their_events_where_asked_by_time(tmp_path, question, by_time):
+    # three short plays of one show, one long play of the other
+    plays = [podcast_play(2, "Daily News", 10), podcast_play(3, "Daily News", 10), podcast_play(4, "Daily News", 10),
+             podcast_play(5, "Long Talks", 90)]
+    path = write_store(tmp_path / "events.sqlite", plays)
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask(question, store, TODAY, llm=FakeLLM(list(MOST_PLAYED_SHOW)), trace=trace)
+    assert answer.value == ("Long Talks" if by_time else "Daily News")
+    assert ("time_measured" in trace.acted) is by_time
+    if by_time:
+        assert answer.tree.children[0].step == ('MAP(l=QUD("I listened to a podcast grouped by podcast"), '
+                                                'fct=lambda group: sum(i["duration"] for i in group) / 3600, '
+                                                'res_name="hours")')
+        assert "Long Talks (1.5)" in answer.text
+
+
+def test_the_time_measured_rule_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "time_measured")
+    plays = [podcast_play(2, "Daily News", 10), podcast_play(3, "Daily News", 10), podcast_play(5, "Long Talks", 90)]
+    path = write_store(tmp_path / "events.sqlite", plays)
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("Which podcast have I spent the most time listening to?", store, TODAY,
+                     llm=FakeLLM(list(MOST_PLAYED_SHOW)))
+    assert answer.value == "Daily News"
