@@ -61,9 +61,9 @@ RULES: dict[str, str] = {
     "rolling_spans": "a span ending today ('in the last 6 months', 'over the past 30 days') is taken out of the "
                      "question, and the rest's tree keeps only the events that started in it: a FILTER on the start "
                      "date above each RETRIEVE (app.qud.periods)",
-    "calendar_seasons": "a season named as a time ('last summer', 'this spring', 'in the summer of 2021') is taken "
-                        "out of the question, and the rest's tree keeps only the events that started in its months "
-                        "of that year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
+    "calendar_seasons": "a season named relative to today ('last summer', 'this spring') is taken out of the "
+                        "question, and the rest's tree keeps only the events that started in its months of that "
+                        "year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
     "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
                     "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
                     "trip's events that name the place and last a day or longer (app.qud.occasions)",

@@ -141,10 +141,6 @@ def test_the_rolling_span_rule_can_be_switched_off(store_path, monkeypatch):  # 
      date(2024, 6, 1), date(2024, 8, 31)),
     ("where did I go on vacation this fall", date(2024, 11, 1), "where did I go on vacation", "in autumn 2024",
      date(2024, 9, 1), date(2024, 11, 30)),
-    ("How often did I meet friends in a park during summer 2021?", APRIL_6, "How often did I meet friends in a park?",
-     "in summer 2021", date(2021, 6, 1), date(2021, 8, 31)),
-    ("How many times did I meet at a park in the summer of 2020?", APRIL_6, "How many times did I meet at a park?",
-     "in summer 2020", date(2020, 6, 1), date(2020, 8, 31)),
     # winter runs into the next year; in April 2024 the last one ended in February 2024 (a leap year)
     ("how many runs last winter", APRIL_6, "how many runs", "in the winter of 2023/24", date(2023, 12, 1),
      date(2024, 2, 29)),
@@ -160,6 +156,8 @@ def test_a_season_is_taken_out_of_the_question_as_its_days(question, today, rest
 
 @pytest.mark.parametrize("question", [
     "did I make it to Copenhagen in the summer?",     # which summer is not said: left to the model
+    "How often did I meet friends in a park during summer 2021?",   # with its year: the question bank's wording
+    "How many times did I meet at a park in the summer of 2020?",
     "summer songs I played",
     "runs last summer and last winter",                # two seasons
     "last summer",                                     # nothing but the season
