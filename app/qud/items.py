@@ -187,7 +187,7 @@ def time_measured(tree: Node, question: str) -> Node | None:
             or len(counted.children) != 1 or counted.children[0].operator != "GROUP_BY"):
         return None
     groups = counted.children[0]
-    hours = Node(f"hours of {groups.question}", Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)),
+    hours = Node(f"{groups.question}, in hours", Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)),
                                                             ("res_name", "hours"))), (groups,))
     changed = {"l": Qud(hours.question), "arg_attr_name": "hours"}
     args = tuple((name, changed.get(name, value)) for name, value in tree.call.args)
