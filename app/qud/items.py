@@ -183,12 +183,13 @@ def time_measured(tree: Node, question: str) -> Node | None:
         return None
     counted = tree.children[0]
     measure = tree.call.get("arg_attr_name")
-    if (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len") or counted.call.get("res_name") != measure
-            or len(counted.children) != 1 or counted.children[0].operator != "GROUP_BY"):
+    if (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len")
+            or counted.call.get("res_name") != measure or len(counted.children) != 1
+            or counted.children[0].operator != "GROUP_BY"):
         return None
     groups = counted.children[0]
-    hours = Node(f"{groups.question}, in hours", Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)),
-                                                            ("res_name", "hours"))), (groups,))
+    step = Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)), ("res_name", "hours")))
+    hours = Node(f"{groups.question}, in hours", step, (groups,))
     changed = {"l": Qud(hours.question), "arg_attr_name": "hours"}
     args = tuple((name, changed.get(name, value)) for name, value in tree.call.args)
     return Node(tree.question, Call(tree.operator, args), (hours,))

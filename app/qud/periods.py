@@ -164,7 +164,8 @@ class SeasonSpan:
         """The FILTER test that keeps the events that started in the season."""
         def written(day: date) -> str:
             return f"date({day.year}, {day.month}, {day.day})"
-        return f'lambda attr: attr["start_date"] >= {written(self.first)} and attr["start_date"] <= {written(self.last)}'
+        first, last = written(self.first), written(self.last)
+        return f'lambda attr: attr["start_date"] >= {first} and attr["start_date"] <= {last}'
 
 
 def _season_days(season: str, year: int) -> tuple[date, date]:
