@@ -12,7 +12,9 @@ A mail about an occasion is not at its time: the reminder of a dentist appointme
 booking of a trip weeks before. A mail whose subject or opening names a date (`mentioned_dates`: "your appointment
 on 12 March 2020", "Friday the 26th") joins the one other event of the result on that date; mails that name the
 same date and find no such event are one occasion together. Within one RETRIEVE result these are mentions of
-the same occasion, and counting them apart counted each appointment two or three times.
+the same occasion, and counting them apart counted each appointment two or three times. A mail that names the id
+of an event's unit (an Amazon order's number, `SourceSpec.unit_words`) is a mention of that event, whatever its
+date: the order mail sent a minute after two orders of one day.
 
 A merged item keeps every key/value (where two events disagree on a key, the event that starts first keeps
 it and the others' values stay reachable under `<source>.<key>`), the union of the time spans, and the ids of
@@ -30,6 +32,7 @@ from typing import Any, Sequence
 
 from app.engine.values import Item
 from app.lexicon import MONTH_NUMBERS, WEEKDAY_NAMES
+from app.sources import SOURCES
 
 _MONTH = "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True))
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
@@ -40,7 +43,10 @@ _DATE_FORMS = (
     re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),               # 2020-03-12
     re.compile(rf"\b(?P<weekday>{'|'.join(WEEKDAY_NAMES)})\s+the\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b", re.IGNORECASE),
 )
-_OPENING = 300   # characters of a mail's body read for dates, after its subject
+_OPENING = 300   # characters of a mail's body read for dates and ids, after its subject
+# keys whose value names one unit of a source's events (an order's id): a mail that writes it is about them
+_UNIT_KEYS = frozenset(key for spec in SOURCES.values() for key in spec.unit_words)
+_MIN_ID_CHARS = 6   # shorter values ("12") are written by chance
 
 
 def _span(event: Any) -> tuple[datetime, datetime]:
@@ -163,9 +169,26 @@ def _days(event: Any) -> tuple[date, date]:
     return start.date(), max(start.date(), last)
 
 
-def _mail_dates(event: Any) -> list[date]:
+def _mail_opening(event: Any) -> str:
     body = str(event.data.get("body") or "")[:_OPENING] if hasattr(event, "data") else ""
-    return mentioned_dates(f"{event.title}\n{body}", event.start.date())
+    return f"{event.title}\n{body}"
+
+
+def _mail_dates(event: Any) -> list[date]:
+    return mentioned_dates(_mail_opening(event), event.start.date())
+
+
+def _units(groups: list[list[Any]], indexes: list[int]) -> dict[str, int]:
+    """The unit ids (order ids) the events of `groups[i]` carry -> i, for i in `indexes`."""
+    units: dict[str, int] = {}
+    for i in indexes:
+        for event in groups[i]:
+            data = event.data if hasattr(event, "data") else {}
+            for key in _UNIT_KEYS:
+                value = data.get(key)
+                if isinstance(value, str) and len(value) >= _MIN_ID_CHARS:
+                    units[value] = i
+    return units
 
 
 def join_mentions(groups: list[list[Any]]) -> list[tuple[list[Any], list[Any]]]:
@@ -187,7 +210,12 @@ def join_mentions(groups: list[list[Any]]) -> list[tuple[list[Any], list[Any]]]:
             day += timedelta(days=1)
     host: dict[int, int] = {}
     by_date: dict[date, int] = {}
+    units = _units(groups, others)
     for i in mail_only:
+        named = {units[unit] for unit in units if any(unit in _mail_opening(e) for e in groups[i])}
+        if len(named) == 1:
+            host[i] = named.pop()
+            continue
         dates = {d for e in groups[i] for d in _mail_dates(e)}
         if len(dates) != 1:      # none, or several: which occasion is not clear
             continue

@@ -113,3 +113,26 @@ def test_a_mail_naming_a_day_two_events_share_joins_neither():
     runs = [stored(event(f"w{i}", "workout", "Run", {}, at(5, 7 + 10 * i), 30)) for i in range(2)]
     mail = stored(event("m", "mail", "Race on 5 March", {}, at(1, 9), None))
     assert len(dedupe_events([*runs, mail])) == 3
+
+
+def test_a_mail_naming_an_orders_id_joins_that_order_whatever_the_day():
+    # two orders on one day; each order's mail comes a minute later and names the day both share, and its number
+    def order(key: str, number: str, hour: int) -> tuple:
+        line = stored(event(key, "online_purchase", f"Thing {key}", {"order_id": number, "total": 9.99},
+                            at(6, hour, 26), None))
+        mail = stored(event(f"m{key}", "mail", f"Your Amazon.com order #{number}",
+                            {"body": f"Order #{number}\nPlaced on March 6, 2024\n1 x Thing {key}"}, at(6, hour, 27),
+                            None))
+        return line, mail
+    first, first_mail = order("a", "112-4870614-3037425", 9)
+    second, second_mail = order("b", "113-6119149-7932094", 15)
+    items = dedupe_events([first, first_mail, second, second_mail])
+    assert sorted(item.ids for item in items) == sorted([tuple(sorted([first.id, first_mail.id])),
+                                                         tuple(sorted([second.id, second_mail.id]))])
+    # by their times or the day they name, neither mail could tell its order
+    unnumbered = [stored(event(f"u{k}", "mail", "Your Amazon.com order", {"body": "Placed on March 6, 2024"},
+                               at(6, hour, 27), None)) for k, hour in (("a", 9), ("b", 15))]
+    assert len(dedupe_events([first, second, *unnumbered])) == 4
+    short = stored(event("s", "mail", "Order 12 shipped", {}, at(6, 16), None))
+    line = stored(event("l", "online_purchase", "Thing", {"order_id": "12"}, at(6, 12), None))
+    assert len(dedupe_events([line, short])) == 2   # an id this short is written by chance
