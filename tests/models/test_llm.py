@@ -67,6 +67,21 @@ def test_default_model_is_assembled_once_and_checked(tmp_path, monkeypatch):
         path.unlink(missing_ok=True)
 
 
+def test_two_processes_assembling_the_default_model_at_once_both_get_it(tmp_path):
+    # two first starts at the same moment (the window and a bench) once raced for one ".partial" file
+    import concurrent.futures
+
+    package = default_qud._package()
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        paths = list(pool.map(lambda _: ensure_default_model(directory=tmp_path), range(2)))
+    try:
+        assert paths == [tmp_path / "gemma-3-270m-q4_k_m.gguf"] * 2
+        assert default_qud.sha256_file(paths[0]) == package.EXPECTED_SHA256
+        assert not list(tmp_path.glob("*.partial"))
+    finally:
+        paths[0].unlink(missing_ok=True)
+
+
 def test_a_corrupt_default_model_is_rebuilt(tmp_path):
     package = default_qud._package()
     target = tmp_path / "gemma-3-270m-q4_k_m.gguf"
