@@ -281,8 +281,6 @@ class _Decomposer:
                     dropped.extend(q.question for q in call.quds() if q.question not in dropped)
                 if ProblemKind.REVERSED_MAIL in kinds:
                     banned = tuple(f"I {verb} " for verb in SENDING)
-                banned += tuple(w for p in problems if p.kind is ProblemKind.OTHER_SOURCE for w in p.words
-                                if w not in banned)
                 continue
             wider = self._widen_extract(call, question, above, needs)
             if wider is not call:

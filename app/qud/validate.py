@@ -23,7 +23,7 @@ from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES
 from app.lexicon import MONTH_NUMBERS as MONTH_WORDS
 from app.lexicon import NUMBER_WORDS as NUMBER_WORDS_IN_ORDER
-from app.sources import NAMING_WORDS, SOURCES, carrier_sources
+from app.sources import SOURCES, carrier_sources
 
 AGGREGATES = ("SUM", "AVG", "MIN", "MAX")
 
@@ -50,14 +50,13 @@ class ProblemKind(str, Enum):
     DROPS_SPECIFIC = "drops_specific"      # guard: a year, month, name ... of the question is lost
     IMPOSSIBLE_TEST = "impossible_test"    # guard: a date-part test that is never or always true
     UNASKED_YEAR = "unasked_year"          # guard: a FILTER tests a year where the question names none
-    OTHER_SOURCE = "other_source"          # guard: a search names only sources the question does not name
 
     @property
     def structural(self) -> bool:
         """A problem with the operator chosen (a repeat, derivation, depth), not with its text: another
         operator is offered on the next attempt."""
         return self not in (ProblemKind.SYNTAX, ProblemKind.NEW_TOPIC, ProblemKind.REVERSED_MAIL,
-                            ProblemKind.DROPS_SPECIFIC, ProblemKind.UNASKED_YEAR, ProblemKind.OTHER_SOURCE)
+                            ProblemKind.DROPS_SPECIFIC, ProblemKind.UNASKED_YEAR)
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,6 @@ class Problem:
 
     kind: ProblemKind
     text: str
-    words: tuple[str, ...] = ()   # the words at fault, where a retry is told not to write them (OTHER_SOURCE)
 
     def __str__(self) -> str:
         return self.text
@@ -82,9 +80,6 @@ GUARDS: dict[str, str] = {
     ProblemKind.IMPOSSIBLE_TEST.value: "a date-part test that no date passes (weekday() >= 12, year == 20) is refused",
     ProblemKind.UNASKED_YEAR.value: "a FILTER may test a year only where the question names one (relative years are "
                                     "written out before decomposing); the decomposer leaves the test out",
-    ProblemKind.OTHER_SOURCE.value: "a search whose words name only sources the question's words do not name ('I got a "
-                                    "workout' for 'How many mails did I get?') is refused, and a retry may not write "
-                                    "those words",
 }
 
 
@@ -304,24 +299,6 @@ def reverses_mail(text: str, question: str) -> bool:
     """
     return (_I_SEND.search(text) is not None and _MAILS_I_GOT.search(question) is not None
             and _I_SEND.search(question) is None)
-
-
-def stray_source_words(text: str, question: str) -> tuple[str, ...]:
-    """The words of a sub-question or query that name sources (app.sources.NAMING_WORDS), where every source they
-    name is one that no word of `question` names, and the question names one: the step would search another kind
-    of data than the question asks about. Empty where the two agree on a source, or either names none.
-
-    stray_source_words("I got a workout", "How many mails did I get?") -> ("workout",)
-    stray_source_words("I went running", "Which songs did I play while running?") -> ()
-    """
-    def naming(words: list[str]) -> list[tuple[str, frozenset[str]]]:
-        return [(w, NAMING_WORDS[w.lower()]) for w in words if w.lower() in NAMING_WORDS]
-
-    asked = frozenset().union(*(named for _, named in naming(TEXT_WORD.findall(question))))
-    said = naming(TEXT_WORD.findall(text))
-    if not asked or not said or any(named & asked for _, named in said):
-        return ()
-    return tuple(dict.fromkeys(word for word, _ in said))
 
 
 def carrier_phrases(attribute: str) -> tuple[str, ...]:
@@ -564,10 +541,6 @@ def _guard_problems(call: Call, quds: list[str], question: str, root_question: s
             if added and on(ProblemKind.NEW_TOPIC):
                 problems.append(Problem(ProblemKind.NEW_TOPIC, f"{text!r} brings in {', '.join(added)}, which the "
                                                                f"question does not mention"))
-            strays = stray_source_words(text, root_question)
-            if strays and on(ProblemKind.OTHER_SOURCE):
-                problems.append(Problem(ProblemKind.OTHER_SOURCE, f"{text!r} searches {', '.join(strays)}, which the "
-                                                                  f"question does not ask about", words=strays))
             if reverses_mail(text, root_question) and on(ProblemKind.REVERSED_MAIL):
                 problems.append(Problem(ProblemKind.REVERSED_MAIL, f"{text!r} {REVERSED_MAIL}, but the question asks "
                                                                    f"for mails I got"))

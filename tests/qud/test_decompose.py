@@ -360,29 +360,6 @@ def test_a_retry_may_not_have_the_person_send_the_mails_they_got():
     assert {"I sent ", "I send ", "I emailed ", "I wrote "} <= set(llm.forbidden[1])   # the retry of the root step
 
 
-def test_a_search_of_another_source_is_refused_and_its_words_not_written_again():
-    question = "How many mails did I get?"
-    script = {
-        question: [' APPLY(l=QUD("I got a workout"), fct=len)', ' APPLY(l=QUD("emails I got"), fct=len)'],
-        "emails I got": [' RETRIEVE(query="emails I got")'],
-        "I got a workout": [' RETRIEVE(query="I got a workout")'],
-    }
-    llm = by_input({q: list(outputs) for q, outputs in script.items()})   # it takes the outputs it gives
-    trace = Trace()
-    tree = decompose(question, TODAY, llm, trace=trace)
-    assert tree.step == 'APPLY(l=QUD("emails I got"), fct=len)'
-    assert trace.steps[0].problems == ["'I got a workout' searches workout, which the question does not ask about"]
-    assert "other_source" in trace.acted
-    assert "workout" not in llm.forbidden[0]
-    assert "workout" in llm.forbidden[1]   # the retry of the root step
-
-    llm = by_input(script)
-    from app.qud.decompose import RULES_OFF_BY_DEFAULT
-
-    tree = decompose(question, TODAY, llm, config=QudConfig(rules_off=RULES_OFF_BY_DEFAULT | {"other_source"}))
-    assert tree.step == 'APPLY(l=QUD("I got a workout"), fct=len)'
-
-
 def test_rules_off_by_default_can_be_switched_on_and_off_wins(monkeypatch):
     from app.qud.decompose import RULES_OFF_BY_DEFAULT, QudConfig, rules_off_from_environment
 
