@@ -32,7 +32,8 @@ from app.engine.phrasing import answer_sentence, answer_value, nothing_found_sen
 from app.engine.units import in_asked_unit
 from app.engine.retrieve import KeywordRetriever, Retriever
 from app.engine.signatures import SIGNATURES
-from app.engine.syntax import Lambda, Qud, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import Lambda, Qud
 from app.engine.tree import Node
 from app.engine.values import Scalar, merge_ids, preview, result_ids, result_size
 

@@ -5,7 +5,8 @@
     call.get("l")                     # Qud(question="songs with date")
     call.quds()                       # [Qud("songs with date")]   (order of appearance, lambdas included)
     format_call(call)                 # the same text, canonical spacing
-    validate_call(call)               # [] or ["filter: function 'open' is not allowed", ...]
+
+`app.engine.checking.validate_call` checks a parsed call against the operator's signature.
 
 Parsing uses Python's `ast` module only to read the text; nothing is evaluated. Argument values are
 literals (strings, numbers, booleans, None, lists), `QUD("...")` sub-questions, lambdas (kept as their
@@ -236,76 +237,3 @@ def format_value(value: Value) -> str:
 def _string(text: str) -> str:
     # JSON string escapes are all valid Python escapes, and double quotes match the paper's style.
     return json.dumps(text, ensure_ascii=False)
-
-
-# --- validation ----------------------------------------------------------------------------
-
-
-def validate_call(call: Call) -> list[str]:
-    """Problems with the call, each naming the argument; empty when the call is fine.
-
-    Lambdas, JOIN conditions and attr_types are compiled by the expression checker, so anything
-    outside the whitelist (dunders, imports, unknown functions, comprehension bombs...) shows up here.
-    """
-    from app.engine import expr  # the checker imports this module's types
-
-    spec = SIGNATURES.get(call.operator)
-    if spec is None:
-        return [f"unknown operator {call.operator!r} (known: {', '.join(SIGNATURES)})"]
-    problems: list[str] = []
-    for name, value in call.args:
-        param = spec.param(name)
-        if param is None:
-            problems.append(f"{call.operator} has no argument {name!r} (expects {spec.usage})")
-            continue
-        problem = _check_kind(param.kind, value, expr)
-        if problem:
-            problems.append(f"{name}: {problem}")
-    for param in spec.params:
-        if param.required and not call.has(param.name):
-            problems.append(f"missing argument {param.name!r} ({spec.usage})")
-    names, types = call.get("attr_names"), call.get("attr_types")
-    if isinstance(names, tuple) and isinstance(types, tuple) and len(names) != len(types):
-        problems.append(f"attr_types: {len(types)} types for {len(names)} attr_names")
-    return problems
-
-
-def _check_kind(kind: str, value: Value, expr: Any) -> str | None:
-    if kind == "input":
-        return None if isinstance(value, Qud) else f"expected QUD(\"...\"), got {format_value(value)}"
-    if kind == "text":
-        return None if isinstance(value, str) and value.strip() else f"expected a non-empty string, got {format_value(value)}"
-    if kind == "text_list":
-        if isinstance(value, str):
-            value = (value,)
-        if not isinstance(value, tuple) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-            return f"expected a list of attribute names, got {format_value(value)}"
-        return None
-    if kind == "function":
-        if not isinstance(value, (Lambda, FuncRef)):
-            return f"expected a lambda or a function name, got {format_value(value)}"
-        try:
-            expr.compile_function(value)
-        except expr.ExprError as exc:
-            return str(exc)
-        return None
-    if kind == "condition":
-        if not isinstance(value, str):
-            return f"expected a condition string over i1 and i2, got {format_value(value)}"
-        try:
-            expr.compile_condition(value)
-        except expr.ExprError as exc:
-            return str(exc)
-        return None
-    if kind == "types":
-        if not isinstance(value, tuple):
-            value = (value,)
-        for item in value:
-            if not isinstance(item, (FuncRef, Lambda)):
-                return f"expected converters like [date.fromisoformat, float], got {format_value(item)}"
-            try:
-                expr.compile_converter(item)
-            except expr.ExprError as exc:
-                return str(exc)
-        return None
-    return f"unknown parameter kind {kind!r}"

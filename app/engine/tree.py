@@ -17,7 +17,8 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
 
 
 class TreeError(ValueError):

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from app.engine.syntax import StepSyntaxError, parse_call, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import StepSyntaxError, parse_call
 from app.engine.tree import Node
 from app.paths import resource_dir
 from app.qud.validate import Needs, child_needs

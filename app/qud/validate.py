@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from app.engine.syntax import Call, Lambda, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import Call, Lambda
 from app.engine.tree import Node
 from app.engine.values import DERIVED, FIXED
 from app.lexicon import MONTH_NAMES, SPORT_WORD_GROUPS, WEEKDAY_NAMES

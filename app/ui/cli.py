@@ -17,7 +17,7 @@ def open_app(args: argparse.Namespace) -> int:
     try:
         from app.ui.launch import open_window
     except ImportError as exc:  # PySide6 missing: say how to get it instead of a traceback
-        if "PySide6" not in str(exc):
+        if (exc.name or "").split(".")[0] != "PySide6":
             raise
         print("lifelens: the window needs PySide6: pip install 'lifelens[gui]'")
         return 2

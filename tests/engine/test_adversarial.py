@@ -20,7 +20,8 @@ import pytest
 
 from app.engine.compare import EvalError
 from app.engine.expr import EvalContext, ExprError, compile_condition, compile_converter, compile_function
-from app.engine.syntax import FuncRef, Lambda, StepSyntaxError, parse_call, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import FuncRef, Lambda, StepSyntaxError, parse_call
 from app.engine.values import Item
 
 FORBIDDEN_MODULES = {"os", "subprocess", "sys", "shutil", "builtins", "importlib", "ctypes", "pickle"}

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from app.engine.syntax import Call, FuncRef, Lambda, Qud, StepSyntaxError, format_call, parse_call, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import Call, FuncRef, Lambda, Qud, StepSyntaxError, format_call, parse_call
 
 # Every step of the paper's Tables 14 and 15, as written there (spacing included), plus variations.
 PAPER_STEPS = [

@@ -51,7 +51,8 @@ def test_dev_questions_have_answers_evidence_and_one_split(dev_questions):
 
 
 def test_gold_trees_are_steps_the_engine_parses(dev_questions):
-    from app.engine.syntax import parse_call, validate_call
+    from app.engine.checking import validate_call
+    from app.engine.syntax import parse_call
     from app.engine.tree import Node
 
     for r in dev_questions:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.engine.signatures import SIGNATURES
-from app.engine.syntax import parse_call, validate_call
+from app.engine.checking import validate_call
+from app.engine.syntax import parse_call
 from app.qud.examples import load_examples, step_examples
 from app.qud.grammar import grounded_phrases, grounded_values, planning_words, step_grammar, tree_grammar
 from app.qud.prompt import compact_step, tree_block
