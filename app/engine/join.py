@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, Callable, Iterator, Sequence
 
+from app.engine.builtins import to_date, to_datetime, to_time
 from app.engine.compare import EvalError
 from app.engine.expr import CompiledFunction, EvalContext, compile_expression
 from app.engine.values import DERIVED, MISSING, Item, merge_items
@@ -194,8 +195,6 @@ def kinds_of(values: list[Any]) -> set[str]:
 
 
 def _parse_all(values: list[Any], target: str) -> list[Any]:
-    from app.engine.builtins import to_date, to_datetime, to_time
-
     convert = {"date": to_date, "datetime": to_datetime, "time": to_time}[target]
     out = []
     for v in values:

@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from app.lexicon import MONTH_NAMES, WEEKDAY_NAMES
+from app.engine.syntax import Lambda, StepSyntaxError, parse_call
 from app.engine.values import DERIVED, FIXED
+from app.lexicon import MONTH_NAMES, WEEKDAY_NAMES
 
 # --- the person's words --------------------------------------------------------------------------------------
 
@@ -215,8 +216,6 @@ _UNIT_WORDS = {"years": "year", "months": "month", "weeks": "week", "days": "day
 
 def period_of(report: Any) -> str | None:
     """The period the first FILTER in `report`'s subtree keeps, in words ('in 2023'), if it keeps one."""
-    from app.engine.syntax import Lambda, StepSyntaxError, parse_call
-
     for node in report.walk():
         if node.operator != "FILTER":
             continue

@@ -40,6 +40,7 @@ from typing import Sequence
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, MONTH_NAMES, MONTH_PATTERN, NUMBER_WORDS, PERSON_NOUNS, WEEKDAY_NAMES
+from app.qud.grammar import planning_words
 from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD, asked_specifics
 from app.sources import KIND_NOUNS, NAMING_WORDS, SOURCES
@@ -676,8 +677,6 @@ _TIME_CLAUSE = re.compile(r"(?<=\S)\s+(?:during|while|when|whilst|before|after|s
 def lower_case_words(question: str) -> set[str]:
     """The words of `question` in lower case that could be a first name: not one the examples' plans use, a
     function word, a month or a weekday ("will", "may")."""
-    from app.qud.grammar import planning_words
-
     common = planning_words() | FUNCTION_WORDS | set(MONTH_NAMES) | set(WEEKDAY_NAMES)
     words = (match.group().removesuffix("'s") for match in TEXT_WORD.finditer(question))
     return {word for word in words if word.islower() and len(word) > 2 and word not in common}
