@@ -9,6 +9,8 @@ types; so the validation lives here, above both, and `app.engine.syntax` stays f
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from app.engine import expr
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, Value, format_value
@@ -55,28 +57,28 @@ def _check_kind(kind: str, value: Value) -> str | None:
     if kind == "function":
         if not isinstance(value, (Lambda, FuncRef)):
             return f"expected a lambda or a function name, got {format_value(value)}"
-        try:
-            expr.compile_function(value)
-        except expr.ExprError as exc:
-            return str(exc)
-        return None
+        return _compile_problem(expr.compile_function, value)
     if kind == "condition":
         if not isinstance(value, str):
             return f"expected a condition string over i1 and i2, got {format_value(value)}"
-        try:
-            expr.compile_condition(value)
-        except expr.ExprError as exc:
-            return str(exc)
-        return None
+        return _compile_problem(expr.compile_condition, value)
     if kind == "types":
         if not isinstance(value, tuple):
             value = (value,)
         for item in value:
             if not isinstance(item, (FuncRef, Lambda)):
                 return f"expected converters like [date.fromisoformat, float], got {format_value(item)}"
-            try:
-                expr.compile_converter(item)
-            except expr.ExprError as exc:
-                return str(exc)
+            problem = _compile_problem(expr.compile_converter, item)
+            if problem:
+                return problem
         return None
     return f"unknown parameter kind {kind!r}"
+
+
+def _compile_problem(compile: Callable[[Any], Any], value: Any) -> str | None:
+    """What the expression checker finds wrong with `value`, or None when it compiles."""
+    try:
+        compile(value)
+    except expr.ExprError as exc:
+        return str(exc)
+    return None
