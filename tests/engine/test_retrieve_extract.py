@@ -113,6 +113,10 @@ def test_extract_aliases(events_by_title):
     assert resolve(run, "workout") == "running"
     assert resolve(run, "distance") in (5.2, 7.0, 6.1)
     assert resolve(song, "restaurant_name").__class__.__name__ == "Missing"
+    # where a calendar entry happened is its location, for a restaurant as for a place or a venue
+    dinner = Item.from_event(events_by_title["Dinner at Locavore restaurant"])
+    assert resolve(dinner, "restaurant") == resolve(dinner, "place") == "Locavore, Ubud"
+    assert resolve(song, "restaurant").__class__.__name__ == "Missing"
     assert candidates("end_date") == ("end_date",)
     assert candidates("Purchase Date") == ("Purchase Date", "purchase_date", "start_date")
     assert candidates("finish_time") == ("finish_time", "end_time")
