@@ -47,7 +47,9 @@ def _check_kind(kind: str, value: Value) -> str | None:
     if kind == "input":
         return None if isinstance(value, Qud) else f"expected QUD(\"...\"), got {format_value(value)}"
     if kind == "text":
-        return None if isinstance(value, str) and value.strip() else f"expected a non-empty string, got {format_value(value)}"
+        if isinstance(value, str) and value.strip():
+            return None
+        return f"expected a non-empty string, got {format_value(value)}"
     if kind == "text_list":
         if isinstance(value, str):
             value = (value,)
