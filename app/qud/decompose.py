@@ -33,7 +33,7 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.items import item_prices, orders_counted, thing_asked, time_measured
 from app.qud.occasions import (
     Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
-    day_clause, meeting_entries, places_listed, travels_asked, trip_entries, within_occasion,
+    day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -72,6 +72,9 @@ RULES: dict[str, str] = {
                      "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
     "ruled_out_kinds": "a search that names the kind of events of a source the question rules out ('I watched the "
                        "podcast office' for episodes watched on Netflix) has that noun dropped (app.qud.frames)",
+    "span_joins": "a JOIN that bounds an event's time from below and above by the same time of the other "
+                  "('i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime', which no "
+                  "pair passes) keeps the other event's span, from its start to its end (app.qud.occasions)",
     "trip_entries": "a RETRIEVE of trips ('I went on a trip', 'my holidays') keeps the trips' own entries, those "
                     "of a day or longer, not each flight, booking and outing (app.qud.occasions)",
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
@@ -577,15 +580,15 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     the question rules out (ruled_out_kinds), trips as their own entries (trip_entries), meetings as the calendar's
     entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked for, not the
     measure (thing_asked), orders counted as orders (orders_counted), groups ranked by time where asked so
-    (time_measured), the events a flag marks (flagged_events), the names it lost kept on the events (keep_names,
-    people_names)."""
+    (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
+    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),
                 ("time_measured", lambda whole: time_measured(whole, asked)),
-                ("flagged_events", lambda whole: flagged_events(whole, asked)))
+                ("flagged_events", lambda whole: flagged_events(whole, asked)), ("span_joins", span_joins))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

@@ -20,10 +20,11 @@ RETRIEVE of that tree with the occasion's own events:
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 
-from app.engine.syntax import Qud, format_value
+from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
 from app.qud.periods import RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where
@@ -205,6 +206,94 @@ def trip_entries(tree: Node) -> Node | None:
         return kept_where(retrieve, LASTS_A_DAY)
 
     return each_search_narrowed(tree, entries)
+
+
+# --- a span written as an instant ----------------------------------------------------------------------------
+#
+# "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime" keeps no pair: nothing starts at
+# or after a time and before that same time. Writing "while" or "during" as a JOIN, the model sometimes puts the
+# other event's start where its end belongs; the only time span the condition can mean is the other event's own,
+# from its start to its end.
+
+_END_OF = {"start_datetime": "end_datetime", "start_date": "end_date", "start": "end", "start_time": "end_time"}
+_LOWER = (ast.GtE, ast.Gt)      # `a >= b`: b bounds a from below
+_UPPER = (ast.LtE, ast.Lt)
+
+
+def _side_key(node: ast.expr) -> tuple[str, str] | None:
+    """("i2", "start_datetime") for `i2.start_datetime` or `i2["start_datetime"]`; None for anything else."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id, node.attr
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)):
+        return node.value.id, node.slice.value
+    return None
+
+
+def _bounds(part: ast.expr) -> list[tuple[tuple[str, str], str, ast.expr]]:
+    """For an ordering of two sides' keys, both ways it reads: (a key, "lower" or "upper", the node bounding it)."""
+    if not (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], _LOWER + _UPPER)):
+        return []
+    left_node, right_node = part.left, part.comparators[0]
+    left, right = _side_key(left_node), _side_key(right_node)
+    if left is None or right is None or left[0] == right[0]:
+        return []
+    kind = "lower" if isinstance(part.ops[0], _LOWER) else "upper"
+    flipped = "upper" if kind == "lower" else "lower"
+    return [(left, kind, right_node), (right, flipped, left_node)]
+
+
+def spanned_condition(condition: str) -> str | None:
+    """`condition` with the upper bound of an instant read as the other event's end, where it bounds one side's time
+    by the same time of the other from below and from above; None where it does not.
+
+        spanned_condition("i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime")
+        -> "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime"
+    """
+    try:
+        expr = ast.parse(condition.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And)):
+        return None
+    found = [reading for part in expr.values for reading in _bounds(part)]
+    for side, kind, bound in found:
+        if kind != "lower":
+            continue
+        for other_side, other_kind, other_bound in found:
+            key = _side_key(bound)
+            if (other_side != side or other_kind != "upper" or _side_key(other_bound) != key
+                    or key[1] not in _END_OF):
+                continue
+            text = condition.strip()
+            start = other_bound.col_offset
+            end = other_bound.end_col_offset
+            replaced = ast.get_source_segment(text, other_bound).replace(key[1], _END_OF[key[1]], 1)
+            return text[:start] + replaced + text[end:]
+    return None
+
+
+def span_joins(tree: Node) -> Node | None:
+    """`tree` with each JOIN whose condition keeps an instant that no event falls in ("... >= i2.start_datetime and
+    ... < i2.start_datetime") keeping the other event's span instead; None when it has none."""
+    changed = False
+
+    def walk(node: Node) -> Node:
+        nonlocal changed
+        children = tuple(walk(child) for child in node.children)
+        condition = node.call.get("condition") if node.operator == "JOIN" else None
+        spanned = spanned_condition(condition) if isinstance(condition, str) else None
+        call = node.call
+        if spanned is not None:
+            changed = True
+            call = Call("JOIN", tuple((name, spanned if name == "condition" else value)
+                                      for name, value in node.call.args))
+        if call is node.call and all(new is old for new, old in zip(children, node.children)):
+            return node
+        return Node(node.question, call, children)
+
+    result = walk(tree)
+    return result if changed else None
 
 
 # --- a meeting ----------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from app.qud.decompose import Trace
-from app.qud.occasions import away_clause, day_clause
+from app.qud.occasions import away_clause, day_clause, spanned_condition
 from app.operators import operator_models
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -524,3 +524,61 @@ def test_a_search_that_names_no_sport_is_left_alone():
 
     for query in ("I listened to music", "I ate at a restaurant", "I met with Nina", "I bought running shoes online"):
         assert activity_records(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
+
+
+# --- a span written as an instant -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("condition, spanned", [
+    ("i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime",
+     "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime"),
+    ("i1.start_datetime >= i2.start_datetime and i1.start_datetime <= i2.start_datetime",
+     "i1.start_datetime >= i2.start_datetime and i1.start_datetime <= i2.end_datetime"),
+    ("i2.start_date <= i1.start_date and i1.start_date < i2.start_date",
+     "i2.start_date <= i1.start_date and i1.start_date < i2.end_date"),
+    ('i1["start_datetime"] > i2["start_datetime"] and i1["start_datetime"] < i2["start_datetime"] and i1.x == i2.x',
+     'i1["start_datetime"] > i2["start_datetime"] and i1["start_datetime"] < i2["end_datetime"] and i1.x == i2.x'),
+])
+def test_an_instant_no_event_falls_in_is_read_as_the_other_events_span(condition, spanned):
+    assert spanned_condition(condition) == spanned
+
+
+@pytest.mark.parametrize("condition", [
+    "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime",              # already a span
+    "i1.start_datetime >= i2.start_datetime - timedelta(days=7) and i1.start_datetime < i2.start_datetime",  # a week
+    "i1.start_datetime > i2.start_datetime and i1.start_datetime < i2.start_datetime + timedelta(hours=2)",
+    "i1.start_datetime == i2.start_datetime",
+    "i1.duration >= i2.duration and i1.duration < i2.duration",      # no time with an end
+    "i1.start_datetime >= i1.start_datetime and i1.start_datetime < i1.start_datetime",   # one side only
+    "i1.start_datetime >=",
+])
+def test_other_conditions_are_left_as_they_are(condition):
+    assert spanned_condition(condition) is None
+
+
+INSTANT_JOIN = [
+    ' APPLY(l=QUD("my hikes in the Zermatt trip"), fct=len)',
+    ' JOIN(l1=QUD("I went hiking"), l2=QUD("my trip to Zermatt"), '
+    'condition="i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime")',
+    ' RETRIEVE(query="I went hiking")',
+    ' RETRIEVE(query="my trip to Zermatt")',
+]
+
+
+def test_a_join_written_with_an_instant_keeps_the_trips_span(trip_store):
+    trace = Trace()
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many hikes fell in the Zermatt trip?", store, TODAY, llm=FakeLLM(list(INSTANT_JOIN)),
+                     trace=trace)
+    assert answer.value == 1 and "span_joins" in trace.acted     # the hike of 10 April, inside 9 to 12 April
+    join = answer.tree.children[0]
+    assert join.step.endswith('condition="i1.start_datetime >= i2.start_datetime and i1.start_datetime < '
+                              'i2.end_datetime")')
+
+
+def test_the_span_joins_rule_can_be_switched_off(trip_store, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "span_joins")
+    trace = Trace()
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many hikes fell in the Zermatt trip?", store, TODAY, llm=FakeLLM(list(INSTANT_JOIN)),
+                     trace=trace)
+    assert answer.value == 0 and "span_joins" not in trace.acted
