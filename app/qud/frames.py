@@ -307,6 +307,8 @@ _LEADING_CHOICE = re.compile(
     r"^(?P<a>[^,:;]+?)\s+(?:or|vs\.?|versus)\s+(?P<b>[^,:;]+?)\s*(?:[,:;?]|\s-\s)\s*(?P<body>.+)$", re.I)
 # nouns measured by amount, not by number: "more money", "more time"
 _AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
+# units counted as the plural nouns are, though they do not end in s: "more km"
+_UNIT_NOUNS = frozenset(("km", "mi", "kcal", "min", "mins", "hrs"))
 _SPENDING = re.compile(r"^\S+\s+(?:i|we)\s+(?:spend|spent|pay|paid)\b", re.I)
 # verbs of a mail someone sent the owner: "who emails me", "who has written to me"
 _MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
@@ -354,12 +356,18 @@ def _than_form(text: str, comparative: re.Match) -> tuple[tuple[str, str], None]
         return None
     head, mid, b = text[:comparative.start()], text[comparative.end():than.start()].strip(), text[than.end():].strip()
     b, adjunct = _split_adjunct(b)
-    if not b:
+    period = not b
+    if period:
         b, adjunct = adjunct, ""   # "than in 2020": the alternative is the period itself
     if _kind(b) == "bare" and re.match(rf"(?:\d|(?:{'|'.join(NUMBER_WORDS)})\b)", b, re.I):
         return None   # "more than 10 films": a threshold, not a second alternative
-    noun, rest = _measure_noun(mid) if _kind(b) != "bare" or _split_adjunct(mid)[0].split()[1:] else (None, mid)
-    replaced = _replace_parallel(head, rest, b)
+    measured = _kind(b) != "bare" or period or _split_adjunct(mid)[0].split()[1:]
+    noun, rest = _measure_noun(mid) if measured else (None, mid)
+    core, own_period = _split_adjunct(rest)
+    if period and own_period:   # "more netflix this year than last year": the period stands for the period
+        replaced: tuple[str, str] | None = (head, f"{core} {b}")
+    else:
+        replaced = _replace_parallel(head, rest, b)
     if replaced is None:
         return None
     a_clause, b_clause = (" ".join(f"{h} {r} {adjunct}".split()) for h, r in ((head, rest), replaced))
@@ -386,20 +394,44 @@ def _or_form(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
     if _YES_NO_HEAD.match(text) is None or not re.search(r"\bor\b", text, re.I) or "," in text:
         return None
     left, right = re.split(r"\s+or\s+", text, maxsplit=1, flags=re.I)
-    left = " ".join(_COMPARATIVE.sub("", left).split())
     right = re.sub(r"^(?:more|less|fewer)\s+", "", right, flags=re.I)   # "more yoga or more running"
     comparative = _COMPARATIVE.search(right)
-    shared = right[comparative.end():] if comparative is not None else ""
+    # what follows the comparative of the second alternative is said of both: "cycle more km in 2023"
+    shared_noun, shared = None, right[comparative.end():] if comparative is not None else ""
+    if shared.strip():
+        shared_noun, shared = _measure_noun(shared.strip())
     b, adjunct = _split_adjunct((right[:comparative.start()] if comparative is not None else right).strip())
     if not b:
         b, adjunct = adjunct, ""
-    span = _parallel_span(left, b) if b else None
+    left, noun, after = _measured_left(left, shared_noun)
+    plain = after and not any(word.lower() in _PREPOSITIONS for word in after.split())
+    if noun is None and plain and _kind(after) == _kind(b) == "bare":   # "more red hot chili peppers or fleetwood mac"
+        span = (len(left) - len(after), len(left))
+    else:
+        span = _parallel_span(left, b) if b else None
     if span is None:
         return None
     a = left[span[0]:span[1]]
     tail = f"{left[span[1]:]} {shared} {adjunct}"
     clauses = [" ".join(f"{left[:span[0]]} {x} {tail}".split()) for x in (a, b)]
-    return (_measure(clauses[0], None), _measure(clauses[1], None)), (_label(a), _label(b))
+    noun = noun or shared_noun
+    return (_measure(clauses[0], noun), _measure(clauses[1], noun)), (_label(a), _label(b))
+
+
+def _measured_left(left: str, shared_noun: str | None) -> tuple[str, str | None, str]:
+    """The first alternative's clause without its comparative, the noun of its measure, and what followed them:
+    "did i run more km" -> ("did i run", "km", ""); "did i watch more films in 2021" -> ("did i watch in 2021",
+    "films", "in 2021"); "did i listen to more red hot chili peppers" -> (the clause, None, "red hot chili
+    peppers"). A noun right before "or" is the alternative itself ("more podcasts or music"), unless the second
+    alternative measures by it too ("run more km or cycle more km")."""
+    comparative = _COMPARATIVE.search(left)
+    if comparative is None:
+        return " ".join(left.split()), None, ""
+    head, after = left[:comparative.start()], left[comparative.end():].strip()
+    noun, rest = _measure_noun(after)
+    if noun is not None and not rest and noun != shared_noun:
+        noun, rest = None, after
+    return " ".join(f"{head} {rest}".split()), noun, rest
 
 
 def _split_adjunct(text: str) -> tuple[str, str]:
@@ -420,7 +452,12 @@ def _kind(alternative: str) -> str:
 
 def _measure_noun(mid: str) -> tuple[str | None, str]:
     """The noun after the comparative when it names the measure ("more films in 2021" -> "films", "in 2021";
-    "more hours of music" -> "hours of music"): lower case, plural or an amount, before any preposition but of."""
+    "more hours of music" -> "hours of music"): lower case, plural or an amount, before any preposition but of and
+    before a period ("more books this year")."""
+    core, period = _split_adjunct(mid)
+    if period:
+        noun, rest = _measure_noun(core)
+        return noun, " ".join(f"{rest} {period}".split()) if noun is not None else mid
     words = mid.split()
     taken = []
     for word in words:
@@ -429,8 +466,10 @@ def _measure_noun(mid: str) -> tuple[str | None, str]:
         taken.append(word)
     while taken and taken[-1] == "of":
         taken.pop()
-    if not taken or not (taken[0].endswith("s") or taken[0] in _AMOUNT_NOUNS):
+    if not taken or not (taken[0].endswith("s") or taken[0] in _AMOUNT_NOUNS | _UNIT_NOUNS):
         return None, mid
+    if taken[0] in _AMOUNT_NOUNS | _UNIT_NOUNS and taken[1:2] != ["of"]:
+        taken = taken[:1]   # "more time doing yoga": the amount is time, what it was spent on follows
     return " ".join(taken), " ".join(words[len(taken):])
 
 

@@ -175,6 +175,37 @@ def test_who_wrote_to_me_more_compares_the_mails_each_sent(question, first, seco
     assert two.questions == (first, second) and two.choices == (first.split()[4], second.split()[4])
 
 
+@pytest.mark.parametrize("question, first, second, choices", [
+    # the measure said with each alternative, or once after the second: its noun leads each measure's question
+    ("Did I swim more km or walk more km in 2022?", "How many km did I swim in 2022?", "How many km did I walk in 2022?",
+     ("swim", "walk")),
+    ("did i hike or cycle more miles last year", "How many miles did i hike last year?",
+     "How many miles did i cycle last year?", ("hike", "cycle")),
+    ("did I walk more km in 2021 or 2022", "How many km did I walk in 2021?", "How many km did I walk in 2022?",
+     ("2021", "2022")),
+    # time is the amount spent; what it was spent on follows it
+    ("Have I spent more time reading or gaming this year?", "How much time have I spent reading this year?",
+     "How much time have I spent gaming this year?", ("reading", "gaming")),
+    # the first alternative is all that follows the comparative, however many words the second has
+    ("Did I listen to more pearl jam or foo fighters in 2021?", "How many times did I listen to pearl jam in 2021?",
+     "How many times did I listen to foo fighters in 2021?", ("pearl jam", "foo fighters")),
+    ("Did I listen to more rage against the machine or muse?", "How many times did I listen to rage against the "
+     "machine?", "How many times did I listen to muse?", ("rage against the machine", "muse")),
+    # a plural right before "or" is the first alternative, not the measure
+    ("Did I listen to more podcasts or music in 2023?", "How many times did I listen to podcasts in 2023?",
+     "How many times did I listen to music in 2023?", ("podcasts", "music")),
+])
+def test_the_measure_and_the_alternatives_are_told_apart(question, first, second, choices):
+    assert two_way(question) == TwoWay((first, second), choices, False)
+
+
+def test_a_period_compared_with_a_period_keeps_what_is_measured():
+    assert two_way("did I read more books this year than last year?") == TwoWay(
+        ("How many books did I read this year?", "How many books did I read last year?"), None, False)
+    assert two_way("Have I run more this month than last month?") == TwoWay(
+        ("How many times have I run this month?", "How many times have I run last month?"), None, False)
+
+
 def test_less_and_fewer_put_the_smaller_ahead():
     assert two_way("Did I get fewer emails in March than in April?") == TwoWay(
         ("How many emails did I get in March?", "How many emails did I get in April?"), None, True)
