@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from app.engine.checking import validate_call
 from app.engine.syntax import Call, StepSyntaxError, format_call, parse_call
@@ -93,6 +93,26 @@ class Node:
         yield self
         for child in self.children:
             yield from child.walk()
+
+    def with_calls(self, rewrite: Callable[["Node"], Call | None]) -> "Node | None":
+        """A copy with each node's call replaced by `rewrite(node)` where it gives one (the node's children are those
+        already rewritten); None when no call changed. Subtrees with no change are the same objects."""
+        changed = False
+
+        def walk(node: Node) -> Node:
+            nonlocal changed
+            children = tuple(walk(child) for child in node.children)
+            call = rewrite(node)
+            if call is not None and call != node.call:
+                changed = True
+            else:
+                call = node.call
+            if call is node.call and all(new is old for new, old in zip(children, node.children)):
+                return node
+            return Node(node.question, call, children)
+
+        result = walk(self)
+        return result if changed else None
 
     def with_child(self, index: int, child: "Node") -> "Node":
         """A copy with child `index` set (appended when index == len(children)): for building trees step by step."""

@@ -309,6 +309,7 @@ _LEADING_CHOICE = re.compile(
 _AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
 # units counted as the plural nouns are, though they do not end in s: "more km"
 _UNIT_NOUNS = frozenset(("km", "mi", "kcal", "min", "mins", "hrs"))
+_MEASURE_WORDS = _AMOUNT_NOUNS | _UNIT_NOUNS
 _SPENDING = re.compile(r"^\S+\s+(?:i|we)\s+(?:spend|spent|pay|paid)\b", re.I)
 # verbs of a mail someone sent the owner: "who emails me", "who has written to me"
 _MAIL_VERBS = r"(?:sent|sends|send|emailed|emails|mailed|mails|wrote|writes|written|messaged|messages|texted|texts)"
@@ -466,9 +467,9 @@ def _measure_noun(mid: str) -> tuple[str | None, str]:
         taken.append(word)
     while taken and taken[-1] == "of":
         taken.pop()
-    if not taken or not (taken[0].endswith("s") or taken[0] in _AMOUNT_NOUNS | _UNIT_NOUNS):
+    if not taken or not (taken[0].endswith("s") or taken[0] in _MEASURE_WORDS):
         return None, mid
-    if taken[0] in _AMOUNT_NOUNS | _UNIT_NOUNS and taken[1:2] != ["of"]:
+    if taken[0] in _MEASURE_WORDS and taken[1:2] != ["of"]:
         taken = taken[:1]   # "more time doing yoga": the amount is time, what it was spent on follows
     return " ".join(taken), " ".join(words[len(taken):])
 
@@ -783,22 +784,15 @@ def sourcing_services(tree: Node) -> Node | None:
             return f'attr["source"] == {format_value(names[0])}'
         return f'attr["source"] in ({", ".join(format_value(n) for n in sorted(names))})'
 
-    changed = False
-
-    def walk(node: Node) -> Node:
-        nonlocal changed
-        children = tuple(walk(child) for child in node.children)
+    def tested_by_source(node: Node) -> Call | None:
         call = node.call
         test = call.get("filter") if call.operator == "FILTER" else None
-        if isinstance(test, Lambda):
-            source = _SERVICE_TEST.sub(rewritten, test.source)
-            if source != test.source:
-                changed = True
-                call = Call("FILTER", tuple((n, Lambda(source) if n == "filter" else v) for n, v in call.args))
-        return Node(node.question, call, children)
+        if not isinstance(test, Lambda):
+            return None
+        source = _SERVICE_TEST.sub(rewritten, test.source)
+        return Call("FILTER", tuple((n, Lambda(source) if n == "filter" else v) for n, v in call.args))
 
-    result = walk(tree)
-    return result if changed else None
+    return tree.with_calls(tested_by_source)
 
 
 # --- a kind of events the question rules out --------------------------------------------------------------

@@ -65,20 +65,12 @@ def item_prices(tree: Node, question: str) -> Node | None:
             return tuple(one_item(v) for v in value)
         return value
 
-    changed = False
-
-    def walk(node: Node) -> Node:
-        nonlocal changed
-        children = tuple(walk(child) for child in node.children)
+    def measuring_one(node: Node) -> Call | None:
         key = _MEASURED.get(node.operator)
-        args = tuple((name, one_item(value) if name == key else value) for name, value in node.call.args)
-        changed |= args != node.call.args
-        if args == node.call.args and all(new is old for new, old in zip(children, node.children)):
-            return node
-        return Node(node.question, Call(node.operator, args), children)
+        return Call(node.operator, tuple((name, one_item(value) if name == key else value)
+                                         for name, value in node.call.args))
 
-    result = walk(tree)
-    return result if changed else None
+    return tree.with_calls(measuring_one)
 
 
 def thing_asked(tree: Node, question: str) -> Node | None:

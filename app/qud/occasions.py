@@ -250,50 +250,37 @@ def spanned_condition(condition: str) -> str | None:
         spanned_condition("i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime")
         -> "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end_datetime"
     """
+    text = condition.strip()
     try:
-        expr = ast.parse(condition.strip(), mode="eval").body
+        expr = ast.parse(text, mode="eval").body
     except SyntaxError:
         return None
     if not (isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And)):
         return None
     found = [reading for part in expr.values for reading in _bounds(part)]
     for side, kind, bound in found:
-        if kind != "lower":
+        key = _side_key(bound)
+        if kind != "lower" or key[1] not in _END_OF:
             continue
         for other_side, other_kind, other_bound in found:
-            key = _side_key(bound)
-            if (other_side != side or other_kind != "upper" or _side_key(other_bound) != key
-                    or key[1] not in _END_OF):
-                continue
-            text = condition.strip()
-            start = other_bound.col_offset
-            end = other_bound.end_col_offset
-            replaced = ast.get_source_segment(text, other_bound).replace(key[1], _END_OF[key[1]], 1)
-            return text[:start] + replaced + text[end:]
+            if other_side == side and other_kind == "upper" and _side_key(other_bound) == key:
+                replaced = ast.get_source_segment(text, other_bound).replace(key[1], _END_OF[key[1]], 1)
+                return text[:other_bound.col_offset] + replaced + text[other_bound.end_col_offset:]
     return None
 
 
 def span_joins(tree: Node) -> Node | None:
     """`tree` with each JOIN whose condition keeps an instant that no event falls in ("... >= i2.start_datetime and
     ... < i2.start_datetime") keeping the other event's span instead; None when it has none."""
-    changed = False
 
-    def walk(node: Node) -> Node:
-        nonlocal changed
-        children = tuple(walk(child) for child in node.children)
+    def spanned(node: Node) -> Call | None:
         condition = node.call.get("condition") if node.operator == "JOIN" else None
-        spanned = spanned_condition(condition) if isinstance(condition, str) else None
-        call = node.call
-        if spanned is not None:
-            changed = True
-            call = Call("JOIN", tuple((name, spanned if name == "condition" else value)
-                                      for name, value in node.call.args))
-        if call is node.call and all(new is old for new, old in zip(children, node.children)):
-            return node
-        return Node(node.question, call, children)
+        new = spanned_condition(condition) if isinstance(condition, str) else None
+        if new is None:
+            return None
+        return Call("JOIN", tuple((name, new if name == "condition" else value) for name, value in node.call.args))
 
-    result = walk(tree)
-    return result if changed else None
+    return tree.with_calls(spanned)
 
 
 # --- a meeting ----------------------------------------------------------------------------------------------
