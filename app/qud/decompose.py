@@ -30,7 +30,7 @@ from app.qud.frames import (
     sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.items import item_prices, orders_counted, thing_asked, time_measured
+from app.qud.items import item_prices, measure_asked, orders_counted, thing_asked, time_measured
 from app.qud.occasions import (
     Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
     day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
@@ -94,6 +94,9 @@ RULES: dict[str, str] = {
     "time_measured": "where a question ranks things by time ('which podcast have I spent the most time listening "
                      "to?', 'most listened artist by hours'), each group is measured by the hours of its events, not "
                      "their number (app.qud.items)",
+    "measure_asked": "where a question asks for the greatest or least of a measure ('what's the highest heart rate "
+                     "I've hit?') and the tree gives the measure of the latest or earliest event (ARGMAX over the "
+                     "start time), the greatest or least measure is asked for (MAX, MIN) (app.qud.items)",
     "orders_counted": "a count of 'orders' over purchases counts the orders their lines belong to (distinct "
                       "order_id), not the lines (app.qud.items)",
     "flagged_events": "where a question says a flag the data marks events with but their text does not write ('how "
@@ -579,13 +582,14 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
     the question rules out (ruled_out_kinds), trips as their own entries (trip_entries), meetings as the calendar's
     entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked for, not the
-    measure (thing_asked), orders counted as orders (orders_counted), groups ranked by time where asked so
-    (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
-    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
+    measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted as orders
+    (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
+    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
+                ("measure_asked", lambda whole: measure_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),
                 ("time_measured", lambda whole: time_measured(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)), ("span_joins", span_joins))

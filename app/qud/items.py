@@ -5,10 +5,11 @@ several: two mugs bought together are not a more expensive thing than one mixer.
 purchase by what was paid (`total`), so where a question asks about the price of a thing, not of an order or of
 what was spent, the measure of one item is read instead (the source's `item_keys`: `unit_price`; rule
 item_prices). Where it asks for the thing itself and the model wrote only the greatest price (`MAX`), the thing
-with that price is asked for (rule thing_asked). An order of three things is one order: "how many Amazon orders"
-counts the orders the lines belong to (the source's `unit_words`: `order_id`; rule orders_counted). "Which artist
-did I spend the most time listening to?" ranks the artists by the time their songs played, not by how many there
-were (rule time_measured).
+with that price is asked for (rule thing_asked); where it asks for the greatest measure ("the highest heart rate
+I've hit") and the model ranked the events by time, the greatest measure is (rule measure_asked). An order of three
+things is one order: "how many Amazon orders" counts the orders the lines belong to (the source's `unit_words`:
+`order_id`; rule orders_counted). "Which artist did I spend the most time listening to?" ranks the artists by the
+time their songs played, not by how many there were (rule time_measured).
 
     asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
     asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
@@ -23,6 +24,7 @@ from app.engine.tree import Node
 from app.engine.values import DERIVED
 from app.qud.frames import sources_meant
 from app.qud.validate import TEXT_WORD
+from app.qud.vocabulary import TYPE_OF
 from app.sources import NAMING_WORDS, SOURCES, carrier_sources
 
 # a key that measures all the items of an event -> the key that measures one of them
@@ -107,6 +109,38 @@ def thing_asked(tree: Node, question: str) -> Node | None:
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(extract.question))}, "
                                          f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(asked)})",
                           (extract,))
+
+
+# the greatest or least of a measure ("the highest heart rate", "my shortest walk"), and the first or last of a time
+# ("my most recent", "the last movie"): a question with the second ranks by time, whatever measure it names
+_GREATEST = re.compile(r"\b(?:highest|biggest|largest|longest|furthest|farthest|max|maximum|peak)\b", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|shortest|min|minimum)\b", re.I)
+_BY_TIME_WORDS = re.compile(r"\b(?:last|latest|recent|recently|first|earliest|newest|oldest|previous|next)\b", re.I)
+# the keys that are a time, and the numbers computed by MAP (hours, km, ...)
+_TIME_KEYS = frozenset(key for key in DERIVED if key not in ("duration", "year", "month", "hour", "weekday"))
+_NUMBER_NAMES = frozenset(("hours", "minutes", "seconds", "days", "km", "amount", "spent", "value", "count",
+                           "duration"))
+
+
+def measure_asked(tree: Node, question: str) -> Node | None:
+    """`tree` asking for the greatest (least) measure where it ranked the events by a time and gave the measure of the
+    latest or earliest (ARGMAX over `start_datetime` giving `heart_rate_max`) and `question` asks for the greatest or
+    least of a measure ("what's the highest heart rate I've hit playing football?"), not for the first or last of
+    anything, nor when; None otherwise. The converse of thing_asked."""
+    if tree.operator not in ("ARGMAX", "ARGMIN") or len(tree.children) != 1:
+        return None
+    ranked, measure = tree.call.get("arg_attr_name"), tree.call.get("val_attr_name")
+    if ranked not in _TIME_KEYS or not isinstance(measure, str):
+        return None
+    if TYPE_OF.get(measure) not in ("float", "int") and measure not in _NUMBER_NAMES:
+        return None
+    greatest, least = _GREATEST.search(question), _LEAST.search(question)
+    if (greatest is None) == (least is None) or _BY_TIME_WORDS.search(question) or _ASKS_WHEN.search(question):
+        return None
+    below = tree.children[0]
+    operator = "MAX" if greatest else "MIN"
+    return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
+                                         f"attr_name={format_value(measure)})", (below,))
 
 
 _COUNT_OF_L = re.compile(r"\blen\(\s*l\s*\)")

@@ -1,5 +1,5 @@
 """What a question asks of the things bought: the price of one item (rule item_prices) and the thing itself (rule
-thing_asked), app.qud.items."""
+thing_asked), app.qud.items; and the greatest measure where a tree gave the latest event's (rule measure_asked)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import pytest
 
 from app.engine.tree import Node
 from app.qud.decompose import Trace
-from app.qud.items import asks_price_of_a_thing, item_prices, orders_counted, thing_asked
+from app.qud.items import asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
 from tests.fakes import FakeLLM
 from tests.stores import BERLIN, write_store
 
-from .test_pipeline import TODAY
+from .test_pipeline import TODAY, store_path  # noqa: F401  (the fixture: three hikes and a run in April 2024)
 
 
 @pytest.mark.parametrize("question, price_of_a_thing", [
@@ -210,3 +210,60 @@ def test_the_time_measured_rule_can_be_switched_off(tmp_path, monkeypatch):
         answer = ask("Which podcast have I spent the most time listening to?", store, TODAY,
                      llm=FakeLLM(list(MOST_PLAYED_SHOW)))
     assert answer.value == "Daily News"
+
+
+# the steps a small model wrote for "what's the highest heart rate ...": the measure of the latest event
+LATEST_DISTANCE = [' ARGMAX(l=QUD("my hikes with date and distance"), arg_attr_name="start_datetime", '
+                   'val_attr_name="distance_km")',
+                   ' EXTRACT(l=QUD("my hikes"), attr_names=["start_datetime", "distance_km"], '
+                   'attr_types=[datetime.fromisoformat, float])',
+                   ' RETRIEVE(query="I went hiking")']
+
+
+def test_a_question_for_the_greatest_measure_gets_it_not_the_latest_events(store_path):
+    trace = Trace()
+    with EventStore.open(store_path, read_only=True) as store:   # hikes of 8.5, 12.25 and (the last) 5.0 km
+        answer = ask("What's the longest hike I've done, in km?", store, TODAY, llm=FakeLLM(list(LATEST_DISTANCE)),
+                     trace=trace)
+    assert answer.value == 12.25 and "measure_asked" in trace.acted
+    assert answer.tree.step == 'MAX(l=QUD("my hikes with date and distance"), attr_name="distance_km")'
+
+
+def test_the_measure_asked_rule_can_be_switched_off(store_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "measure_asked")
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("What's the longest hike I've done, in km?", store, TODAY, llm=FakeLLM(list(LATEST_DISTANCE)))
+    assert answer.value == 5.0
+
+
+def _latest(measure: str, operator: str = "ARGMAX") -> Node:
+    hikes = Node.from_step("my hikes", 'RETRIEVE(query="x")')
+    return Node.from_step("q", f'{operator}(l=QUD("my hikes"), arg_attr_name="start_datetime", '
+                               f'val_attr_name="{measure}")', (hikes,))
+
+
+@pytest.mark.parametrize("question, step", [
+    ("what's the highest heart rate i've hit playing football", 'MAX(l=QUD("my hikes"), attr_name="heart_rate_max")'),
+    ("my lowest heart rate on a run?", 'MIN(l=QUD("my hikes"), attr_name="heart_rate_max")'),
+    ("peak heart rate in a workout this year", 'MAX(l=QUD("my hikes"), attr_name="heart_rate_max")'),
+])
+def test_the_greatest_or_least_measure_in_other_words(question, step):
+    assert measure_asked(_latest("heart_rate_max"), question).step == step
+
+
+@pytest.mark.parametrize("question, measure", [
+    ("What was my heart rate on my last run?", "heart_rate_max"),             # the last one's, by time
+    ("highest heart rate of my most recent workout?", "heart_rate_max"),
+    ("When was my highest heart rate?", "heart_rate_max"),                    # asks when
+    ("What was the longest film I watched?", "title"),                        # no measure given
+    ("What heart rate did I have on my run?", "heart_rate_max"),              # no greatest
+    ("my highest and lowest heart rate", "heart_rate_max"),                   # both: not one
+])
+def test_a_question_by_time_or_for_no_measure_keeps_the_ranking_by_time(question, measure):
+    assert measure_asked(_latest(measure), question) is None
+
+
+def test_a_ranking_by_a_measure_is_left_alone():
+    tree = Node.from_step("q", 'ARGMAX(l=QUD("my hikes"), arg_attr_name="distance_km", val_attr_name="start_date")',
+                          (Node.from_step("my hikes", 'RETRIEVE(query="x")'),))
+    assert measure_asked(tree, "When was my longest hike?") is None
