@@ -562,8 +562,10 @@ def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | 
 # calendar entry's attendees, a mail's sender and recipients) are counted per person, the owner of the data left
 # out, and the person counted most answers. "Who did I listen to most?" asks for an artist, not a person.
 
+# "who", or "which friend" / "which of my colleagues": a person the owner knows (PERSON_NOUNS)
+_WHO = rf"(?:who|whom|with\s+whom|which\s+(?:of\s+my\s+)?(?:{'|'.join(sorted(PERSON_NOUNS))})s?)"
 _WHO_OBJECT = re.compile(
-    r"^(?:who|whom|with\s+whom)\s+(?P<aux>did|do|have|had)\s+(?:i|we)\s+(?P<vp>.+?)\s+(?:the\s+)?most"
+    rf"^{_WHO}\s+(?P<aux>did|do|have|had)\s+(?:i|we)\s+(?P<vp>.+?)\s+(?:the\s+)?most"
     r"(?:\s+(?:often|frequently|times))?(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?(?:\s+(?:to|with|from))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
 _WHO_SUBJECT = re.compile(   # "who sends me the most mails", "which friend emails me the most"
@@ -571,6 +573,10 @@ _WHO_SUBJECT = re.compile(   # "who sends me the most mails", "which friend emai
     r"(?:\s+(?:often|frequently|times))?"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?"
     r"(?P<rest>(?:\s.*)?)$", re.I)
+_WRITE_TO = re.compile(r"(?:e-?mail|mail|message|text|write|wrote|written)\w*", re.I)
+_WHO_GOT = re.compile(   # "who got the most emails from me": the mails the owner sent
+    rf"^{_WHO}\s+(?:got|gets|received|receives|has\s+(?:got|gotten|received))\s+(?:the\s+)?most"
+    r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?\s+from\s+me\b(?P<rest>(?:\s.*)?)$", re.I)
 # whose music, films or books: "who did I listen to most" is an artist
 _MEDIA_VERBS = re.compile(r"^(?:listen|hear|heard|play|stream|watch|read)\w*\b", re.I)
 _MEDIA_TIME = re.compile(r"^\s*(?:time|hours|minutes)\s+(?:listen|hear|play|stream|watch|read)\w*\b", re.I)
@@ -583,12 +589,17 @@ def who_most_count(question: str) -> str | None:
     subject = _WHO_SUBJECT.match(text)
     if subject is not None:
         return f"How many {subject.group('noun') or 'emails'} did I get{subject.group('rest')}?"
+    receiver = _WHO_GOT.match(text)
+    if receiver is not None:
+        return f"How many {receiver.group('noun') or 'emails'} did I send{receiver.group('rest')}?"
     match = _WHO_OBJECT.match(text)
     # "who did I listen to most", "who did I spend the most time listening to": an artist
     if match is None or _MEDIA_VERBS.match(match.group("vp")) or _MEDIA_TIME.match(match.group("rest")):
         return None
     vp = re.sub(r"\s+(?:with|to|from)$", "", match.group("vp"), flags=re.I)
     aux, rest, noun = match.group("aux").lower(), match.group("rest"), match.group("noun")
+    if not noun and _WRITE_TO.fullmatch(vp):   # "who did I email the most": the mails the owner sent
+        return f"How many emails did I send{rest}?"
     if noun:
         return f"How many {noun} {aux} I {vp}{rest}?"
     if " " not in vp and vp == match.group("vp"):   # "who did I meet": a person was met
