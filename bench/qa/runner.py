@@ -62,6 +62,7 @@ class QuestionResult:
     retrieve_stages: dict | None = None   # recall/precision/size per RETRIEVE stage (bench.qa.stages)
     status: str | None = None             # app.answer.AnswerStatus: answered, none_found, failed, ...
     rules: list[str] = field(default_factory=list)  # the QUD rules that acted (app.qud.decompose.Trace.acted)
+    tree: dict | None = None  # the executed tree without previews and ids: question, step, size, error, children
 
 
 @dataclass
@@ -390,8 +391,16 @@ def _question_result(record: dict, persona_id: str, mode: str, answer: Answer | 
         error=error, retrieve_recall=recall, retrieve_precision=precision,
         qud_seconds=round(qud_seconds, 3) if qud_seconds is not None else None,
         retrieve_stages=stages, status=answer.status.value if answer is not None else "failed",
-        rules=sorted(trace.acted),
+        rules=sorted(trace.acted), tree=tree_outline(tree),
     )
+
+
+def tree_outline(report) -> dict | None:
+    """An executed tree as its questions, steps, sizes and errors (what a reader needs to see why it missed)."""
+    if report is None:
+        return None
+    return {"question": report.question, "step": report.step, "size": report.size, "error": report.error,
+            "children": [tree_outline(c) for c in report.children]}
 
 
 def scored_value(answer: Answer | None) -> Any:

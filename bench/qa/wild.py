@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from app.answer import AnswerStatus
 from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
-from bench.qa.runner import answer_question, scored_value, store_models
+from bench.qa.runner import answer_question, scored_value, store_models, tree_outline
 
 WILD_DIR = Path(__file__).resolve().parents[1] / "wild"
 # later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild4/), each
@@ -76,14 +76,6 @@ class WildResult:
     error: str | None
     tree: dict | None = None  # the executed tree without previews and ids: question, step, size, error, children
     rules: list[str] = field(default_factory=list)  # the QUD rules that acted (app.qud.decompose.Trace.acted)
-
-
-def tree_outline(report) -> dict | None:
-    """An executed tree as its questions, steps, sizes and errors (what a reader needs to see why it missed)."""
-    if report is None:
-        return None
-    return {"question": report.question, "step": report.step, "size": report.size, "error": report.error,
-            "children": [tree_outline(c) for c in report.children]}
 
 
 @dataclass
