@@ -27,8 +27,9 @@ from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
 from app.people import mail_owner, owner_and_people
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
+from app.qud.kinds import KIND_OF_SOURCE
 from app.qud.validate import carrier_phrases, source_words
-from app.sources import carrier_sources
+from app.sources import SOURCES, carrier_sources
 from models.llm import GenerationCancelled, GrammarError, LLMError, replaying
 
 __all__ = ["ask", "RERUNS"]
@@ -67,6 +68,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     owner = lambda: mail_owner(store)  # noqa: E731  (read only for a question about the people of some events)
     # read once, and only for a question with a lower-case word that may be a first name or "which friend ..."
     people = functools.cache(lambda: owner_and_people(store)[1])
+    # read once, and only where a search calls a name a kind ("the podcast Friends")
+    names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)
@@ -79,7 +82,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
             with _interruptible(llm, check):
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
-                                          people=people)
+                                          people=people, names=names)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -862,6 +862,20 @@ class EventStore:
         args.append(int(limit))
         return [(r[0], float(r[1])) for r in self._conn.execute(sql, args)]
 
+    def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
+        """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower
+        case ("friends" for a series' name)."""
+        found: dict[str, frozenset[str]] = {}
+        with self._sql():
+            for source, names in keys.items():
+                values: set[str] = set()
+                for key in names:
+                    rows = self._conn.execute("SELECT DISTINCT lower(json_extract(data, ?)) FROM events WHERE source=?",
+                                              (f"$.{key}", source))
+                    values.update(value for (value,) in rows if isinstance(value, str) and value.strip())
+                found[source] = frozenset(values)
+        return found
+
     def source_names(self) -> list[str]:
         return [r[0] for r in self._conn.execute("SELECT DISTINCT source FROM events ORDER BY source")]
 

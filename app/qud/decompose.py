@@ -17,7 +17,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, parse_call
@@ -31,6 +31,7 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, measure_asked, orders_counted, thing_asked, time_measured
+from app.qud.kinds import named_kinds
 from app.qud.occasions import (
     Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
     day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
@@ -72,6 +73,9 @@ RULES: dict[str, str] = {
                      "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
     "ruled_out_kinds": "a search that names the kind of events of a source the question rules out ('I watched the "
                        "podcast office' for episodes watched on Netflix) has that noun dropped (app.qud.frames)",
+    "named_kinds": "a search that calls a name of the data a kind it is not ('I watched the podcast Friends' where "
+                   "Friends is a series) names the kind the data holds it as, where the question does not say the "
+                   "kind (app.qud.kinds)",
     "span_joins": "a JOIN that bounds an event's time from below and above by the same time of the other "
                   "('i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime', which no "
                   "pair passes) keeps the other event's span, from its start to its end (app.qud.occasions)",
@@ -494,6 +498,7 @@ def decompose(
     join_for: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None,
     owner: Callable[[], str | None] | None = None,
     people: Callable[[], Sequence[str]] | None = None,
+    names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -508,7 +513,8 @@ def decompose(
     `trace` (optional) receives every model call. `owner`: tells the owner of the data (app.people.mail_owner), asked
     only where a question asks who among the people of some events, who are counted without them. `people`: tells
     the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
-    (rule people_names).
+    (rule people_names). `names`: tells the names of the data per source (a series, an artist: EventStore.name_values
+    of the sources' name keys), read only where a search calls a name a kind (rule named_kinds).
     """
     question = " ".join(question.split())
     if not question:
@@ -527,7 +533,7 @@ def decompose(
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
-        return _written_around(tree, asked, config, acted, people)
+        return _written_around(tree, asked, config, acted, people, names)
 
     def framed_or_solved(rest: str) -> Node:
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)
@@ -577,16 +583,20 @@ def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
 
 
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
-                    people: Callable[[], Sequence[str]] | None) -> Node:
+                    people: Callable[[], Sequence[str]] | None,
+                    names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
-    the question rules out (ruled_out_kinds), trips as their own entries (trip_entries), meetings as the calendar's
-    entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked for, not the
-    measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted as orders
-    (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
-    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events (keep_names, people_names)."""
+    the question rules out (ruled_out_kinds), a name searched as the kind the data holds it as (named_kinds), trips
+    as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as
+    one item's (item_prices) and the thing or day asked for, not the measure (thing_asked), the greatest measure,
+    not the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where
+    asked so (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
+    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
-                ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)), ("trip_entries", trip_entries),
+                ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
+                ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
+                ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
                 ("measure_asked", lambda whole: measure_asked(whole, asked)),
