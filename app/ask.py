@@ -27,6 +27,7 @@ from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
 from app.people import mail_owner, owner_and_people
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
+from app.qud.accounts import PROFILE_SOURCES
 from app.qud.kinds import KIND_OF_SOURCE
 from app.qud.validate import carrier_phrases, source_words
 from app.sources import SOURCES, carrier_sources
@@ -70,6 +71,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     people = functools.cache(lambda: owner_and_people(store)[1])
     # read once, and only where a search calls a name a kind ("the podcast Friends")
     names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
+    # read once, and only where a search finds events of a source with profiles
+    profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
     # again) is replayed with the same prompt instead of written again
     steps = replaying(llm)
@@ -82,7 +85,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
             with _interruptible(llm, check):
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
-                                          people=people, names=names)
+                                          people=people, names=names,
+                                          profiles=profiles)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -92,6 +92,9 @@ class SourceSpec:
     # a key its events share when together they are one thing a person counts as one -> the words that count such
     # things ("order_id": "orders": an order's lines are one order) (app.qud.items)
     unit_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the key telling which of the people sharing one account an event is of (a Netflix profile): where several
+    # share it, "what did I watch" asks for the owner's (app.qud.accounts)
+    profile_key: str | None = None
 
     @property
     def label(self) -> str:
@@ -178,6 +181,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",),
                         examples=("How many movies did I watch last year?",)),
         name_keys=("title",),
+        profile_key="profile",
     ),
     SourceSpec(
         "tvseries_stream",
@@ -196,6 +200,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
                         value_keys=("duration_s",),
                         examples=("Which TV series did I watch most?", "How many episodes did I watch per month?")),
         name_keys=("series", "title"),
+        profile_key="profile",
     ),
     SourceSpec(
         "online_purchase",

@@ -22,6 +22,7 @@ from typing import Callable, Mapping, Sequence
 from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
+from app.qud.accounts import own_profile
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
@@ -76,6 +77,9 @@ RULES: dict[str, str] = {
     "named_kinds": "a search that calls a name of the data a kind it is not ('I watched the podcast Friends' where "
                    "Friends is a series) names the kind the data holds it as, where the question does not say the "
                    "kind (app.qud.kinds)",
+    "own_profile": "where several people share an account (Netflix profiles) and one profile is the owner's first "
+                   "name, each search for its events keeps the owner's, unless the question names another profile "
+                   "or asks about more than the owner ('we', 'who') (app.qud.accounts)",
     "span_joins": "a JOIN that bounds an event's time from below and above by the same time of the other "
                   "('i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.start_datetime', which no "
                   "pair passes) keeps the other event's span, from its start to its end (app.qud.occasions)",
@@ -499,6 +503,7 @@ def decompose(
     owner: Callable[[], str | None] | None = None,
     people: Callable[[], Sequence[str]] | None = None,
     names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
+    profiles: Callable[[], Mapping[str, frozenset[str]]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -514,7 +519,9 @@ def decompose(
     only where a question asks who among the people of some events, who are counted without them. `people`: tells
     the people of the data (app.people.owner_and_people), whose first names count as names in lower case too
     (rule people_names). `names`: tells the names of the data per source (a series, an artist: EventStore.name_values
-    of the sources' name keys), read only where a search calls a name a kind (rule named_kinds).
+    of the sources' name keys), read only where a search calls a name a kind (rule named_kinds). `profiles`: tells
+    the profiles of each source with them (EventStore.name_values of their `profile_key`), read only where a search
+    finds such events (rule own_profile).
     """
     question = " ".join(question.split())
     if not question:
@@ -533,7 +540,11 @@ def decompose(
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
-        return _written_around(tree, asked, config, acted, people, names)
+        tree = _written_around(tree, asked, config, acted, people, names)
+        mine = own_profile(tree, asked, owner, profiles) if config.on("own_profile") and owner and profiles else None
+        if mine is not None:
+            acted.add("own_profile")
+        return mine or tree
 
     def framed_or_solved(rest: str) -> Node:
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)
@@ -586,13 +597,13 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None,
                     names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
-    the question rules out (ruled_out_kinds), a name searched as the kind the data holds it as (named_kinds), trips
-    as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as
-    one item's (item_prices) and the thing or day asked for, not the measure (thing_asked), the greatest measure,
-    not the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where
-    asked so (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
-    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
+    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events the question rules out (ruled_out_kinds), a name
+    searched as the kind the data holds it as (named_kinds), trips as their own entries (trip_entries), meetings as
+    the calendar's entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked
+    for, not the measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted
+    as orders (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
+    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events
+    (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
