@@ -34,8 +34,8 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.items import item_prices, measure_asked, orders_counted, thing_asked, time_measured
 from app.qud.kinds import named_kinds
 from app.qud.occasions import (
-    Occasion, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree, company_trip,
-    day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
+    Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
+    company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -72,6 +72,9 @@ RULES: dict[str, str] = {
     "occasion_days": "a day named by what happened then ('on my birthday', 'on the day of the Malahide Castle gig') "
                      "is taken out of the question, and each RETRIEVE of the rest's tree is joined with the entries "
                      "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
+    "activity_clauses": "a time named by doing a sport ('during workouts', 'while playing tennis', 'during my bike "
+                        "rides') is taken out of the question, and each RETRIEVE of the rest's tree is joined with the "
+                        "workouts (of that sport): the events that started within one (app.qud.occasions)",
     "ruled_out_kinds": "a search that names the kind of events of a source the question rules out ('I watched the "
                        "podcast office' for episodes watched on Netflix) has that noun dropped (app.qud.frames)",
     "named_kinds": "a search that calls a name of the data a kind it is not ('I watched the podcast Friends' where "
@@ -565,8 +568,9 @@ def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[s
     """The tree of `question` (`tree_of` the rest) with the times the model reads badly taken out of it and put back
     above each RETRIEVE: a rolling span ("the past 30 days") as a FILTER on `date.today()` minus the span, which the
     engine evaluates at the reference date (rule rolling_spans), or a season ("last summer") as a FILTER on its days
-    (rule calendar_seasons); a stay ("while I was in Krakow") or a day ("on my birthday") as a JOIN with that trip's
-    or day's own entries (rules away_clauses, occasion_days), which a span said with it dates."""
+    (rule calendar_seasons); a stay ("while I was in Krakow"), a day ("on my birthday") or a sport ("while playing
+    tennis") as a JOIN with that trip's or day's own entries or the workouts (rules away_clauses, occasion_days,
+    activity_clauses), which a span said with it dates."""
     span, span_rule = rolling_span(question) if config.on("rolling_spans") else None, "rolling_spans"
     if span is None and config.on("calendar_seasons"):
         span, span_rule = season_span(question, today), "calendar_seasons"
@@ -585,8 +589,9 @@ def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[s
 
 
 def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
-    """The stay or day that `question` names as its time (app.qud.occasions), with the rule that reads it."""
-    for rule, read in (("away_clauses", away_clause), ("occasion_days", day_clause)):
+    """The stay, day or sport that `question` names as its time (app.qud.occasions), with the rule that reads it."""
+    for rule, read in (("away_clauses", away_clause), ("occasion_days", day_clause),
+                       ("activity_clauses", activity_clause)):
         occasion = read(question) if config.on(rule) else None
         if occasion is not None:
             return occasion, rule
@@ -597,13 +602,13 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None,
                     names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events the question rules out (ruled_out_kinds), a name
-    searched as the kind the data holds it as (named_kinds), trips as their own entries (trip_entries), meetings as
-    the calendar's entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked
-    for, not the measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted
-    as orders (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
-    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events
-    (keep_names, people_names)."""
+    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
+    the question rules out (ruled_out_kinds), a name searched as the kind the data holds it as (named_kinds), trips
+    as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as
+    one item's (item_prices) and the thing or day asked for, not the measure (thing_asked), the greatest measure,
+    not the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where
+    asked so (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
+    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),

@@ -1,5 +1,5 @@
-"""Times named by what happened then: a stay ("while I was in Krakow", "on my Sicily trip") or a day ("on my
-birthday", "on the day of the Malahide Castle gig").
+"""Times named by what happened then: a stay ("while I was in Krakow", "on my Sicily trip"), a day ("on my
+birthday", "on the day of the Malahide Castle gig") or a sport ("during workouts", "while playing tennis").
 
 English uses such a clause to say when, as it does a date: the events asked about are those that happened
 while the person was there, or on that day. The small model reads the clause as a topic ("I went running during my
@@ -12,6 +12,7 @@ RETRIEVE of that tree with the occasion's own events:
   an event belongs to it when it started within it.
 - a day: the entries of "my birthday" (or "Maria's birthday") that say whose birthday it is, or the events of "the
   Malahide Castle gig" that name it; an event belongs to it when it started on the same date.
+- a sport: the workouts (of that sport, where one is named); an event belongs to one when it started within it.
 
     away_clause("How many times did I go for a run while I was in Krakow this summer?").rest
     -> "How many times did I go for a run this summer?"
@@ -149,6 +150,44 @@ def day_clause(question: str) -> Occasion | None:
     query = f"the {what}"
     return Occasion(rest, words, query, f"the day of {query}",
                     f"lambda attr: {format_value(' '.join(names).lower())} in {text}", _SAME_DAY)
+
+
+# --- a time of doing a sport --------------------------------------------------------------------------------
+#
+# "How many songs did I listen to during workouts in 2023?", "do I ever listen to Spotify while playing tennis?":
+# the events asked about are those that happened while a workout went on. The small model drops the clause and counts
+# every song of 2023; the rest is decomposed without it and joined with the workouts (a watch's records), of the
+# sport named, if one is.
+
+_SPORT_WORDS = "|".join(sorted({w for group in SPORT_WORD_GROUPS for w in group.split()}, key=len, reverse=True))
+_ACTIVITY_CLAUSES = (
+    # "during workouts", "during my workouts", "while working out", "while exercising"
+    re.compile(r"\b(?:during|in)\s+(?:my\s+|the\s+)?(?:workouts|exercise\s+sessions|training\s+sessions)\b|"
+               r"\b(?:while|whilst|when)\s+(?:I\s+(?:was|am|were)\s+)?(?:working\s+out|exercising)\b", re.I),
+    # "during my bike rides", "during my runs", "on my walks"
+    re.compile(r"\b(?:during|on)\s+my\s+(?:bike\s+)?(?P<sport>" + _SPORT_WORDS + r")s?\b(?!\s+(?:trip|holiday))",
+               re.I),
+    # "while running", "when I'm out cycling", "while playing tennis", "whilst doing yoga"
+    re.compile(r"\b(?:while|whilst|when)\s+(?:(?:I|I'm|I\s+am|I\s+was|we\s+were)\s+)?(?:out\s+)?"
+               r"(?:(?:playing|doing|at)\s+)?(?P<sport>" + _SPORT_WORDS + r")\b", re.I),
+)
+
+def activity_clause(question: str) -> Occasion | None:
+    """The workouts that `question` asks within ("during workouts", "while playing tennis") and the question without
+    them; None when it names none, or two, or the rest asks nothing of its own."""
+    match = _one_clause([m for pattern in _ACTIVITY_CLAUSES for m in pattern.finditer(question)])
+    rest = _without(question, match) if match is not None else None
+    if rest is None or not _RECORDS:
+        return None
+    words = " ".join(match.group(0).split())
+    kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _RECORDS)
+    sport = match.groupdict().get("sport")
+    if sport is None:
+        return Occasion(rest, words, "I did a workout", "my workouts", f"lambda attr: {kept}", _DURING)
+    group = next(g for g in _SPORTS if sport.lower() in g)
+    text = 'str(attr["text"]).lower().replace(",", " ").split()'
+    test = f"({kept}) and any(w in {text} for w in {format_value(tuple(sorted(group)))})"
+    return Occasion(rest, words, "I did a workout", f"my workouts ({words})", f"lambda attr: {test}", _DURING)
 
 
 def _a_place(words: str) -> bool:

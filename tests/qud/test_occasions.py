@@ -582,3 +582,68 @@ def test_the_span_joins_rule_can_be_switched_off(trip_store, monkeypatch):
         answer = ask("How many hikes fell in the Zermatt trip?", store, TODAY, llm=FakeLLM(list(INSTANT_JOIN)),
                      trace=trace)
     assert answer.value == 0 and "span_joins" not in trace.acted
+
+
+# --- a time of doing a sport ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, rest, words", [
+    ("How many songs did I listen to during workouts in 2023?", "How many songs did I listen to in 2023?",
+     "during workouts"),
+    ("How many tracks did I play while working out in 2021?", "How many tracks did I play in 2021?",
+     "while working out"),
+    ("how many spotify plays happened during my bike rides in 2022?", "how many spotify plays happened in 2022?",
+     "during my bike rides"),
+    ("do i ever listen to spotify while playing tennis?", "do i ever listen to spotify?", "while playing tennis"),
+    ("Which artist did I listen to most when I'm out running?", "Which artist did I listen to most?",
+     "when I'm out running"),
+])
+def test_a_sport_named_as_a_time_is_taken_out_of_the_question(question, rest, words):
+    from app.qud.occasions import activity_clause
+
+    occasion = activity_clause(question)
+    assert (occasion.rest, occasion.words, occasion.query) == (rest, words, "I did a workout")
+
+
+@pytest.mark.parametrize("question", [
+    "what's the highest heart rate my watch ever recorded during a workout?",   # asks about the workout itself
+    "When did I first go running in 2021?", "How many runs did I do while I was in Seoul?",
+    "How long did I run during my Lisbon trip?",
+])
+def test_other_questions_name_no_sport_as_a_time(question):
+    from app.qud.occasions import activity_clause
+
+    assert activity_clause(question) is None
+
+
+def _songs_and_workouts(tmp_path):
+    from tests.qud.test_pipeline import song
+
+    # hikes 9:00-11:00 on 3, 10 and 17 April, a run on the 20th; songs at 9:10 on the 3rd, 9:05 and 9:20 on the 10th,
+    # 9:00 on the 11th (no workout) and 9:30 on the 20th
+    return write_store(tmp_path / "events.sqlite", [
+        *hikes_and_a_run(), song(3, 10, "Mitski"), song(10, 5, "Lorde"), song(10, 20, "Lorde"), song(11, 0, "Lorde"),
+        song(20, 30, "Opeth")])
+
+
+SONG_COUNT = [' APPLY(l=QUD("songs I played"), fct=len)', ' RETRIEVE(query="I listened to music")']
+
+
+def test_each_retrieve_is_joined_with_the_workouts_of_the_sport(tmp_path):
+    path = _songs_and_workouts(tmp_path)
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        during = ask("How many songs did I listen to during workouts?", store, TODAY, llm=FakeLLM(list(SONG_COUNT)),
+                     trace=trace)
+        hiking = ask("How many songs did I play while hiking?", store, TODAY, llm=FakeLLM(list(SONG_COUNT)))
+        runs = ask("How many songs did I play during my runs?", store, TODAY, llm=FakeLLM(list(SONG_COUNT)))
+    assert during.value == 4 and "activity_clauses" in trace.acted    # not the song of the 11th
+    assert during.tree.children[0].step.startswith("JOIN(")
+    assert (hiking.value, runs.value) == (3, 1)
+
+
+def test_the_activity_rule_can_be_switched_off(tmp_path, monkeypatch):
+    path = _songs_and_workouts(tmp_path)
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "activity_clauses")
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many songs did I listen to during workouts?", store, TODAY, llm=FakeLLM(list(SONG_COUNT)))
+    assert answer.value == 5
