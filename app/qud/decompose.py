@@ -28,7 +28,7 @@ from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_when_most, as_yes_no, asks_for_someone_known, count_question, events_below,
     keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_listed, people_of, per_period,
-    sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
+    service_searches, sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import item_prices, measure_asked, orders_counted, thing_asked, time_measured
@@ -142,6 +142,8 @@ RULES: dict[str, str] = {
                    "owner also wrote to or met), not the shops and newsletters that send mail",
     "mail_searches": "a RETRIEVE whose query says mail ('emails from Amazon', 'I got a newsletter') keeps the mails, "
                      "not the orders or plays of a service it names (app.qud.frames)",
+    "service_searches": "a RETRIEVE whose query names a service ('I watched an episode of Netflix') keeps the events "
+                        "of that service's sources, not a podcast's episodes (app.qud.frames)",
     "keep_names": "a name of the question that no step of the tree writes keeps only the events whose text writes "
                   "it: a FILTER above the tree's only RETRIEVE (app.qud.frames)",
     "names_in_steps": "for keep_names, a name is kept only where a step writes it (a query, a test), not where only "
@@ -602,14 +604,16 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None,
                     names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
-    events' source (service_source), a search that says mail kept to the mails (mail_searches), no kind of events
-    the question rules out (ruled_out_kinds), a name searched as the kind the data holds it as (named_kinds), trips
-    as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as
-    one item's (item_prices) and the thing or day asked for, not the measure (thing_asked), the greatest measure,
-    not the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where
-    asked so (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
-    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
+    events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
+    service to its sources (service_searches), no kind of events the question rules out (ruled_out_kinds), a name
+    searched as the kind the data holds it as (named_kinds), trips as their own entries (trip_entries), meetings as
+    the calendar's entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked
+    for, not the measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted
+    as orders (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
+    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events
+    (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
+                ("service_searches", service_searches),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
                 ("trip_entries", trip_entries),

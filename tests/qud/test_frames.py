@@ -610,6 +610,49 @@ def test_mails_from_a_service_are_not_its_orders(tmp_path, monkeypatch):
         assert ask("How many emails did Amazon send me?", store, TODAY, llm=FakeLLM(list(steps))).value == 4
 
 
+# --- a service's events are that service's ------------------------------------------------------------------------
+
+def test_a_search_that_names_a_service_keeps_its_sources():
+    from app.qud.frames import service_searches
+
+    kept = service_searches(count_of("I watched an episode of Netflix")).children[0].children[0]
+    assert kept.step == ('FILTER(l=QUD("I received an email: every event about it"), filter=lambda attr: '
+                         'attr["source"] == "movie_stream" or attr["source"] == "tvseries_stream")')
+    assert kept.children[0].step == 'RETRIEVE(query="I watched an episode of Netflix")'
+    assert service_searches(count_of("I bought something on Amazon")).children[0].children[0].step.endswith(
+        'filter=lambda attr: attr["source"] == "online_purchase")')
+    assert service_searches(count_of("emails from Amazon")) is None          # mails (mail_searches)
+    assert service_searches(count_of("I watched an episode of a TV series")) is None   # no service named
+
+
+def test_netflix_hours_are_not_a_podcasts(tmp_path, monkeypatch):
+    start = datetime(2024, 3, 1, 20, 0, tzinfo=BERLIN)
+    episode = lambda day, source, title, data: Event(  # noqa: E731
+        source=source, type="test", start=start + timedelta(days=day), end=start + timedelta(days=day, hours=1),
+        title=title, text=title, data={**data, "duration_s": 3600.0}, position=f"{source} {day}",
+        key=content_key(source, str(day)), tz="Europe/Berlin")
+    path = write_store(tmp_path / "events.sqlite", [
+        episode(0, "tvseries_stream", "Dark: Season 1: Secrets (Episode 1)", {"series": "Dark"}),
+        episode(1, "tvseries_stream", "Dark: Season 1: Lies (Episode 2)", {"series": "Dark"}),
+        episode(2, "podcast_stream", "Blindboy Podcast - episode 140", {"show": "Blindboy Podcast"})])
+    steps = [' APPLY(l=QUD("I watched an episode of Netflix"), fct=len)',
+             ' RETRIEVE(query="I watched an episode of Netflix")']
+
+    class EveryEpisode:   # a search that finds a podcast's episodes too, as the small cross-encoder did
+        def retrieve(self, query, store, reference_date):
+            from app.engine.values import Item
+            return [Item.from_event(e) for e in store.events()]
+
+    with EventStore.open(path, read_only=True) as store:
+        trace = Trace()
+        assert ask("How many episodes did I watch on Netflix?", store, TODAY, llm=FakeLLM(list(steps)), trace=trace,
+                   retriever=EveryEpisode()).value == 2
+        assert "service_searches" in trace.acted
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "service_searches")
+        assert ask("How many episodes did I watch on Netflix?", store, TODAY, llm=FakeLLM(list(steps)),
+                   retriever=EveryEpisode()).value == 3
+
+
 # --- which month, which weekday ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("question, total, unit", [
