@@ -30,12 +30,13 @@ from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
 from bench.qa.runner import answer_question, scored_value, store_models, tree_outline
 
 WILD_DIR = Path(__file__).resolve().parents[1] / "wild"
-# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild4/), each
+# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild5/), each
 # written after the rules the one before it checked, to check those that came after
 WILD2_DIR = Path(__file__).resolve().parents[1] / "wild2"
 WILD3_DIR = Path(__file__).resolve().parents[1] / "wild3"
 WILD4_DIR = Path(__file__).resolve().parents[1] / "wild4"
-SETS = {"wild": WILD_DIR, "wild2": WILD2_DIR, "wild3": WILD3_DIR, "wild4": WILD4_DIR}
+WILD5_DIR = Path(__file__).resolve().parents[1] / "wild5"
+SETS = {"wild": WILD_DIR, "wild2": WILD2_DIR, "wild3": WILD3_DIR, "wild4": WILD4_DIR, "wild5": WILD5_DIR}
 QUESTION_FILES = ("questions_personas.jsonl", "questions_other.jsonl")
 GENERATOR = "other_shape.py"
 WILD_MODES = ("qud", "one-shot", "rag", "codegen")
