@@ -613,7 +613,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events
     (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
-                ("service_searches", service_searches),
+                ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
                 ("trip_entries", trip_entries),

@@ -875,29 +875,41 @@ def mail_searches(tree: Node) -> Node | None:
 # --- a service's events are that service's ------------------------------------------------------------------------
 #
 # "how many hours of netflix have i watched this year?": the search "I watched an episode of Netflix" finds Spotify's
-# podcast episodes too (101 of 315 events on a household's data). A query that names the service a source's events
-# all come from ("Netflix", "Spotify") asks for events of that service's sources (all of them: "an episode of
-# Netflix" is the model's wording for "netflix", films included). A query that says mail asks for mails instead
-# (mail_searches).
+# podcast episodes too (101 of 315 events on a household's data), and no films. A query that names the service a
+# source's events all come from ("Netflix", "Spotify") asks for events of that service's sources. Where it says
+# nothing else ("I watched an episode of Netflix": a kind, a verb, the service) and its kind is narrower than the
+# question's ("how much netflix": films too), the search is for the service itself, kept to the kinds the question
+# asks about. A query that says mail asks for mails instead (mail_searches).
 
 SERVICE_SOURCES: dict[str, frozenset[str]] = {}
+SERVICE_NAMES: dict[str, str] = {}
 for _spec in SOURCES.values():
     if _spec.service:
         SERVICE_SOURCES[_spec.service.lower()] = SERVICE_SOURCES.get(_spec.service.lower(), frozenset()) | {_spec.name}
+        SERVICE_NAMES[_spec.service.lower()] = _spec.service
+# words that say an event happened or a thing was used, naming nothing of their own
+_USED = _EVENT_VERBS | frozenset("something anything stuff thing things listen stream streaming".split())
 
 
-def service_searches(tree: Node) -> Node | None:
-    """`tree` with a FILTER above each RETRIEVE whose query names a service that keeps the events of its sources;
-    None where no query names one."""
+def service_searches(tree: Node, question: str) -> Node | None:
+    """`tree` with a FILTER above each RETRIEVE whose query names a service that keeps the events of its sources
+    (searched for as the service itself, of the kinds `question` asks about, where the query says nothing but the
+    service and a narrower kind); None where no query names one."""
 
     def services(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
         words = {w.lower() for w in TEXT_WORD.findall(query)} if isinstance(query, str) else set()
-        named = [SERVICE_SOURCES[w] for w in words if w in SERVICE_SOURCES]
+        named = [w for w in words if w in SERVICE_SOURCES]
         if not named or words & MAIL_WORDS:
             return retrieve
-        sources = frozenset().union(*named)
-        test = " or ".join(f'attr["source"] == {format_value(name)}' for name in sorted(sources))
-        return kept_where(retrieve, test)
+        sources = frozenset().union(*(SERVICE_SOURCES[w] for w in named))
+        own = [w for w in words - FUNCTION_WORDS - _USED
+               if w not in SERVICE_SOURCES and not NAMING_WORDS.get(w, frozenset()) & sources]
+        asked, searched = sources & sources_meant(question), sources & sources_meant(query)
+        # the query says only the service and a narrower kind than the question ("an episode of Netflix" for
+        # "how much netflix"): the service's events of every kind the question asks about are searched for
+        service = SERVICE_NAMES[named[0]] if not own and len(named) == 1 and searched < asked else None
+        test = " or ".join(f'attr["source"] == {format_value(name)}' for name in sorted(asked if service else sources))
+        return kept_where(retrieve, test, query=service)
 
     return each_search_narrowed(tree, services)

@@ -615,14 +615,23 @@ def test_mails_from_a_service_are_not_its_orders(tmp_path, monkeypatch):
 def test_a_search_that_names_a_service_keeps_its_sources():
     from app.qud.frames import service_searches
 
-    kept = service_searches(count_of("I watched an episode of Netflix")).children[0].children[0]
+    hours = "how many hours of netflix did I watch in 2022?"
+    kept = service_searches(count_of("I watched an episode of Netflix"), hours).children[0].children[0]
     assert kept.step == ('FILTER(l=QUD("I received an email: every event about it"), filter=lambda attr: '
                          'attr["source"] == "movie_stream" or attr["source"] == "tvseries_stream")')
-    assert kept.children[0].step == 'RETRIEVE(query="I watched an episode of Netflix")'
-    assert service_searches(count_of("I bought something on Amazon")).children[0].children[0].step.endswith(
-        'filter=lambda attr: attr["source"] == "online_purchase")')
-    assert service_searches(count_of("emails from Amazon")) is None          # mails (mail_searches)
-    assert service_searches(count_of("I watched an episode of a TV series")) is None   # no service named
+    assert kept.children[0].step == 'RETRIEVE(query="Netflix")'    # the query says nothing but the service
+    # the query's kind is the question's: the model's own search, kept to the service's events
+    podcasts = service_searches(count_of("I listened to a podcast on Spotify"), "hours of podcasts on spotify?")
+    assert podcasts.children[0].children[0].children[0].step == 'RETRIEVE(query="I listened to a podcast on Spotify")'
+    assert podcasts.children[0].children[0].step.endswith(
+        'attr["source"] == "audiobook_stream" or attr["source"] == "music_stream" or '
+        'attr["source"] == "podcast_stream")')
+    named = service_searches(count_of("I watched Stranger Things on Netflix"), "how much stranger things on netflix")
+    assert named.children[0].children[0].children[0].step == 'RETRIEVE(query="I watched Stranger Things on Netflix")'
+    assert service_searches(count_of("I bought a kettle on Amazon"), "kettles from amazon?").children[0].children[
+        0].step.endswith('filter=lambda attr: attr["source"] == "online_purchase")')
+    assert service_searches(count_of("emails from Amazon"), "mails from amazon") is None        # mails (mail_searches)
+    assert service_searches(count_of("I watched an episode of a TV series"), "how many episodes?") is None
 
 
 def test_netflix_hours_are_not_a_podcasts(tmp_path, monkeypatch):
