@@ -647,3 +647,23 @@ def test_the_activity_rule_can_be_switched_off(tmp_path, monkeypatch):
     with EventStore.open(path, read_only=True) as store:
         answer = ask("How many songs did I listen to during workouts?", store, TODAY, llm=FakeLLM(list(SONG_COUNT)))
     assert answer.value == 5
+
+
+ARTIST_TOP = [' ARGMAX(l=QUD("number of songs per artist"), arg_attr_name="count", val_attr_name="artist")',
+              ' MAP(l=QUD("my songs grouped by artist"), fct=len, res_name="count")',
+              ' GROUP_BY(l=QUD("my songs with artist"), attr_names=["artist"])',
+              ' EXTRACT(l=QUD("my songs"), attr_names=["artist"])',
+              ' RETRIEVE(query="I listened to music")']
+
+
+def test_the_artist_heard_most_while_running_is_of_the_songs_during_runs(tmp_path):
+    from tests.qud.test_pipeline import song
+    from tests.stores import workout
+
+    path = write_store(tmp_path / "events.sqlite", (
+        workout(3, "running", 10.0), workout(10, "running", 12.0),
+        song(3, 10, "Mitski"), song(3, 20, "Mitski"), song(10, 5, "Lorde"), song(10, 50, "Mitski"),
+        song(11, 0, "Lorde"), song(12, 0, "Lorde"), song(13, 0, "Lorde")))   # the last three: no run
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("Which artist did I listen to most when running?", store, TODAY, llm=FakeLLM(list(ARTIST_TOP)))
+    assert answer.value == "Mitski"      # Lorde, counting every song
