@@ -777,23 +777,26 @@ def _replaced(node: Node, old: Node, new: Node) -> Node:
 # (app.sources: SourceSpec.service), so the test is written as a test of the events' source instead.
 
 _SERVICE_TEST = re.compile(r'attr\["(?P<attr>\w+)"\](?:\.lower\(\))?\s*==\s*"(?P<name>[^"]+)"')
+# each service's name in lower case -> its sources, and -> its name as written ("netflix" -> "Netflix")
+SERVICE_SOURCES: dict[str, frozenset[str]] = {}
+SERVICE_NAMES: dict[str, str] = {}
+for _spec in SOURCES.values():
+    if _spec.service:
+        SERVICE_SOURCES[_spec.service.lower()] = SERVICE_SOURCES.get(_spec.service.lower(), frozenset()) | {_spec.name}
+        SERVICE_NAMES[_spec.service.lower()] = _spec.service
 
 
 def sourcing_services(tree: Node) -> Node | None:
     """`tree` with each FILTER test of an attribute (not the source) for a service's name written as a test of the
     events' source; None when no FILTER tests one."""
-    sources_of: dict[str, list[str]] = {}
-    for spec in SOURCES.values():
-        if spec.service:
-            sources_of.setdefault(spec.service.lower(), []).append(spec.name)
 
     def rewritten(match: re.Match) -> str:
-        names = sources_of.get(match.group("name").lower())
-        if names is None or match.group("attr") == "source":
+        names = sorted(SERVICE_SOURCES.get(match.group("name").lower(), ()))
+        if not names or match.group("attr") == "source":
             return match.group(0)
         if len(names) == 1:
             return f'attr["source"] == {format_value(names[0])}'
-        return f'attr["source"] in ({", ".join(format_value(n) for n in sorted(names))})'
+        return f'attr["source"] in ({", ".join(format_value(n) for n in names)})'
 
     def tested_by_source(node: Node) -> Call | None:
         call = node.call
@@ -881,12 +884,6 @@ def mail_searches(tree: Node) -> Node | None:
 # question's ("how much netflix": films too), the search is for the service itself, kept to the kinds the question
 # asks about. A query that says mail asks for mails instead (mail_searches).
 
-SERVICE_SOURCES: dict[str, frozenset[str]] = {}
-SERVICE_NAMES: dict[str, str] = {}
-for _spec in SOURCES.values():
-    if _spec.service:
-        SERVICE_SOURCES[_spec.service.lower()] = SERVICE_SOURCES.get(_spec.service.lower(), frozenset()) | {_spec.name}
-        SERVICE_NAMES[_spec.service.lower()] = _spec.service
 # words that say an event happened or a thing was used, naming nothing of their own
 _USED = _EVENT_VERBS | frozenset("something anything stuff thing things listen stream streaming".split())
 
