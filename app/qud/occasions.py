@@ -177,7 +177,7 @@ def activity_clause(question: str) -> Occasion | None:
     them; None when it names none, or two, or the rest asks nothing of its own."""
     match = _one_clause([m for pattern in _ACTIVITY_CLAUSES for m in pattern.finditer(question)])
     rest = _without(question, match) if match is not None else None
-    if rest is None or not _RECORDS:
+    if rest is None or not _RECORDS or not _asks_of_other_events(rest):
         return None
     words = " ".join(match.group(0).split())
     kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _RECORDS)
@@ -188,6 +188,20 @@ def activity_clause(question: str) -> Occasion | None:
     text = 'str(attr["text"]).lower().replace(",", " ").split()'
     test = f"({kept}) and any(w in {text} for w in {format_value(tuple(sorted(group)))})"
     return Occasion(rest, words, "I did a workout", f"my workouts ({words})", f"lambda attr: {test}", _DURING)
+
+
+# a word that says listening, watching or playing something: "who did I listen to most?" asks of songs
+_MEDIA_WORD = re.compile(r"^(?:listen(?:s|ed|ing)?|hear(?:s|d|ing)?|play(?:s|ed|ing)?|stream(?:s|ed|ing)?|"
+                         r"watch(?:es|ed|ing)?|read(?:s|ing)?)$", re.I)
+
+
+def _asks_of_other_events(rest: str) -> bool:
+    """Whether `rest` asks about events other than the workouts themselves ("how many songs did I listen to?", not
+    "maximum heart rate during 2020?", whose clause "in my workouts" says what is measured, not when)."""
+    for word in (w.lower() for w in TEXT_WORD.findall(rest)):
+        if _MEDIA_WORD.match(word) or set(NAMING_WORDS.get(word, ())) - set(_RECORDS):
+            return True
+    return False
 
 
 def _a_place(words: str) -> bool:

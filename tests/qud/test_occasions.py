@@ -606,6 +606,8 @@ def test_a_sport_named_as_a_time_is_taken_out_of_the_question(question, rest, wo
 
 @pytest.mark.parametrize("question", [
     "what's the highest heart rate my watch ever recorded during a workout?",   # asks about the workout itself
+    "Maximum heart rate in my workouts during 2020?", "average heart rate on my runs this year",
+    "total km on my walking workouts this year?", "have i been on my bike at all in the last 30 days?",
     "When did I first go running in 2021?", "How many runs did I do while I was in Seoul?",
     "How long did I run during my Lisbon trip?",
 ])
