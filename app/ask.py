@@ -66,9 +66,11 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
         say(f"{'  ' * depth}{step}" + (f"  (rejected: {problems[0]})" if problems else ""))
 
     trace = trace if trace is not None else Trace()
-    owner = lambda: mail_owner(store)  # noqa: E731  (read only for a question about the people of some events)
-    # read once, and only for a question with a lower-case word that may be a first name or "which friend ..."
-    people = functools.cache(lambda: owner_and_people(store)[1])
+    # the owner and their people, read once (all mails and calendar entries), and only for a question about the
+    # people of some events, with a lower-case word that may be a first name, or a search of a shared account
+    known = functools.cache(lambda: owner_and_people(store))
+    owner = functools.cache(lambda: mail_owner(store, known()))
+    people = functools.cache(lambda: known()[1])
     # read once, and only where a search calls a name a kind ("the podcast Friends")
     names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
     # read once, and only where a search finds events of a source with profiles

@@ -49,11 +49,13 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
     return me, people + [n for n in people_book(store) if n not in people and n != me]
 
 
-def mail_owner(store: Any) -> str | None:
+def mail_owner(store: Any, found: tuple[str | None, list[str]] | None = None) -> str | None:
     """The owner of the data when the store has mails (they are on every mail, so the people of mails would
     always name them first); None without mails: a calendar's attendees alone do not tell the owner apart from a
-    frequent guest."""
-    return owner_and_people(store)[0] if store.count("mail") else None
+    frequent guest. `found`: what `owner_and_people(store)` gave, when the caller has it already."""
+    if not store.count("mail"):
+        return None
+    return (found if found is not None else owner_and_people(store))[0]
 
 
 # --- the people book: who is who to the owner ---------------------------------------------------------
