@@ -1,6 +1,9 @@
 """EXTRACT with a learned extractor (ReQAP Section 3.2.2). Implements the engine's `Extractor` protocol.
 
 For each attribute name:
+0. A travel booking's hotel, airline, flight number or booking reference is read from the event's text by the
+   ways confirmations write them (app.extract.bookings); no model runs, and an event that is no such booking has
+   none.
 1. Frozen mapping, by look-up: when the engine's key/alias look-up (`app.engine.extract.resolve`) finds a
    value in at least 70% of the first 50 items, the name is a plain key ("date" -> start_date, "artist"
    -> artist) and the look-up is used for every item; no model runs.
@@ -30,6 +33,7 @@ from typing import Any, Callable, Sequence
 
 from app.engine.extract import means_participants, resolve, with_converted_values
 from app.engine.values import MISSING, Item
+from app.extract.bookings import booking_field, read_booking
 from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
 from models.extractor import Extractor
@@ -138,6 +142,10 @@ class ModelExtractor:
                ) -> tuple[list[Any], str]:
         """One raw value per item (MISSING where none) and how they were found: lookup, mapped:<key>, model.
         single: the name takes one value per item, so the model answers with its surest span."""
+        field = booking_field(name)
+        if field is not None:   # a booking's hotel, airline, flight number or reference: as its text writes it
+            read = (read_booking(item.attrs, field) for item in items)
+            return [MISSING if value is None or value == self.owner else value for value in read], "booking"
         looked_up = [resolve(item, name) for item in items]
         if means_participants(name) and (self.people or self.relations):
             looked_up = [self.calendar_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]

@@ -23,6 +23,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.accounts import own_profile
+from app.qud.bookings import booking_asked, booking_tree
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
@@ -136,6 +137,9 @@ RULES: dict[str, str] = {
                        "first to come back after today (app.qud.occasions)",
     "travels_frame": "'where did I go on holiday in May?', 'which cities did I travel to?' ask for the cities of "
                      "the trips' own entries (a day or longer), in the year or month named (app.qud.occasions)",
+    "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
+                     "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
+                     "that writes it (app.qud.bookings, app.extract.bookings)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -673,6 +677,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("company_frame", company_trip(question), listed_people),
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
+        ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),
     )

@@ -1,0 +1,108 @@
+"""The fields of a travel booking, read from the text that confirms it: the hotel, the airline, the flight number
+and the booking reference.
+
+Confirmations, check-in reminders and a person's own notes write these the same few ways whatever the service:
+a labelled line ("Booking reference: 9AV964", "Reservation number: LZWN5P"), a flight number (a two-character
+airline designator and up to four digits: "EU1344", "TP 567") in a text about flying, the airline as the sender
+of a mail about a flight or beside its number ("(TP 567, TAP Air Portugal)"), and the place stayed at after "stay
+at", "reservation at", "checked in at" or "Booking confirmed:" in a text about a stay. The small extractor model
+read none of them (it answered the city, a part of the name, or nothing: models/cards/extractor-small.md), so
+EXTRACT reads these names here, never by the model; an event that is not such a booking has no value.
+
+    booking_field("flight_number")                 # 'flight_number' (also "flight_no", "flight")
+    read_booking(attrs, "booking_reference")       # '9AV964' from "Booking reference: 9AV964"
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+# attribute names (lower case, words joined by "_") -> the field they ask for
+_FIELD_NAMES = {
+    "hotel": "hotel", "hotel_name": "hotel", "hostel": "hotel", "accommodation": "hotel", "lodging": "hotel",
+    "airline": "airline", "airline_name": "airline", "carrier": "airline",
+    "flight_number": "flight_number", "flight_no": "flight_number", "flight": "flight_number",
+    "booking_reference": "booking_reference", "booking_ref": "booking_reference", "booking_code": "booking_reference",
+    "booking_number": "booking_reference", "reservation_number": "booking_reference",
+    "reservation_code": "booking_reference", "confirmation_number": "booking_reference",
+    "confirmation_code": "booking_reference", "reference": "booking_reference",
+    "booking_confirmation": "booking_reference",
+}
+
+# The text fields of an event where a booking writes its facts; a calendar entry carries a mail merged into it
+# (its check-in reminder) under "mail." keys.
+_TEXT_KEYS = ("title", "text", "description", "location", "mail.title", "mail.text")
+_SENDER_KEYS = ("from_name", "mail.from_name")
+
+_FLYING = re.compile(r"\b(?:flights?|flew|fly|flying|flown|airlines?|airways|outbound|boarding|departs|departing|"
+                     r"departure|e-?tickets?|itinerary|passengers?)\b|✈", re.I)
+# an airline designator: two letters, or a letter and a digit either way round; then one to four digits
+FLIGHT_NUMBER = re.compile(r"\b(?P<code>[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z])\s?(?P<number>[0-9]{1,4})\b(?![.:/-]?[0-9])")
+# the label in any case, the code in capitals and digits
+_REFERENCE = re.compile(
+    r"\b(?i:booking|reservation|confirmation|reference)(?i:\s+(?:reference|ref\.?|code|number|no\.?))?\s*[:#]?\s*"
+    r"(?i:is\s+)?(?P<value>[A-Z0-9]{5,12})\b")
+_STAYING = re.compile(r"\b(?:check-?out|checkout|nights?|your\s+stay|guests?|checked\s+in\s+at|room)\b", re.I)
+# a place's name: capitalised words, with the small words names carry between them ("Casa do Alecrim")
+_NAME = r"(?P<name>(?:The[ \t]+)?[A-Z][\w'’&-]*(?:[ \t]+(?:(?:de|do|da|das|dos|del|la|le|les|des|di|am|an|im|zum|" \
+        r"zur|of|on|the|&|and)[ \t]+)*[A-Z0-9][\w'’&-]*)*)"   # on one line: a name ends where its line does
+_STAYED_AT = re.compile(r"\b(?i:stay(?:ing|ed)?|reservation|booking|checked[ \t]+in|check[ \t]+in)[ \t]+at[ \t]+" + _NAME)
+_CONFIRMED = re.compile(r"\b(?i:booking|reservation)[ \t]+(?i:confirmed|confirmation)[ \t]*[:–-]?[ \t]*" + _NAME)
+_AIRLINE_BESIDE = re.compile(r"\b(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?[0-9]{1,4},[ \t]*" + _NAME + r"[ \t]*\)")
+_LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartments?|suites?|motel|pension|b&b|"
+                      r"casa|quinta|haus|residence|villa|camping)\b", re.I)
+
+
+def booking_field(name: str) -> str | None:
+    """The booking field an attribute name asks for ("hotel", "airline", "flight_number", "booking_reference"), or
+    None for other names."""
+    return _FIELD_NAMES.get(re.sub(r"[\s-]+", "_", name.strip().lower()))
+
+
+def _texts(attrs: Mapping[str, Any]) -> list[str]:
+    return [value for key in _TEXT_KEYS if isinstance(value := attrs.get(key), str) and value]
+
+
+def _first(pattern: re.Pattern, texts: list[str], group: str = "name") -> str | None:
+    for text in texts:
+        match = pattern.search(text)
+        if match is not None:
+            return match.group(group).strip()
+    return None
+
+
+def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
+    """The `field` (booking_field's) of the event whose attributes are `attrs`, or None where it writes none."""
+    texts = _texts(attrs)
+    whole = "\n".join(texts)
+    flying = _FLYING.search(whole) is not None
+    if field == "booking_reference":
+        for text in texts:
+            for match in _REFERENCE.finditer(text):
+                value = match.group("value")
+                # a code, not a word: capitals with a digit, or six or more capitals ("K08TEH", "LZWN5P")
+                if any(c.isdigit() for c in value) or len(value) >= 6:
+                    return value
+        return None
+    if field == "flight_number":
+        if not flying:
+            return None
+        match = next((m for text in texts for m in [FLIGHT_NUMBER.search(text)] if m is not None), None)
+        return match.group(0) if match is not None else None
+    if field == "airline":
+        numbered = any(FLIGHT_NUMBER.search(text) for text in texts)
+        beside = _first(_AIRLINE_BESIDE, texts)
+        if beside is not None:
+            return beside
+        sender = next((attrs[key] for key in _SENDER_KEYS if isinstance(attrs.get(key), str) and attrs[key]), None)
+        # the sender of a mail about a flight it names by number is the airline (an agency writes no number)
+        return sender if sender is not None and numbered and flying and not _LODGING.search(sender) else None
+    if field == "hotel":
+        if not (_STAYING.search(whole) or _LODGING.search(whole)):
+            return None
+        name = _first(_STAYED_AT, texts) or _first(_CONFIRMED, texts)
+        if name is not None and not (flying and FLIGHT_NUMBER.search(name)):
+            return name.rstrip(".")
+        return None
+    return None

@@ -1,0 +1,136 @@
+"""What a trip's bookings said: "What was the name of the hotel we stayed at in Bangkok?", "which airline did i fly
+to lisbon with", "flight number for madeira?", "booking reference for my tokyo flight?", "Where did I stay in
+Kraków?" ask for one field of the bookings of a trip to a place. The model read them as the city, a count or a
+date; EXTRACT reads these fields from the bookings' own text (app.extract.bookings).
+
+The tree searches the place's bookings of that kind ("my hotel in Bangkok", "my flight to Lisbon", "my flight
+home from Berlin"), reads the field of each, and gives the latest event that writes one: the booking, its
+check-in reminder and the person's own notes of the trip name the same hotel or flight, and the latest trip is the
+one meant where there were several ("on my last trip"). A year or month keeps the events from half a year before
+it to its end, since a trip is booked before it starts.
+
+    booking_asked("which airline did I fly to Seoul with in March 2024?")
+    -> BookingAsked(field="airline", place="Seoul", home=False, period=(date(2023, 9, 1), date(2024, 3, 31)))
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from app.engine.syntax import Qud, format_value
+from app.engine.tree import Node
+from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
+
+_FIELDS = (   # the field, the words that ask for it
+    ("flight_number", r"flight\s*(?:number|no\.?|#)"),
+    ("booking_reference", r"(?:booking|reservation|confirmation)\s+(?:reference|ref|code|number|no\.?)"
+                          r"|reference\s+(?:number|code)"),
+    ("airline", r"airlines?"),
+    ("hotel", r"hotels?|hostels?|accommodation"),
+)
+_FIELD = "(?P<field>" + "|".join(f"(?P<{name}>{words})" for name, words in _FIELDS) + r")\b"
+_ASKED = (
+    # "which airline did I fly ...", "what hotel did we stay at ..."
+    re.compile(rf"^(?:which|what)\s+{_FIELD}(?P<rest>.*)$", re.I),
+    # "what was the name of the hotel ...", "what's the flight number ..."
+    re.compile(rf"^(?:which|what)(?:'s|’s|\s+(?:is|was|were))\s+(?:(?:the|my|our)\s+)?"
+               rf"(?:name\s+of\s+(?:the|my|our)\s+)?{_FIELD}(?P<rest>.*)$", re.I),
+    # "flight number for madeira?", "the name of the hotel in Kraków"
+    re.compile(rf"^(?:(?:the|my|our)\s+)?(?:name\s+of\s+(?:the|my|our)\s+)?{_FIELD}(?P<rest>.*)$", re.I),
+)
+_STAYED = re.compile(r"^where\s+did\s+(?:i|we)\s+stay\b(?P<rest>.*)$", re.I)
+# what else such a question may ask, which the latest booking does not answer
+_OTHER_ASKS = re.compile(r"\b(?:most|least|often|times|many|much|cost|costs|price|pay|paid|spend|spent|nights?|"
+                         r"first|before|after|or|more|ever|usually|every|each|all)\b", re.I)
+_DATED = re.compile(r"\s*\b(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
+                    r"(?P<year>(?:19|20)\d\d)\b", re.I)
+_RECENTLY = re.compile(r"\s*\b(?:on\s+(?:my|our)\s+(?:last|latest|most\s+recent)\s+(?:trip|visit|stay)|"
+                       r"(?:the\s+)?last\s+time|most\s+recently|recently)\b", re.I)
+_HOMEWARD = re.compile(r"\b(?:home|back)\b|\bfrom\b", re.I)
+# words of such a question that are not the place: how it was travelled and stayed
+_NOT_PLACE = FUNCTION_WORDS | frozenset(
+    "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled "
+    "trip trips holiday holidays flight flights home back return there time name booking bookings hotel hotels "
+    "airline airlines reference number".split())
+BOOKED_BEFORE = timedelta(days=183)   # a trip's bookings are made up to half a year before it
+
+
+@dataclass(frozen=True)
+class BookingAsked:
+    """The field asked for ("hotel", "airline", "flight_number", "booking_reference"), of the bookings of a trip to
+    `place`; `home`: the flight back from it; `period`: the days (first, last) its events are kept in, if dated."""
+
+    field: str
+    place: str
+    home: bool = False
+    period: tuple[date, date] | None = None
+
+
+def booking_asked(question: str) -> BookingAsked | None:
+    """What a question asks of a trip's bookings, or None for other questions (those that ask how many, how much,
+    the most or a comparison, and those that name no place)."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = next((m for pattern in _ASKED for m in [pattern.match(text)] if m is not None), None)
+    if match is not None:
+        field = next(name for name, _ in _FIELDS if match.group(name))
+        rest = match.group("rest")
+    elif (stayed := _STAYED.match(text)) is not None:
+        field, rest = "hotel", stayed.group("rest")
+    else:
+        return None
+    if _OTHER_ASKS.search(rest):
+        return None
+    period = None
+    dated = _DATED.search(rest)
+    if dated is not None:
+        year = int(dated.group("year"))
+        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
+        first = date(year, month or 1, 1)
+        last = date(year, month or 12, calendar.monthrange(year, month or 12)[1])
+        period = (first - BOOKED_BEFORE, last)
+        rest = rest[:dated.start()] + rest[dated.end():]
+    rest = _RECENTLY.sub("", rest)
+    words = re.findall(r"[^\W\d_][\w'’.-]*", rest)
+    place = [w.strip(".") for w in words if w.lower() not in _NOT_PLACE]
+    if not place or len(place) > 3:
+        return None
+    home = field in ("flight_number", "airline", "booking_reference") and _HOMEWARD.search(rest) is not None
+    return BookingAsked(field, " ".join(w[:1].upper() + w[1:] for w in place), home, period)
+
+
+def booking_tree(asked: BookingAsked, question: str) -> Node:
+    """The tree answering `question` as `asked` reads it: the latest of the place's bookings that writes the field."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    if asked.field == "hotel":
+        search = f"my hotel in {asked.place}"
+    else:
+        search = f"my flight home from {asked.place}" if asked.home else f"my flight to {asked.place}"
+    node = Node.from_step(search, f"RETRIEVE(query={format_value(search)})", ())
+    if asked.field != "hotel":   # a flight to the place says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
+        place = asked.place.lower()
+        said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to "] if asked.home else
+                [f"to {place}", f"- {place}", f"– {place}", f"→ {place}"])
+        text = " + \" \" + ".join(f'str(attr.get("{key}", ""))' for key in ("title", "text", "mail.title", "mail.text"))
+        way = f"my flights that say they came back from {asked.place}" if asked.home else \
+            f"my flights that say they went to {asked.place}"
+        node = Node.from_step(way, f"FILTER(l={q(search)}, filter=lambda attr: any(w in ({text}).lower() for w in "
+                              f"[{', '.join(map(format_value, said))}]))", (node,))
+        search = way
+    if asked.period is not None:
+        first, last = asked.period
+        test = (f'attr["start_datetime"].date() >= date({first.year}, {first.month}, {first.day}) and '
+                f'attr["start_datetime"].date() <= date({last.year}, {last.month}, {last.day})')
+        dated = f"{search} from {first.isoformat()} to {last.isoformat()}"
+        node = Node.from_step(dated, f"FILTER(l={q(search)}, filter=lambda attr: {test})", (node,))
+    field = asked.field
+    read = Node.from_step(f"{node.question} with date and {field.replace('_', ' ')}",
+                          f'EXTRACT(l={q(node.question)}, attr_names=["start_datetime", {format_value(field)}], '
+                          f'attr_types=[datetime.fromisoformat, str])', (node,))
+    written = Node.from_step(f"{search} naming the {field.replace('_', ' ')}",
+                             f'FILTER(l={q(read.question)}, filter=lambda attr: attr.get({format_value(field)}) '
+                             f'is not None)', (read,))
+    return Node.from_step(question, f'ARGMAX(l={q(written.question)}, arg_attr_name="start_datetime", '
+                          f'val_attr_name={format_value(field)})', (written,))
