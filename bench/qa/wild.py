@@ -30,13 +30,15 @@ from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
 from bench.qa.runner import answer_question, scored_value, store_models, tree_outline
 
 WILD_DIR = Path(__file__).resolve().parents[1] / "wild"
-# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild5/), each
+# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild6/), each
 # written after the rules the one before it checked, to check those that came after
 WILD2_DIR = Path(__file__).resolve().parents[1] / "wild2"
 WILD3_DIR = Path(__file__).resolve().parents[1] / "wild3"
 WILD4_DIR = Path(__file__).resolve().parents[1] / "wild4"
 WILD5_DIR = Path(__file__).resolve().parents[1] / "wild5"
-SETS = {"wild": WILD_DIR, "wild2": WILD2_DIR, "wild3": WILD3_DIR, "wild4": WILD4_DIR, "wild5": WILD5_DIR}
+WILD6_DIR = Path(__file__).resolve().parents[1] / "wild6"   # trips and their bookings
+SETS = {"wild": WILD_DIR, "wild2": WILD2_DIR, "wild3": WILD3_DIR, "wild4": WILD4_DIR, "wild5": WILD5_DIR,
+        "wild6": WILD6_DIR}
 QUESTION_FILES = ("questions_personas.jsonl", "questions_other.jsonl")
 GENERATOR = "other_shape.py"
 WILD_MODES = ("qud", "one-shot", "rag", "codegen")
