@@ -1,11 +1,11 @@
-"""The fields of a travel booking, read from the text that confirms it: the hotel, the airline, the flight number
-and the booking reference.
+"""The fields of a travel booking, read from the text that confirms it: the hotel, the airline, the flight number,
+the booking reference and the day of the flight.
 
 Confirmations, check-in reminders and a person's own notes write these the same few ways whatever the service:
 a labelled line ("Booking reference: 9AV964", "Reservation number: LZWN5P"), a flight number (a two-character
 airline designator and up to four digits: "EU1344", "TP 567") in a text about flying, the airline as the sender
 of a mail about a flight or beside its number ("(TP 567, TAP Air Portugal)"), and the place stayed at after "stay
-at", "reservation at", "checked in at" or "Booking confirmed:" in a text about a stay. The small extractor model
+at", "reservation at", "checked in at" or "Booking confirmed:" in a text about a stay; the day of a flight as the calendar's entry for it starts. The small extractor model
 read none of them (it answered the city, a part of the name, or nothing: models/cards/extractor-small.md), so
 EXTRACT reads these names here, never by the model; an event that is not such a booking has no value.
 
@@ -28,6 +28,7 @@ _FIELD_NAMES = {
     "reservation_code": "booking_reference", "confirmation_number": "booking_reference",
     "confirmation_code": "booking_reference", "reference": "booking_reference",
     "booking_confirmation": "booking_reference",
+    "flight_date": "flight_date", "departure_date": "flight_date",
 }
 
 # The text fields of an event where a booking writes its facts; a calendar entry carries a mail merged into it
@@ -55,8 +56,8 @@ _LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartme
 
 
 def booking_field(name: str) -> str | None:
-    """The booking field an attribute name asks for ("hotel", "airline", "flight_number", "booking_reference"), or
-    None for other names."""
+    """The booking field an attribute name asks for ("hotel", "airline", "flight_number", "booking_reference",
+    "flight_date"), or None for other names."""
     return _FIELD_NAMES.get(re.sub(r"[\s-]+", "_", name.strip().lower()))
 
 
@@ -85,6 +86,11 @@ def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
                 if any(c.isdigit() for c in value) or len(value) >= 6:
                     return value
         return None
+    if field == "flight_date":   # the day of a flight the calendar holds, as its entry starts (a booking is made earlier)
+        start = attrs.get("start")
+        if attrs.get("source") != "calendar" or not flying or start is None:
+            return None
+        return start.date().isoformat() if hasattr(start, "date") else str(start)[:10]
     if field == "flight_number":
         if not flying:
             return None

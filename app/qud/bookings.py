@@ -1,6 +1,6 @@
 """What a trip's bookings said: "What was the name of the hotel we stayed at in Bangkok?", "which airline did i fly
 to lisbon with", "flight number for madeira?", "booking reference for my tokyo flight?", "Where did I stay in
-Kraków?" ask for one field of the bookings of a trip to a place. The model read them as the city, a count or a
+Kraków?", "what date did i fly out to seoul" ask for one field of the bookings of a trip to a place. The model read them as the city, a count or a
 date; EXTRACT reads these fields from the bookings' own text (app.extract.bookings).
 
 The tree searches the place's bookings of that kind ("my hotel in Bangkok", "my flight to Lisbon", "my flight
@@ -10,7 +10,7 @@ one meant where there were several ("on my last trip"). A year or month keeps th
 it to its end, since a trip is booked before it starts.
 
     booking_asked("which airline did I fly to Seoul with in March 2024?")
-    -> BookingAsked(field="airline", place="Seoul", home=False, period=(date(2023, 9, 1), date(2024, 3, 31)))
+    -> BookingAsked(field="airline", place="Seoul", home=False, period=(date(2023, 8, 31), date(2024, 3, 31)))
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ _ASKED = (
     re.compile(rf"^(?:(?:the|my|our)\s+)?(?:name\s+of\s+(?:the|my|our)\s+)?{_FIELD}(?P<rest>.*)$", re.I),
 )
 _STAYED = re.compile(r"^where\s+did\s+(?:i|we)\s+stay\b(?P<rest>.*)$", re.I)
+# "when did I fly out to Seoul", "what day did I fly back from Vienna", "when was my flight home from Berlin"
+_FLEW = re.compile(r"^(?:when|(?:on\s+)?(?:what|which)\s+(?:date|day))\s+(?:did\s+(?:i|we)\s+fly|"
+                   r"was\s+(?:my|our)\s+flight)\b(?P<rest>.*)$", re.I)
 # what else such a question may ask, which the latest booking does not answer
 _OTHER_ASKS = re.compile(r"\b(?:most|least|often|times|many|much|cost|costs|price|pay|paid|spend|spent|nights?|"
                          r"first|before|after|or|more|ever|usually|every|each|all)\b", re.I)
@@ -52,7 +55,7 @@ _RECENTLY = re.compile(r"\s*\b(?:on\s+(?:my|our)\s+(?:last|latest|most\s+recent)
 _HOMEWARD = re.compile(r"\b(?:home|back)\b|\bfrom\b", re.I)
 # words of such a question that are not the place: how it was travelled and stayed
 _NOT_PLACE = FUNCTION_WORDS | frozenset(
-    "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled "
+    "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled out "
     "trip trips holiday holidays flight flights home back return there time name booking bookings hotel hotels "
     "airline airlines reference number".split())
 BOOKED_BEFORE = timedelta(days=183)   # a trip's bookings are made up to half a year before it
@@ -79,6 +82,8 @@ def booking_asked(question: str) -> BookingAsked | None:
         rest = match.group("rest")
     elif (stayed := _STAYED.match(text)) is not None:
         field, rest = "hotel", stayed.group("rest")
+    elif (flew := _FLEW.match(text)) is not None:
+        field, rest = "flight_date", flew.group("rest")
     else:
         return None
     if _OTHER_ASKS.search(rest):
@@ -97,7 +102,7 @@ def booking_asked(question: str) -> BookingAsked | None:
     place = [w.strip(".") for w in words if w.lower() not in _NOT_PLACE]
     if not place or len(place) > 3:
         return None
-    home = field in ("flight_number", "airline", "booking_reference") and _HOMEWARD.search(rest) is not None
+    home = field != "hotel" and _HOMEWARD.search(rest) is not None
     return BookingAsked(field, " ".join(w[:1].upper() + w[1:] for w in place), home, period)
 
 
@@ -111,7 +116,8 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
     node = Node.from_step(search, f"RETRIEVE(query={format_value(search)})", ())
     if asked.field != "hotel":   # a flight to the place says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
         place = asked.place.lower()
-        said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to "] if asked.home else
+        said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to ", f"{place} airport"]
+                if asked.home else
                 [f"to {place}", f"- {place}", f"– {place}", f"→ {place}"])
         text = " + \" \" + ".join(f'str(attr.get("{key}", ""))' for key in ("title", "text", "mail.title", "mail.text"))
         way = f"my flights that say they came back from {asked.place}" if asked.home else \

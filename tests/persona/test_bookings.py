@@ -72,11 +72,12 @@ def _trip_to(generated, city):
     ("What was the name of the hotel we stayed at in Bangkok?", "Bangkok", "hotel"),
     ("which airline flew me to Seoul?", "Seoul", "airline"),
     ("what flight number did I take to Tokyo", "Tokyo", "flight_number"),
+    ("when did I fly to Tokyo", "Tokyo", "flight_date"),
 ])
 def test_a_question_for_a_bookings_field_is_answered_from_the_booking(generated, store, question, city, field):
     trip, legs = _trip_to(generated, city)
     expected = {"hotel": trip.attrs["hotel"], "airline": legs[0].attrs["carrier"],
-                "flight_number": legs[0].attrs["number"]}[field]
+                "flight_number": legs[0].attrs["number"], "flight_date": legs[0].start.date().isoformat()}[field]
     trace = Trace()
     llm = FakeLLM([])
     answer = ask(question, store, TODAY, llm=llm, trace=trace, extractor=operator_models(store, "small")[1],

@@ -22,6 +22,9 @@ from app.qud.bookings import BookingAsked, booking_asked, booking_tree
      (date(2023, 8, 31), date(2024, 3, 31))),
     ("what was the name of the hotel in new york on my last trip", "hotel", "New York", False, None),
     ("What's the confirmation number for the Lake Como hotel?", "booking_reference", "Lake Como", False, None),
+    ("what date did i fly out to seoul", "flight_date", "Seoul", False, None),
+    ("what day did I fly back from vienna", "flight_date", "Vienna", True, None),
+    ("When was my flight home from Berlin?", "flight_date", "Berlin", True, None),
 ])
 def test_a_question_for_a_field_of_a_trips_bookings_is_read(question, field, place, home, period):
     assert booking_asked(question) == BookingAsked(field, place, home, period)
@@ -36,6 +39,7 @@ def test_a_question_for_a_field_of_a_trips_bookings_is_read(question, field, pla
     "was the Hotel Bellevue booking for one or two people?",
     "how many nights did we stay at The Little Guesthouse?",
     "Which restaurant did I book for my birthday in 2020?",
+    "what day did I get back from Split?",                       # by train or by car too
 ])
 def test_other_questions_ask_for_no_bookings_field(question):
     assert booking_asked(question) is None
