@@ -32,7 +32,9 @@ from app.qud.frames import (
     service_searches, sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
-from app.qud.items import item_prices, measure_asked, orders_counted, thing_asked, time_measured
+from app.qud.items import (
+    episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, time_measured,
+)
 from app.qud.kinds import named_kinds
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
@@ -137,6 +139,9 @@ RULES: dict[str, str] = {
                        "first to come back after today (app.qud.occasions)",
     "travels_frame": "'where did I go on holiday in May?', 'which cities did I travel to?' ask for the cities of "
                      "the trips' own entries (a day or longer), in the year or month named (app.qud.occasions)",
+    "episodes_by_title": "'how many different episodes of The Office have I seen?' counts the plays' titles (the "
+                         "show, season and episode), where the model counted the episode names, which seasons repeat "
+                         "(app.qud.items)",
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
@@ -625,6 +630,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
                 ("measure_asked", lambda whole: measure_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),
+                ("episodes_by_title", episodes_by_title),
                 ("time_measured", lambda whole: time_measured(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)), ("span_joins", span_joins))
     for rule, rewrite in rewrites:   # each gives None where it does not apply

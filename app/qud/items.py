@@ -219,3 +219,36 @@ def time_measured(tree: Node, question: str) -> Node | None:
     changed = {"l": Qud(hours.question), "arg_attr_name": "hours"}
     args = tuple((name, changed.get(name, value)) for name, value in tree.call.args)
     return Node(tree.question, Call(tree.operator, args), (hours,))
+
+
+# --- different episodes -----------------------------------------------------------------------------------------
+#
+# "How many different episodes of The Office have I seen?": an episode is one of a season's, known by the whole
+# title of its play ("The Office: Season 2: The Dundies (Episode 1)", "Radiolab - Colors"), not by its name alone,
+# which other seasons and shows use too ("Pilot", "Part 1"). The model grouped the plays by the name (`episode`)
+# and counted the groups: 34 of 234 episodes of Friends.
+
+_EPISODE_NAMES = frozenset({"episode", "episode_name", "episode_title"})
+
+
+def episodes_by_title(tree: Node) -> Node | None:
+    """`tree` counting the different episodes by the title of their plays where it counted the groups of the plays
+    by the episode's name (APPLY `len` over GROUP_BY `episode`); None where it does not."""
+    changed = False
+
+    def walk(node: Node) -> Node:
+        nonlocal changed
+        children = tuple(walk(child) for child in node.children)
+        counts = node.operator == "APPLY" and node.call.get("fct") == FuncRef("len")
+        grouped = children[0] if counts and len(children) == 1 else None
+        names = grouped.call.get("attr_names") if grouped is not None and grouped.operator == "GROUP_BY" else None
+        if isinstance(names, (list, tuple)) and len(names) == 1 and str(names[0]).lower() in _EPISODE_NAMES:
+            args = tuple((name, ("title",) if name == "attr_names" else value) for name, value in grouped.call.args)
+            children = (Node(grouped.question, Call("GROUP_BY", args), grouped.children),)
+            changed = True
+        if all(new is old for new, old in zip(children, node.children)):
+            return node
+        return Node(node.question, node.call, children)
+
+    result = walk(tree)
+    return result if changed else None
