@@ -1,13 +1,14 @@
 """The fields of a travel booking, read from the text that confirms it: the hotel, the airline, the flight number,
 the booking reference and the day of the flight.
 
-Confirmations, check-in reminders and a person's own notes write these the same few ways whatever the service:
-a labelled line ("Booking reference: 9AV964", "Reservation number: LZWN5P"), a flight number (a two-character
-airline designator and up to four digits: "EU1344", "TP 567") in a text about flying, the airline as the sender
-of a mail about a flight or beside its number ("(TP 567, TAP Air Portugal)"), and the place stayed at after "stay
-at", "reservation at", "checked in at" or "Booking confirmed:" in a text about a stay; the day of a flight as the calendar's entry for it starts. The small extractor model
-read none of them (it answered the city, a part of the name, or nothing: models/cards/extractor-small.md), so
-EXTRACT reads these names here, never by the model; an event that is not such a booking has no value.
+Confirmations, check-in reminders and a person's own notes write these the same few ways whatever the service: a
+labelled line ("Booking reference: 9AV964", "Reservation number: LZWN5P"), a flight number (a two-character airline
+designator and up to four digits: "EU1344", "TP 567") in a text about flying, the airline as the sender of a mail
+about a flight or beside its number ("(TP 567, TAP Air Portugal)"), and the place stayed at after "stay at",
+"reservation at", "checked in at" or "Booking confirmed:" in a text about a stay; the day of a flight as the
+calendar's entry for it starts. The small extractor model read none of them (it answered the city, a part of the
+name, or nothing: models/cards/extractor-small.md), so EXTRACT reads these names here, never by the model; an event
+that is not such a booking has no value.
 
     booking_field("flight_number")                 # 'flight_number' (also "flight_no", "flight")
     read_booking(attrs, "booking_reference")       # '9AV964' from "Booking reference: 9AV964"
@@ -48,7 +49,8 @@ _STAYING = re.compile(r"\b(?:check-?out|checkout|nights?|your\s+stay|guests?|che
 # a place's name: capitalised words, with the small words names carry between them ("Casa do Alecrim")
 _NAME = r"(?P<name>(?:The[ \t]+)?[A-Z][\w'’&-]*(?:[ \t]+(?:(?:de|do|da|das|dos|del|la|le|les|des|di|am|an|im|zum|" \
         r"zur|of|on|the|&|and)[ \t]+)*[A-Z0-9][\w'’&-]*)*)"   # on one line: a name ends where its line does
-_STAYED_AT = re.compile(r"\b(?i:stay(?:ing|ed)?|reservation|booking|checked[ \t]+in|check[ \t]+in)[ \t]+at[ \t]+" + _NAME)
+_STAYED_AT = re.compile(r"\b(?i:stay(?:ing|ed)?|reservation|booking|checked[ \t]+in|check[ \t]+in)[ \t]+at[ \t]+"
+                        + _NAME)
 _CONFIRMED = re.compile(r"\b(?i:booking|reservation)[ \t]+(?i:confirmed|confirmation)[ \t]*[:–-]?[ \t]*" + _NAME)
 _AIRLINE_BESIDE = re.compile(r"\b(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?[0-9]{1,4},[ \t]*" + _NAME + r"[ \t]*\)")
 _LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartments?|suites?|motel|pension|b&b|"
@@ -86,7 +88,7 @@ def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
                 if any(c.isdigit() for c in value) or len(value) >= 6:
                     return value
         return None
-    if field == "flight_date":   # the day of a flight the calendar holds, as its entry starts (a booking is made earlier)
+    if field == "flight_date":   # the day a calendar's entry for a flight starts (its booking was mailed weeks before)
         start = attrs.get("start")
         if attrs.get("source") != "calendar" or not flying or start is None:
             return None

@@ -1,7 +1,7 @@
-"""What a trip's bookings said: "What was the name of the hotel we stayed at in Bangkok?", "which airline did i fly
-to lisbon with", "flight number for madeira?", "booking reference for my tokyo flight?", "Where did I stay in
-Kraków?", "what date did i fly out to seoul" ask for one field of the bookings of a trip to a place. The model read them as the city, a count or a
-date; EXTRACT reads these fields from the bookings' own text (app.extract.bookings).
+"""What a trip's bookings said: "What was the name of the hotel we stayed at in Bangkok?", "which airline did i fly to
+lisbon with", "flight number for madeira?", "booking reference for my tokyo flight?", "Where did I stay in Kraków?",
+"what date did i fly out to seoul" ask for one field of the bookings of a trip to a place. The model read them as
+the city, a count or a date; EXTRACT reads these fields from the bookings' own text (app.extract.bookings).
 
 The tree searches the place's bookings of that kind ("my hotel in Bangkok", "my flight to Lisbon", "my flight
 home from Berlin"), reads the field of each, and gives the latest event that writes one: the booking, its
@@ -55,8 +55,8 @@ _RECENTLY = re.compile(r"\s*\b(?:on\s+(?:my|our)\s+(?:last|latest|most\s+recent)
 _HOMEWARD = re.compile(r"\b(?:home|back)\b|\bfrom\b", re.I)
 # words of such a question that are not the place: how it was travelled and stayed
 _NOT_PLACE = FUNCTION_WORDS | frozenset(
-    "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled out "
-    "trip trips holiday holidays flight flights home back return there time name booking bookings hotel hotels "
+    "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled "
+    "out trip trips holiday holidays flight flights home back return there time name booking bookings hotel hotels "
     "airline airlines reference number".split())
 BOOKED_BEFORE = timedelta(days=183)   # a trip's bookings are made up to half a year before it
 
@@ -114,7 +114,7 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
     else:
         search = f"my flight home from {asked.place}" if asked.home else f"my flight to {asked.place}"
     node = Node.from_step(search, f"RETRIEVE(query={format_value(search)})", ())
-    if asked.field != "hotel":   # a flight to the place says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
+    if asked.field != "hotel":   # a flight there says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
         place = asked.place.lower()
         said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to ", f"{place} airport"]
                 if asked.home else

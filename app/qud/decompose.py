@@ -35,7 +35,7 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.items import (
     episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, time_measured,
 )
-from app.qud.kinds import named_kinds
+from app.qud.kinds import named_kinds, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
     company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
@@ -83,6 +83,9 @@ RULES: dict[str, str] = {
     "named_kinds": "a search that calls a name of the data a kind it is not ('I watched the podcast Friends' where "
                    "Friends is a series) names the kind the data holds it as, where the question does not say the "
                    "kind (app.qud.kinds)",
+    "unheld_names": "a search that calls a name a kind ('I listened to the podcast coldplay') where the data holds no "
+                    "such name (no artist, show, series or title) keeps the events that write it: none, not every "
+                    "podcast (app.qud.kinds)",
     "own_profile": "where several people share an account (Netflix profiles) and one profile is the owner's first "
                    "name, each search for its events keeps the owner's, unless the question names another profile "
                    "or asks about more than the owner ('we', 'who') (app.qud.accounts)",
@@ -615,7 +618,8 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
     service to its sources (service_searches), no kind of events the question rules out (ruled_out_kinds), a name
-    searched as the kind the data holds it as (named_kinds), trips as their own entries (trip_entries), meetings as
+    searched as the kind the data holds it as (named_kinds), a name it does not hold as words to write
+    (unheld_names), trips as their own entries (trip_entries), meetings as
     the calendar's entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked
     for, not the measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted
     as orders (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
@@ -625,6 +629,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
+                ("unheld_names", lambda whole: unheld_names(whole, asked, names) if names is not None else None),
                 ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),

@@ -21,7 +21,7 @@ from typing import Callable, Mapping
 from app.engine.syntax import format_value
 from app.engine.tree import Node
 from app.qud.frames import sources_meant
-from app.qud.periods import each_search_narrowed
+from app.qud.periods import each_search_narrowed, kept_where
 
 # the kind nouns a search writes before a name -> the source they say the name is of
 CLAIMED_KINDS: Mapping[str, str] = {
@@ -86,3 +86,48 @@ def named_kinds(tree: Node, question: str, names: Callable[[], Mapping[str, froz
         return Node.from_step(better, f"RETRIEVE(query={format_value(better)})")
 
     return each_search_narrowed(tree, renamed)
+
+
+# --- a name the data does not hold --------------------------------------------------------------------------------
+#
+# "have i ever listened to coldplay" searches "I listened to the podcast coldplay"; "How many episodes of The Daily
+# did I play last year?" searches "I listened to the podcast The Daily". Where the data holds no such name (no
+# artist, show, series or title is called so), the search still finds the kind (every podcast played), and a count
+# or a yes/no over it answers for them all. A name is words the events must write: the search keeps those that
+# write it, none where the data never does (rule unheld_names).
+
+_NOT_A_NAME = re.compile(r"\b(?:in|on|at|with|by|during|from|for|while|before|after|since|until|of|and|or)\b",
+                         re.I)
+
+
+def unheld_name(query: str, question: str, names: Mapping[str, frozenset[str] | set[str]]) -> str | None:
+    """The name a search's query calls a thing of some kind ("the podcast coldplay": "coldplay") where no name of
+    the data (`names`: source -> its name values in lower case) is it or holds it, and the question writes it too;
+    None otherwise, or where the words after the kind say more than a name (a time, a place, a person)."""
+    claim = _CLAIM.search(query)
+    if claim is None:
+        return None
+    name = claim.group("name").strip(" ?.,!'\"").lower()
+    if not name or len(name.split()) > 4 or _NOT_A_NAME.search(name) or name not in question.lower():
+        return None
+    if any(name in value for values in names.values() for value in values):
+        return None
+    return name
+
+
+def unheld_names(tree: Node, question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+    """`tree` with each search for a name the data does not hold (`unheld_name`) kept to the events that write it;
+    None where no search names one. `names` is read only when a query writes a kind noun before a name."""
+    queries = [node.call.get("query") for node in tree.walk() if node.operator == "RETRIEVE"]
+    if not any(isinstance(q, str) and _CLAIM.search(q) for q in queries):
+        return None
+    known = names()
+
+    def writing_it(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        name = unheld_name(query, question, known) if isinstance(query, str) else None
+        if name is None:
+            return retrieve
+        return kept_where(retrieve, f'{format_value(name)} in (str(attr["title"]) + " " + str(attr["text"])).lower()')
+
+    return each_search_narrowed(tree, writing_it)
