@@ -11,11 +11,11 @@ from pathlib import Path
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("bench", help="run the persona benchmark: Hit@1, Relaxed Hit@1, per category and stage")
     p.add_argument("--set", dest="question_set", choices=("templates", "wild", "wild2", "wild3", "wild4", "wild5",
-                                                                 "wild6"),
+                                                                 "wild6", "wild7"),
                    default="templates",
                    help="templates: the persona generator's question bank of --split; wild: the questions written "
                         "without the templates (bench/wild/), over the dev personas and data of another shape; "
-                        "wild2 .. wild6: later such sets by other writers (bench/wild2/ .. bench/wild6/), over the "
+                        "wild2 .. wild7: later such sets by other writers (bench/wild2/ .. bench/wild7/), over the "
                         "test personas and the other-shape data")
     p.add_argument("--split", choices=("train", "dev", "test"), default="dev")
     p.add_argument("--limit", type=int, help="at most this many questions")

@@ -30,15 +30,16 @@ from bench.qa.metrics import hit_at_1, relaxed_hit_at_1
 from bench.qa.runner import answer_question, scored_value, store_models, tree_outline
 
 WILD_DIR = Path(__file__).resolve().parents[1] / "wild"
-# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild6/), each
+# later sets by other writers on the test personas and the other-shape data (bench/wild2/ .. bench/wild7/), each
 # written after the rules the one before it checked, to check those that came after
 WILD2_DIR = Path(__file__).resolve().parents[1] / "wild2"
 WILD3_DIR = Path(__file__).resolve().parents[1] / "wild3"
 WILD4_DIR = Path(__file__).resolve().parents[1] / "wild4"
 WILD5_DIR = Path(__file__).resolve().parents[1] / "wild5"
 WILD6_DIR = Path(__file__).resolve().parents[1] / "wild6"   # trips and their bookings
+WILD7_DIR = Path(__file__).resolve().parents[1] / "wild7"   # series, films, podcasts and music
 SETS = {"wild": WILD_DIR, "wild2": WILD2_DIR, "wild3": WILD3_DIR, "wild4": WILD4_DIR, "wild5": WILD5_DIR,
-        "wild6": WILD6_DIR}
+        "wild6": WILD6_DIR, "wild7": WILD7_DIR}
 QUESTION_FILES = ("questions_personas.jsonl", "questions_other.jsonl")
 GENERATOR = "other_shape.py"
 WILD_MODES = ("qud", "one-shot", "rag", "codegen")

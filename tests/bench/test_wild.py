@@ -12,8 +12,8 @@ from app.answer import Answer, AnswerStatus
 from bench.qa import wild
 from bench.qa.metrics import hit_at_1
 from bench.qa.wild import (
-    SETS, WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR, WILD6_DIR, WILD_DIR, load_questions, run_wild, wild_markdown,
-    wild_store,
+    SETS, WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR, WILD6_DIR, WILD7_DIR, WILD_DIR, load_questions, run_wild,
+    wild_markdown, wild_store,
 )
 
 KINDS = {"count", "sum", "average", "argmax", "argmin", "max", "min", "list", "date", "yesno", "compare", "other"}
@@ -38,6 +38,7 @@ def test_the_wild_set_is_well_formed_and_every_gold_answer_scores_against_itself
     (WILD4_DIR, (WILD_DIR, WILD2_DIR, WILD3_DIR), 120),
     (WILD5_DIR, (WILD_DIR, WILD2_DIR, WILD3_DIR, WILD4_DIR), 120),
     (WILD6_DIR, (WILD_DIR, WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR), 59),
+    (WILD7_DIR, (WILD_DIR, WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR, WILD6_DIR), 60),
 ])
 def test_a_later_set_is_well_formed_and_asks_nothing_an_earlier_one_asked_of_the_same_data(folder, earlier, size):
     records = load_questions(folder)
@@ -64,14 +65,14 @@ def test_the_later_sets_gold_scripts_reproduce_the_committed_answers(tmp_path):
         generate_persona(persona, tmp_path / persona / "exports", seed=0, canonical=False)
     subprocess.run([sys.executable, str(WILD_DIR / "other_shape.py"), "--out", str(tmp_path / "other")], check=True,
                    stdout=subprocess.DEVNULL)
-    scripts = [script for folder in (WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR, WILD6_DIR)
+    scripts = [script for folder in (WILD2_DIR, WILD3_DIR, WILD4_DIR, WILD5_DIR, WILD6_DIR, WILD7_DIR)
                for script in sorted(folder.glob("gold_*.py"))]
     assert [f"{s.parent.name}/{s.name}" for s in scripts] == [
         "wild2/gold_o12.py", "wild2/gold_p1516.py", "wild2/gold_p1718.py", "wild2/gold_p1920.py",
         "wild3/gold_o12.py", "wild3/gold_p1518.py", "wild3/gold_p1619.py", "wild3/gold_p1720.py",
         "wild4/gold_o12.py", "wild4/gold_p1516.py", "wild4/gold_p1718.py", "wild4/gold_p1920.py",
         "wild5/gold_o12.py", "wild5/gold_p1516.py", "wild5/gold_p1718.py", "wild5/gold_p1920.py",
-        "wild6/gold_o12.py", "wild6/gold_p1520.py"]
+        "wild6/gold_o12.py", "wild6/gold_p1520.py", "wild7/gold_o12.py", "wild7/gold_p1520.py"]
     for script in scripts:
         data = tmp_path / "other" if script.name == "gold_o12.py" else tmp_path
         check = subprocess.run([sys.executable, str(script), "--data", str(data), "--check"],
