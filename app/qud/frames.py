@@ -577,8 +577,8 @@ _WRITE_TO = re.compile(r"(?:e-?mail|mail|message|text|write|wrote|written)\w*", 
 _WHO_GOT = re.compile(   # "who got the most emails from me": the mails the owner sent
     rf"^{_WHO}\s+(?:got|gets|received|receives|has\s+(?:got|gotten|received))\s+(?:the\s+)?most"
     r"(?:\s+(?P<noun>(?!(?:this|was|has|is|as|us)\b)[a-z]+s))?\s+from\s+me\b(?P<rest>(?:\s.*)?)$", re.I)
-# whose music, films or books: "who did I listen to most" is an artist
-_MEDIA_VERBS = re.compile(r"^(?:listen|hear|heard|play|stream|watch|read)\w*\b", re.I)
+# whose music, films or books: "who did I listen to most", "who have I been listening to most" is an artist
+_MEDIA_VERBS = re.compile(r"^(?:(?:been|be|being)\s+)?(?:listen|hear|heard|play|stream|watch|read)\w*\b", re.I)
 _MEDIA_TIME = re.compile(r"^\s*(?:time|hours|minutes)\s+(?:listen|hear|play|stream|watch|read)\w*\b", re.I)
 EVENT_STEPS = ("FILTER", "EXTRACT", "RETRIEVE", "JOIN")  # steps whose result is events, not a number or groups
 

@@ -287,6 +287,7 @@ def test_who_the_most_asks_for_the_count_of_the_events_whose_people_are_counted(
 
 @pytest.mark.parametrize("question", [
     "Who did I listen to the most?",        # an artist
+    "who have i been listening to most this year",
     "Who did I spend the most time listening to on Spotify in 2023?",
     "Who is my most played artist?", "How many times did I meet Anna?", "Who did I meet most, Anna or Ben?",
     "Who was at my birthday?",
