@@ -574,17 +574,20 @@ def birthdays_tree(asked: Birthdays, question: str) -> Node:
 
 # --- where I travelled ----------------------------------------------------------------------------------------
 #
-# "Where did I go on holiday in May?", "Where did I travel in 2023?", "which cities did I travel to?": the places
-# of the trips' own entries (a day or longer, not a birthday's day), in the year or month the question names. The
-# model counted the trips (1) instead. Countries are not asked so: an entry names a city ("Tokyo trip"), and which
-# country it is in is knowledge the data does not hold.
+# "Where did I go on holiday in May?", "Where did I travel in 2023?", "which cities did I travel to?", "which
+# countries did I visit in 2023?": the places of the trips' own entries (a day or longer, not a birthday's day), in
+# the year or month the question names. The model counted the trips (1) instead. A trip's entry writes its place
+# as "City, Country" ("Split, Croatia"): the city is the first part and the country the last, where the extractor
+# had read "Croatia" for the city; an entry that writes one place ("Lisbon 🇵🇹") has its city read as before, and
+# no country (which country a city is in is knowledge the data does not hold).
 
 _TRAVEL_VERBS = r"(?:go|gone|went|been|travel+ed|travel|fly|flew|flown|visit|visited)"
 _ON_A_TRIP = r"(?:\s+(?:on|for)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:holiday|holidays|vacation|vacations|trip|trips|" \
              r"break|getaway|city\s+break))?"
 _WHERE_TRAVELLED = re.compile(
     rf"^(?:where\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}(?:\s+to)?{_ON_A_TRIP}"
-    rf"|(?:what|which)\s+(?:city|cities|places?|destinations?)\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}"
+    rf"|(?:what|which)\s+(?:city|cities|places?|destinations?|countries|country)\s+(?:did|have)\s+(?:i|we)\s+"
+    rf"{_TRAVEL_VERBS}"
     rf"(?:\s+to)?{_ON_A_TRIP}"
     rf"|where\s+was\s+i(?=\s+(?:in|during)\b))"
     r"(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
@@ -609,12 +612,26 @@ def travels_asked(question: str) -> Node | None:
                       about="every event about a trip")
 
 
+_COUNTRIES = re.compile(r"\b(?:countries|country)\b", re.I)
+_LOCATION = 'str(attr.get("location") or "")'
+
+
 def places_listed(trips: Node, question: str) -> Node:
-    """The distinct cities of `trips`, asked as `question`."""
+    """The distinct cities of `trips` (their countries, where `question` asks for countries), asked as `question`."""
     q = lambda text: format_value(Qud(text))  # noqa: E731
-    node = Node.from_step(f"{trips.question} with city",
-                          f'EXTRACT(l={q(trips.question)}, attr_names=["city"], attr_types=[str])', (trips,))
-    node = Node.from_step(f"{trips.question} grouped by city", f'GROUP_BY(l={q(node.question)}, attr_names=["city"])',
-                          (node,))
+    if _COUNTRIES.search(question):
+        node = Node.from_step(f"{trips.question} with country",
+                              f'MAP(l={q(trips.question)}, fct=lambda attr: {_LOCATION}.split(",")[-1].strip() '
+                              f'if "," in {_LOCATION} else None, res_name="country")', (trips,))
+        place = "country"
+    else:
+        node = Node.from_step(f"{trips.question} with city",
+                              f'EXTRACT(l={q(trips.question)}, attr_names=["city"], attr_types=[str])', (trips,))
+        node = Node.from_step(f"{trips.question} with the city its place names first",
+                              f'MAP(l={q(node.question)}, fct=lambda attr: {_LOCATION}.split(",")[0].strip() '
+                              f'if "," in {_LOCATION} else attr["city"], res_name="city")', (node,))
+        place = "city"
+    node = Node.from_step(f"{trips.question} grouped by {place}",
+                          f'GROUP_BY(l={q(node.question)}, attr_names=["{place}"])', (node,))
     return Node.from_step(question, f'APPLY(l={q(node.question)}, fct=lambda l: '
-                          'sorted({g["city"] for g in l if g["city"] is not None}))', (node,))
+                          f'sorted({{g["{place}"] for g in l if g["{place}"] is not None}}))', (node,))
