@@ -73,19 +73,29 @@ def named_kind(query: str, question: str, names: Mapping[str, frozenset[str] | s
 def named_kinds(tree: Node, question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
     """`tree` with each RETRIEVE's query naming a thing as the kind the data holds it as (`named_kind`); None where
     none changed. `names` is read only when a query writes a kind noun before a name."""
+
+    def renamed(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
+        better = named_kind(query, question, known)
+        return None if better is None else Node.from_step(better, f"RETRIEVE(query={format_value(better)})")
+
+    return _each_claim(tree, names, renamed)
+
+
+def _each_claim(tree: Node, names: Callable[[], Mapping[str, frozenset[str]]],
+                rewrite: Callable[[Node, str, Mapping[str, frozenset[str]]], Node | None]) -> Node | None:
+    """`tree` with each RETRIEVE replaced by `rewrite(it, its query, the data's names)` where that gives a node; None
+    where none changed. The names are read only when a query writes a kind noun before a name."""
     queries = [node.call.get("query") for node in tree.walk() if node.operator == "RETRIEVE"]
     if not any(isinstance(q, str) and _CLAIM.search(q) for q in queries):
         return None
     known = names()
 
-    def renamed(retrieve: Node) -> Node:
+    def rewritten(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
-        better = named_kind(query, question, known) if isinstance(query, str) else None
-        if better is None:
-            return retrieve
-        return Node.from_step(better, f"RETRIEVE(query={format_value(better)})")
+        new = rewrite(retrieve, query, known) if isinstance(query, str) else None
+        return retrieve if new is None else new
 
-    return each_search_narrowed(tree, renamed)
+    return each_search_narrowed(tree, rewritten)
 
 
 # --- a name the data does not hold --------------------------------------------------------------------------------
@@ -118,16 +128,11 @@ def unheld_name(query: str, question: str, names: Mapping[str, frozenset[str] | 
 def unheld_names(tree: Node, question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
     """`tree` with each search for a name the data does not hold (`unheld_name`) kept to the events that write it;
     None where no search names one. `names` is read only when a query writes a kind noun before a name."""
-    queries = [node.call.get("query") for node in tree.walk() if node.operator == "RETRIEVE"]
-    if not any(isinstance(q, str) and _CLAIM.search(q) for q in queries):
-        return None
-    known = names()
 
-    def writing_it(retrieve: Node) -> Node:
-        query = retrieve.call.get("query")
-        name = unheld_name(query, question, known) if isinstance(query, str) else None
+    def kept(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
+        name = unheld_name(query, question, known)
         if name is None:
-            return retrieve
+            return None
         return kept_where(retrieve, f'{format_value(name)} in (str(attr["title"]) + " " + str(attr["text"])).lower()')
 
-    return each_search_narrowed(tree, writing_it)
+    return _each_claim(tree, names, kept)
