@@ -63,8 +63,9 @@ BOOKED_BEFORE = timedelta(days=183)   # a trip's bookings are made up to half a 
 
 @dataclass(frozen=True)
 class BookingAsked:
-    """The field asked for ("hotel", "airline", "flight_number", "booking_reference"), of the bookings of a trip to
-    `place`; `home`: the flight back from it; `period`: the days (first, last) its events are kept in, if dated."""
+    """The field asked for ("hotel", "airline", "flight_number", "booking_reference", "flight_date"), of the bookings
+    of a trip to `place`; `home`: the flight back from it; `period`: the days (first, last) its events are kept in,
+    if dated."""
 
     field: str
     place: str
