@@ -47,12 +47,12 @@ _REFERENCE = re.compile(
     r"(?i:is\s+)?(?P<value>[A-Z0-9]{5,12})\b")
 _STAYING = re.compile(r"\b(?:check-?out|checkout|nights?|your\s+stay|guests?|checked\s+in\s+at|room)\b", re.I)
 # a place's name: capitalised words, with the small words names carry between them ("Casa do Alecrim")
-_NAME = r"(?P<name>(?:The[ \t]+)?[A-Z][\w'’&-]*(?:[ \t]+(?:(?:de|do|da|das|dos|del|la|le|les|des|di|am|an|im|zum|" \
+NAME = r"(?P<name>(?:The[ \t]+)?[A-Z][\w'’&-]*(?:[ \t]+(?:(?:de|do|da|das|dos|del|la|le|les|des|di|am|an|im|zum|" \
         r"zur|of|on|the|&|and)[ \t]+)*[A-Z0-9][\w'’&-]*)*)"   # on one line: a name ends where its line does
 _STAYED_AT = re.compile(r"\b(?i:stay(?:ing|ed)?|reservation|booking|checked[ \t]+in|check[ \t]+in)[ \t]+at[ \t]+"
-                        + _NAME)
-_CONFIRMED = re.compile(r"\b(?i:booking|reservation)[ \t]+(?i:confirmed|confirmation)[ \t]*[:–-]?[ \t]*" + _NAME)
-_AIRLINE_BESIDE = re.compile(r"\b(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?[0-9]{1,4},[ \t]*" + _NAME + r"[ \t]*\)")
+                        + NAME)
+_CONFIRMED = re.compile(r"\b(?i:booking|reservation)[ \t]+(?i:confirmed|confirmation)[ \t]*[:–-]?[ \t]*" + NAME)
+_AIRLINE_BESIDE = re.compile(r"\b(?:[A-Z]{2}|[A-Z][0-9]|[0-9][A-Z]) ?[0-9]{1,4},[ \t]*" + NAME + r"[ \t]*\)")
 _LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartments?|suites?|motel|pension|b&b|"
                       r"casa|quinta|haus|residence|villa|camping)\b", re.I)
 

@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 from app.engine.extract import means_participants, resolve, with_converted_values
 from app.engine.values import MISSING, Item
 from app.extract.bookings import booking_field, read_booking
+from app.extract.meals import asks_meal_place, meal_place
 from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
 from models.extractor import Extractor
@@ -127,6 +128,9 @@ class ModelExtractor:
         for name in attr_names:
             values, self.last_modes[name] = self.values(items, name, check=check, single=takes_one_value(name),
                                                         count=count)
+            if asks_meal_place(name):   # the owner and their people are no place to eat (the model read them so)
+                persons = {self.owner, *self.people} - {None}
+                values = [MISSING if isinstance(v, str) and v in persons else v for v in values]
             columns[name] = [self._without_owner(v) for v in values] if self.owner else values
         out, counts = with_converted_values(items, attr_names, attr_types,
                                             lambda row, item, name: columns[name][row], none_is_missing=True)
@@ -147,6 +151,9 @@ class ModelExtractor:
             read = (read_booking(item.attrs, field) for item in items)
             return [MISSING if value is None or value == self.owner else value for value in read], "booking"
         looked_up = [resolve(item, name) for item in items]
+        if asks_meal_place(name):   # where its own record says no place, the place its text eats at or orders from
+            read = (meal_place(item.attrs) if v is MISSING else v for v, item in zip(looked_up, items))
+            looked_up = [MISSING if v is None else v for v in read]
         if means_participants(name) and (self.people or self.relations):
             looked_up = [self.calendar_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]
         probe = looked_up[:PROBE]
