@@ -136,7 +136,10 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
     read = Node.from_step(f"{node.question} with date and {field.replace('_', ' ')}",
                           f'EXTRACT(l={q(node.question)}, attr_names=["start_datetime", {format_value(field)}], '
                           f'attr_types=[datetime.fromisoformat, str])', (node,))
-    written = Node.from_step(f"{search} naming the {field.replace('_', ' ')}",
+    # what the answer says it chose among: "The hotel with the latest time among your stays in Bangkok was ..."
+    trips = (f"my stays in {asked.place}" if field == "hotel" else
+             f"my flights home from {asked.place}" if asked.home else f"my flights to {asked.place}")
+    written = Node.from_step(trips,
                              f'FILTER(l={q(read.question)}, filter=lambda attr: attr.get({format_value(field)}) '
                              f'is not None)', (read,))
     return Node.from_step(question, f'ARGMAX(l={q(written.question)}, arg_attr_name="start_datetime", '
