@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from app.engine.extract import normalise
+
 # attribute names (lower case, words joined by "_") -> the field they ask for
 _FIELD_NAMES = {
     "hotel": "hotel", "hotel_name": "hotel", "hostel": "hotel", "accommodation": "hotel", "lodging": "hotel",
@@ -60,14 +62,14 @@ _LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartme
 def booking_field(name: str) -> str | None:
     """The booking field an attribute name asks for ("hotel", "airline", "flight_number", "booking_reference",
     "flight_date"), or None for other names."""
-    return _FIELD_NAMES.get(re.sub(r"[\s-]+", "_", name.strip().lower()))
+    return _FIELD_NAMES.get(normalise(name))
 
 
 def _texts(attrs: Mapping[str, Any]) -> list[str]:
     return [value for key in _TEXT_KEYS if isinstance(value := attrs.get(key), str) and value]
 
 
-def _first(pattern: re.Pattern, texts: list[str], group: str = "name") -> str | None:
+def _first(pattern: re.Pattern, texts: list[str], group: str | int = "name") -> str | None:
     for text in texts:
         match = pattern.search(text)
         if match is not None:
@@ -96,8 +98,7 @@ def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
     if field == "flight_number":
         if not flying:
             return None
-        match = next((m for text in texts for m in [FLIGHT_NUMBER.search(text)] if m is not None), None)
-        return match.group(0) if match is not None else None
+        return _first(FLIGHT_NUMBER, texts, group=0)
     if field == "airline":
         numbered = any(FLIGHT_NUMBER.search(text) for text in texts)
         beside = _first(_AIRLINE_BESIDE, texts)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from app.engine.extract import normalise
 from app.extract.bookings import NAME
 
 MEAL_PLACE_NAMES = frozenset({"restaurant", "restaurant_name", "takeaway", "takeaway_place", "eatery", "diner"})
@@ -29,7 +30,7 @@ _TEXT_KEYS = ("title", "text", "mail.title", "mail.text")
 
 def asks_meal_place(name: str) -> bool:
     """Whether an attribute name asks where a meal was eaten or ordered from ("restaurant", "takeaway")."""
-    return re.sub(r"[\s-]+", "_", name.strip().lower()) in MEAL_PLACE_NAMES
+    return normalise(name) in MEAL_PLACE_NAMES
 
 
 def meal_place(attrs: Mapping[str, Any]) -> str | None:
