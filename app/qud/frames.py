@@ -298,6 +298,10 @@ _TIME_WORDS = rf"(?:(?:19|20)\d\d|{MONTH_PATTERN}|(?:{_WEEKDAYS})s?|weekends?|mo
 # a period at the end of a clause, shared by both alternatives: "in 2023", "on weekends", "last year"
 _ADJUNCT = re.compile(
     rf"\s+(?P<adjunct>(?:(?:in|on|during|over|since|at)\s+(?:the\s+)?{_TIME_WORDS}|(?:last|this)\s+\w+)\b.*)$", re.I)
+# a period put before the clause it is said of: "In 2022 did I ...", "this year, have I ..."
+_FRONTED = re.compile(
+    rf"^(?P<adjunct>(?:(?:in|on|during|over|since)\s+(?:the\s+)?{_TIME_WORDS}(?:\s+(?:19|20)\d\d)?"
+    rf"|(?:so\s+far\s+)?(?:last|this)\s+[a-z]+))\s*,?\s+(?P<clause>{_AUX}\s+(?:i|we)\b.*)$", re.I)
 _TIME = re.compile(rf"(?:(?:{MONTH_PATTERN})(?:\s+(?:19|20)\d\d)?|(?:19|20)\d\d|(?:{_WEEKDAYS})s?)", re.I)
 _WH = re.compile(rf"^(?:(?P<prep>in|on|at|during|with|to|for|from)\s+)?(?:which|what|who|whom)(?:\s+[a-z]+)?\s+"
                  rf"(?P<aux>{_AUX})\s+(?P<who>i|we)\s+(?P<vp>.+)$", re.I)
@@ -305,6 +309,13 @@ _YES_NO_HEAD = re.compile(rf"^(?P<aux>{_AUX})\s+(?P<who>i|we)\s+", re.I)
 _TRAILING_CHOICE = re.compile(r"^(?P<body>.+?)\s*(?:[,:;]|\s-\s)\s*(?P<a>[^,:;]+?)\s+or\s+(?P<b>[^,:;]+)$", re.I)
 _LEADING_CHOICE = re.compile(
     r"^(?P<a>[^,:;]+?)\s+(?:or|vs\.?|versus)\s+(?P<b>[^,:;]+?)\s*(?:[,:;?]|\s-\s)\s*(?P<body>.+)$", re.I)
+# "october or november 2024": a month and the year said of both alternatives
+_MONTH_ALONE = rf"(?:(?:in|during)\s+)?(?:{MONTH_PATTERN})"
+_SHARED_YEAR = re.compile(rf"^(?P<month>{_MONTH_ALONE})\s+(?P<year>(?:19|20)\d\d)$", re.I)
+# verbs that say only that the activity after them was done: "doing yoga or playing football"
+_LIGHT_VERBS = frozenset(("doing", "playing", "going"))
+# a name said with its kind: "the Tim Ferriss podcast"
+_KIND_SAID = re.compile(r"the\s+(?P<name>.+?)\s+(?:podcast|show|series|film|movie|album|band)", re.I)
 # nouns measured by amount, not by number: "more money", "more time"
 _AMOUNT_NOUNS = frozenset(("money", "time", "music", "distance", "cash"))
 # units counted as the plural nouns are, though they do not end in s: "more km"
@@ -335,7 +346,10 @@ def two_way(question: str) -> TwoWay | None:
     """The two measures of a two-way comparison, or None for other questions and for comparisons this frame cannot
     take apart (a subject asked for, other than the sender of mails: "who came to more parties, A or B?"; more
     than two alternatives)."""
-    text = " ".join(question.split()).strip(" ?.!")
+    text = re.sub(r"\s*\([^()]*\)$", "", " ".join(question.split()).strip(" ?.!")).strip(" ?.!")   # "(distance)"
+    fronted = _FRONTED.match(text)
+    if fronted is not None:   # said of the whole clause, as at its end: "did I ... more A or B in 2022"
+        text = f"{fronted.group('clause')} {fronted.group('adjunct')}"
     comparative = _COMPARATIVE.search(text)
     if comparative is None or len(re.findall(r"\bor\b", text, re.I)) > 1:
         return None
@@ -413,10 +427,18 @@ def _or_form(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
     if span is None:
         return None
     a = left[span[0]:span[1]]
+    year = _SHARED_YEAR.match(b) if re.fullmatch(_MONTH_ALONE, a, re.I) else None
+    if year is not None:   # "in october or november 2024": the year is said of both months
+        b, adjunct = year.group("month"), f"{year.group('year')} {adjunct}"
     tail = f"{left[span[1]:]} {shared} {adjunct}"
     clauses = [" ".join(f"{left[:span[0]]} {x} {tail}".split()) for x in (a, b)]
     noun = noun or shared_noun
-    return (_measure(clauses[0], noun), _measure(clauses[1], noun)), (_label(a), _label(b))
+    doings = _YES_NO_HEAD.fullmatch(left[:span[0]].strip() + " ") is not None   # "did i run or row more km"
+    labels = tuple(_label(_gerund(x) if doings and len(x.split()) == 1 else x) for x in (a, b))
+    dated = [_SHARED_YEAR.match(label) for label in labels]
+    if all(dated) and dated[0].group("year") == dated[1].group("year"):   # "April 2024 or May 2024"
+        labels = tuple(_label(match.group("month")) for match in dated)
+    return (_measure(clauses[0], noun), _measure(clauses[1], noun)), labels
 
 
 def _measured_left(left: str, shared_noun: str | None) -> tuple[str, str | None, str]:
@@ -511,9 +533,27 @@ def _parallel_span(text: str, b: str) -> tuple[int, int] | None:
 
 
 def _label(alternative: str) -> str:
-    """An alternative as the answer names it: "in 2022" -> "2022"."""
+    """An alternative as the answer names it: "in 2022" -> "2022", "doing yoga" -> "yoga" (a verb that says no more
+    than doing), "on the Tim Ferriss podcast" -> "Tim Ferriss"."""
     words = alternative.split()
-    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in _PREPOSITIONS else alternative
+    if len(words) > 1 and (words[0].lower() in _PREPOSITIONS or words[0].lower() in _LIGHT_VERBS):
+        return _label(" ".join(words[1:]))
+    kind_said = _KIND_SAID.fullmatch(alternative)
+    return kind_said.group("name") if kind_said is not None else alternative
+
+
+def _gerund(verb: str) -> str:
+    """The activity a verb names, as an answer names it: "run" -> "running", "cycle" -> "cycling"."""
+    word = verb.lower()
+    if word.endswith("ing"):
+        return verb
+    if word.endswith("ie"):
+        return verb[:-2] + "ying"
+    if word.endswith("e") and not word.endswith(("ee", "ye", "oe")):
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgklmnprstv]", word):   # one short syllable: the consonant doubles
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
 
 
 def _measure(clause: str, noun: str | None) -> str:

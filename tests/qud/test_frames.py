@@ -178,9 +178,9 @@ def test_who_wrote_to_me_more_compares_the_mails_each_sent(question, first, seco
 @pytest.mark.parametrize("question, first, second, choices", [
     # the measure said with each alternative, or once after the second: its noun leads each measure's question
     ("Did I swim more km or walk more km in 2022?", "How many km did I swim in 2022?", "How many km did I walk in 2022?",
-     ("swim", "walk")),
+     ("swimming", "walking")),
     ("did i hike or cycle more miles last year", "How many miles did i hike last year?",
-     "How many miles did i cycle last year?", ("hike", "cycle")),
+     "How many miles did i cycle last year?", ("hiking", "cycling")),
     ("did I walk more km in 2021 or 2022", "How many km did I walk in 2021?", "How many km did I walk in 2022?",
      ("2021", "2022")),
     # time is the amount spent; what it was spent on follows it
@@ -196,6 +196,29 @@ def test_who_wrote_to_me_more_compares_the_mails_each_sent(question, first, seco
      "How many times did I listen to music in 2023?", ("podcasts", "music")),
 ])
 def test_the_measure_and_the_alternatives_are_told_apart(question, first, second, choices):
+    assert two_way(question) == TwoWay((first, second), choices, False)
+
+
+@pytest.mark.parametrize("question, first, second, choices", [
+    # a period put first is said of the whole clause
+    ("in 2024 have i listened to more tim ferriss or football weekly", "How many times have i listened to tim ferriss "
+     "in 2024?", "How many times have i listened to football weekly in 2024?", ("tim ferriss", "football weekly")),
+    ("Last year, did I run more km or cycle more km?", "How many km did I run Last year?",
+     "How many km did I cycle Last year?", ("running", "cycling")),
+    # a year after the second month is said of both; the answer names the months
+    ("did i spend more on amazon in october or november 2024", "How much did i spend on amazon in october 2024?",
+     "How much did i spend on amazon in november 2024?", ("october", "november")),
+    ("did I run more in April 2024 or in May 2024? (distance)", "How many times did I run in April 2024?",
+     "How many times did I run in May 2024?", ("April", "May")),
+    # the activities as an answer names them: no verb that says only that they were done
+    ("did i run or row more km in 2023", "How many km did i run in 2023?", "How many km did i row in 2023?",
+     ("running", "rowing")),
+    ("did i spend more time doing yoga or playing football in 2023?", "How much time did i spend doing yoga in 2023?",
+     "How much time did i spend playing football in 2023?", ("yoga", "football")),
+    ("Have I spent more time on the Tim Ferriss podcast or on Football Weekly?", "How much time have I spent on the "
+     "Tim Ferriss podcast?", "How much time have I spent on Football Weekly?", ("Tim Ferriss", "Football Weekly")),
+])
+def test_the_answer_names_each_alternative_as_a_person_would(question, first, second, choices):
     assert two_way(question) == TwoWay((first, second), choices, False)
 
 
