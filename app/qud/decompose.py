@@ -33,7 +33,7 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, time_measured,
+    episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
 )
 from app.qud.kinds import named_kinds, unheld_names
 from app.qud.occasions import (
@@ -145,6 +145,8 @@ RULES: dict[str, str] = {
     "episodes_by_title": "'how many different episodes of The Office have I seen?' counts the plays' titles (the "
                          "show, season and episode), where the model counted the episode names, which seasons repeat "
                          "(app.qud.items)",
+    "things_listed": "'what did I watch on Netflix in Oslo?' asks for the things, not how many: where the model "
+                     "counted the plays or purchases, their distinct names are the answer (app.qud.items)",
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
@@ -619,12 +621,12 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
     service to its sources (service_searches), no kind of events the question rules out (ruled_out_kinds), a name
     searched as the kind the data holds it as (named_kinds), a name it does not hold as words to write
-    (unheld_names), trips as their own entries (trip_entries), meetings as
-    the calendar's entries (meeting_entries), a thing's price as one item's (item_prices) and the thing or day asked
-    for, not the measure (thing_asked), the greatest measure, not the latest event's (measure_asked), orders counted
-    as orders (orders_counted), groups ranked by time where asked so (time_measured), the events a flag marks
-    (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events
-    (keep_names, people_names)."""
+    (unheld_names), trips as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries),
+    a thing's price as one item's (item_prices), the thing or day asked for, not the measure (thing_asked), the
+    things asked for, not their count (things_listed), the greatest measure, not the latest event's
+    (measure_asked), orders counted as orders (orders_counted), groups ranked by time where asked so
+    (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
+    (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
@@ -633,6 +635,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
+                ("things_listed", lambda whole: things_listed(whole, asked)),
                 ("measure_asked", lambda whole: measure_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),
                 ("episodes_by_title", episodes_by_title),

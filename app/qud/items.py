@@ -111,6 +111,34 @@ def thing_asked(tree: Node, question: str) -> Node | None:
                           (extract,))
 
 
+# "what did I watch on Netflix in Oslo?", "which films did we stream in May": the things of some plays or purchases
+_THINGS_ASKED = re.compile(
+    r"^\s*(?:so\s+)?(?:what|which(?:\s+[a-z]+){1,2}?)\s+(?:did|do|have|has|was|were)\s+(?:i|we)\s+"
+    r"(?:ever\s+|just\s+|been\s+)*(?:watch|watching|watched|stream|streaming|streamed|listen|listening|listened|"
+    r"hear|heard|buy|buying|bought|order|ordering|ordered|read|reading|play|playing|played)\b", re.I)
+# ...unless it asks for the one ranked first, or for a number
+_ONE_OR_NUMBER = re.compile(r"\b(?:most|least|more|fewer|less|first|latest|earliest|recent|favou?rite|top|often|"
+                            r"many|much|number)\b|\blast\b(?!\s+(?:\d+|[a-z]+\s+days|night|week|weekend|month|year|"
+                            r"summer|winter|spring|autumn|fall)\b)", re.I)
+
+
+def things_listed(tree: Node, question: str) -> Node | None:
+    """`tree` naming the things where its root counted them (APPLY `len`) and `question` asks what was watched,
+    heard, bought or read ("what did I watch on Netflix in Oslo?"): the distinct names of the counted events, each
+    by its source's first name key (a series' `series`, a film's `title`, a purchase's `product`); None otherwise."""
+    if not (tree.operator == "APPLY" and tree.call.get("fct") == FuncRef("len") and len(tree.children) == 1):
+        return None
+    if _THINGS_ASKED.search(question) is None or _ONE_OR_NUMBER.search(question):
+        return None
+    name = "None"
+    for source, spec in reversed(list(SOURCES.items())):
+        if spec.name_keys:
+            name = f'e.get({format_value(spec.name_keys[0])}) if e["source"] == {format_value(source)} else {name}'
+    listed = Lambda(f"lambda l: sorted({{n for n in [{name} for e in l] if n is not None}})")
+    counted = tree.children[0]
+    return Node(question, Call("APPLY", (("l", Qud(counted.question)), ("fct", listed))), (counted,))
+
+
 # the greatest or least of a measure ("the highest heart rate", "my shortest walk"), and the first or last of a time
 # ("my most recent", "the last movie"): a question with the second ranks by time, whatever measure it names
 _GREATEST = re.compile(r"\b(?:highest|biggest|largest|longest|furthest|farthest|max|maximum|peak)\b", re.I)

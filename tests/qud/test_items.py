@@ -9,7 +9,9 @@ import pytest
 
 from app.engine.tree import Node
 from app.qud.decompose import Trace
-from app.qud.items import asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked
+from app.qud.items import (
+    asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
+)
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -267,3 +269,49 @@ def test_a_ranking_by_a_measure_is_left_alone():
     tree = Node.from_step("q", 'ARGMAX(l=QUD("my hikes"), arg_attr_name="distance_km", val_attr_name="start_date")',
                           (Node.from_step("my hikes", 'RETRIEVE(query="x")'),))
     assert measure_asked(tree, "When was my longest hike?") is None
+
+
+# --- the things asked for, not how many ---
+
+def watched(day: int, data: dict) -> Event:
+    start = datetime(2024, 3, day, 20, 0, tzinfo=BERLIN)
+    source = "tvseries_stream" if "series" in data else "movie_stream"
+    return Event(source=source, type="netflix", start=start, end=None, title=data["title"], text=data["title"],
+                 data=data, position=f"row {day}", key=content_key("n", data["title"]), tz="Europe/Berlin")
+
+
+WATCH_COUNT = [' APPLY(l=QUD("I watched something on Netflix in March 2024"), fct=len)',
+               ' FILTER(l=QUD("I watched something on Netflix with date"), filter=lambda attr: '
+               'attr["start_datetime"].month == 3)',
+               ' RETRIEVE(query="I watched something on Netflix")']
+
+
+@pytest.mark.parametrize("question, listed", [
+    ("what did we watch on netflix while we were in oslo", True),
+    ("What was I watching on Netflix on my birthday?", True),
+    ("what did i order from amazon in the last 30 days", True),     # a period, not the last one
+    ("which films did I stream in May?", True),
+    ("what did I watch most on netflix in 2024", False),             # the one ranked first
+    ("what did I last watch?", False),
+    ("how many films did I watch?", False),
+    ("what did I do in Munich?", False),                             # not a thing watched, heard, bought or read
+])
+def test_a_question_for_the_things_watched_or_bought(question, listed):
+    counted = Node.from_step("q", 'APPLY(l=QUD("x"), fct=len)', (Node.from_step("x", 'RETRIEVE(query="x")'),))
+    assert (things_listed(counted, question) is not None) == listed
+
+
+def test_the_things_watched_are_named_where_the_model_counted_them(tmp_path, monkeypatch):
+    path = write_store(tmp_path / "events.sqlite", [
+        watched(2, {"series": "Bluey", "title": "Bluey: Season 3: A Game (Episode 47)"}),
+        watched(3, {"series": "Bluey", "title": "Bluey: Season 3: Old Promise (Episode 49)"}),
+        watched(9, {"title": "Paddington 2"}),
+    ])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("What did I watch on Netflix in March 2024?", store, TODAY, llm=FakeLLM(list(WATCH_COUNT)),
+                     trace=trace)
+        assert answer.value == ["Bluey", "Paddington 2"] and "things_listed" in trace.acted   # a series by its name
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "things_listed")
+        off = ask("What did I watch on Netflix in March 2024?", store, TODAY, llm=FakeLLM(list(WATCH_COUNT)))
+    assert off.value == 3
