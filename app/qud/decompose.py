@@ -35,7 +35,7 @@ from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tre
 from app.qud.items import (
     episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
 )
-from app.qud.kinds import named_kinds, unheld_names
+from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
     company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
@@ -147,6 +147,8 @@ RULES: dict[str, str] = {
                          "(app.qud.items)",
     "things_listed": "'what did I watch on Netflix in Oslo?' asks for the things, not how many: where the model "
                      "counted the plays or purchases, their distinct names are the answer (app.qud.items)",
+    "short_names": "a search naming a thing by part of its name ('the podcast huberman') names the one name of "
+                   "the data those words are part of ('Huberman Lab'), of a kind its verb allows (app.qud.kinds)",
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
@@ -620,16 +622,17 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
     service to its sources (service_searches), no kind of events the question rules out (ruled_out_kinds), a name
-    searched as the kind the data holds it as (named_kinds), a name it does not hold as words to write
-    (unheld_names), trips as their own entries (trip_entries), meetings as the calendar's entries (meeting_entries),
-    a thing's price as one item's (item_prices), the thing or day asked for, not the measure (thing_asked), the
-    things asked for, not their count (things_listed), the greatest measure, not the latest event's
-    (measure_asked), orders counted as orders (orders_counted), groups ranked by time where asked so
-    (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
+    said short named in full (short_names), a name searched as the kind the data holds it as (named_kinds), a name
+    it does not hold as words to write (unheld_names), trips as their own entries (trip_entries), meetings as the
+    calendar's entries (meeting_entries), a thing's price as one item's (item_prices), the thing or day asked for,
+    not the measure (thing_asked), the things asked for, not their count (things_listed), the greatest measure, not
+    the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where asked
+    so (time_measured), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant
     (span_joins), the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
+                ("short_names", lambda whole: short_names(whole, asked, names) if names is not None else None),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),
                 ("unheld_names", lambda whole: unheld_names(whole, asked, names) if names is not None else None),
                 ("trip_entries", trip_entries),

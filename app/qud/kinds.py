@@ -98,6 +98,50 @@ def _each_claim(tree: Node, names: Callable[[], Mapping[str, frozenset[str]]],
     return each_search_narrowed(tree, rewritten)
 
 
+# --- a name said short ---------------------------------------------------------------------------------------------
+#
+# A person names a show or an artist by part of its name: "huberman" for Huberman Lab, "tim ferriss" for The Tim
+# Ferriss Show, "conan" for Conan O'Brien Needs a Friend. The search "I listened to the podcast huberman" names no
+# show of the data, finds every podcast played, and a count over it answers for them all. Where the words are whole
+# words of exactly one name the data holds, of a kind the search's verb allows, the search names that (rule
+# short_names).
+
+def short_name(query: str, question: str, names: Mapping[str, frozenset[str] | set[str]]) -> str | None:
+    """`query` naming in full the one name of the data (`names`: source -> its name values in lower case) that the
+    words after its kind noun are part of ("the podcast huberman" -> "the podcast huberman lab"); None where the
+    query writes no kind before a name, the question does not write those words, the data holds them as a name
+    themselves, or they are part of no name or of several."""
+    claim = _CLAIM.search(query)
+    if claim is None:
+        return None
+    name = re.sub(r"^(?:by|of)\s+", "", claim.group("name").strip(" ?.,!'\"").lower())
+    if len(name) < 4 or len(name.split()) > 4 or _NOT_A_NAME.search(name) or name not in question.lower():
+        return None
+    if any(name in values for values in names.values()):
+        return None
+    allowed = sources_meant(query[:claim.start()]) or set(KIND_OF_SOURCE)
+    within = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    holders = {(source, value) for source, values in names.items() if source in allowed and source in KIND_OF_SOURCE
+               for value in values if within.search(value)}
+    if len(holders) != 1:
+        return None
+    source, value = next(iter(holders))
+    noun = KIND_OF_SOURCE[source]
+    said = f"{claim.group('the')} {noun}" if noun else ""
+    return " ".join(f"{query[:claim.start()]} {said} {value}".split())
+
+
+def short_names(tree: Node, question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+    """`tree` with each RETRIEVE's query naming in full a name the question said short (`short_name`); None where
+    none changed. `names` is read only when a query writes a kind noun before a name."""
+
+    def named(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
+        full = short_name(query, question, known)
+        return None if full is None else Node.from_step(full, f"RETRIEVE(query={format_value(full)})")
+
+    return _each_claim(tree, names, named)
+
+
 # --- a name the data does not hold --------------------------------------------------------------------------------
 #
 # "have i ever listened to coldplay" searches "I listened to the podcast coldplay"; "How many episodes of The Daily

@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.tree import Node
 from app.qud.decompose import Trace
-from app.qud.kinds import named_kind, named_kinds
+from app.qud.kinds import named_kind, named_kinds, short_name
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -75,6 +75,7 @@ def streams(tmp_path):
         *(_play(day, "tvseries_stream", {"series": "Friends", "title": f"Friends: Season 1: Episode {day}"})
           for day in (1, 2, 3)),
         _play(4, "podcast_stream", {"show": "Conan O'Brien Needs A Friend", "episode": "Tina Fey"}),
+        _play(6, "podcast_stream", {"show": "Huberman Lab", "episode": "Sleep"}),
         _play(5, "music_stream", {"artist": "Fleetwood Mac", "track": "Dreams", "album": "Rumours"}),
     ])
 
@@ -111,3 +112,52 @@ def test_the_named_kinds_rule_can_be_switched_off(streams, monkeypatch):
     assert "named_kinds" not in trace.acted
     assert [n.step for n in answer.tree.walk() if n.operator == "RETRIEVE"] == [
         'RETRIEVE(query="I watched the podcast Friends")']
+
+
+# --- a name said short ---
+
+SHOWS = {"podcast_stream": frozenset({"huberman lab", "conan o'brien needs a friend", "the tim ferriss show",
+                                      "football weekly"}),
+         "tvseries_stream": frozenset({"the office", "friends"}), "music_stream": frozenset({"fleetwood mac"}),
+         "movie_stream": frozenset(), "audiobook_stream": frozenset()}
+
+
+@pytest.mark.parametrize("query, question, full", [
+    ("I listened to the podcast huberman", "huberman or conan, which one have i listened to more",
+     "I listened to the podcast huberman lab"),
+    ("I listened to the audiobook by tim ferriss", "more tim ferriss or football weekly?",
+     "I listened to the podcast the tim ferriss show"),       # the kind the data holds it as
+    ("I listened to the artist fleetwood", "how often did I play fleetwood?", "I listened to fleetwood mac"),
+    ("I watched the podcast office", "how many episodes of the office did I watch?", "I watched the series the office"),
+])
+def test_a_name_said_short_is_searched_in_full(query, question, full):
+    assert short_name(query, question, SHOWS) == full
+
+
+@pytest.mark.parametrize("query, question", [
+    ("I listened to the podcast football weekly", "did I hear football weekly?"),   # the whole name
+    ("I listened to the podcast the", "did I hear the podcast the?"),               # no name
+    ("I listened to the podcast coldplay", "have i ever listened to coldplay"),     # part of no name
+    ("I listened to the podcast huberman", "how often did I play it?"),             # the question does not say it
+    ("I watched the podcast huberman", "how often did I watch huberman?"),          # a podcast is heard
+    ("I listened to the podcast lab in 2023", "lab in 2023"),                       # more than a name
+])
+def test_a_search_is_left_alone_where_no_one_name_holds_its_words(query, question):
+    assert short_name(query, question, SHOWS) is None
+
+
+def test_plays_of_a_show_named_short_are_counted(streams, monkeypatch):
+    tree = [' APPLY(l=QUD("I listened to the podcast conan"), fct=len)',
+            ' RETRIEVE(query="I listened to the podcast conan")']
+    trace = Trace()
+    with EventStore.open(streams, read_only=True) as store:
+        answer = ask("how many times did I listen to conan?", store, TODAY, llm=FakeLLM(list(tree)), trace=trace)
+    assert "short_names" in trace.acted
+    assert [n.step for n in answer.tree.walk() if n.operator == "RETRIEVE"] == [
+        'RETRIEVE(query="I listened to the podcast conan o\'brien needs a friend")']
+    assert answer.value == 1   # Conan's one play, not Huberman Lab's too
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "short_names")
+    with EventStore.open(streams, read_only=True) as store:
+        off = ask("how many times did I listen to conan?", store, TODAY, llm=FakeLLM(list(tree)))
+    assert [n.step for n in off.tree.walk() if n.operator == "RETRIEVE"] == [
+        'RETRIEVE(query="I listened to the podcast conan")']
