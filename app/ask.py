@@ -73,6 +73,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     people = functools.cache(lambda: known()[1])
     # read once, and only where a search calls a name a kind ("the podcast Friends")
     names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
+    # read only where a search goes to a named place: how the calendar writes it
+    written = functools.cache(store.written_forms)
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -88,7 +90,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
                                           people=people, names=names,
-                                          profiles=profiles)
+                                          profiles=profiles, written=written)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

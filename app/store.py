@@ -32,6 +32,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -862,6 +863,24 @@ class EventStore:
         args.append(int(limit))
         return [(r[0], float(r[1])) for r in self._conn.execute(sql, args)]
 
+    def written_forms(self, phrase: str, source: str, *, limit: int = 200) -> frozenset[str]:
+        """How the events of `source` write `phrase` (its words in that order, in any case and with or without
+        accents), in lower case: {"café central"} for "cafe central"; empty where none writes it. Read from at most
+        `limit` of those events."""
+        words = re.findall(r"\w+", phrase.lower())
+        if not words:
+            return frozenset()
+        sql = ("SELECT e.title, e.text FROM events_fts JOIN events e ON e.rowid = events_fts.rowid"
+               " WHERE events_fts MATCH ? AND e.source = ? LIMIT ?")
+        pattern = re.compile(r"\W+".join(map(re.escape, (_folded(w) for w in words))))
+        forms: set[str] = set()
+        with self._sql():
+            for title, text in self._conn.execute(sql, ('"' + " ".join(words) + '"', source, int(limit))):
+                written = f"{title}\n{text}".lower()
+                folded = "".join(_folded(ch)[:1] or ch for ch in written)   # one character for each
+                forms.update(written[m.start():m.end()] for m in pattern.finditer(folded))
+        return frozenset(forms)
+
     def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
         """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower
         case ("friends" for a series' name)."""
@@ -1019,6 +1038,11 @@ def _require_aware(dt: datetime) -> datetime:
     if dt.tzinfo is None or dt.utcoffset() is None:
         raise ValueError(f"naive datetime {dt!r}: the store compares timezone-aware times only")
     return dt
+
+
+def _folded(text: str) -> str:
+    """`text` without its accents: "café" -> "cafe"."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
 def fts_query(text: str, *, mode: str) -> str:

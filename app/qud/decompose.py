@@ -38,7 +38,8 @@ from app.qud.items import (
 from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
-    company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, within_occasion,
+    company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, visit_entries,
+    within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -147,6 +148,9 @@ RULES: dict[str, str] = {
                          "(app.qud.items)",
     "things_listed": "'what did I watch on Netflix in Oslo?' asks for the things, not how many: where the model "
                      "counted the plays or purchases, their distinct names are the answer (app.qud.items)",
+    "visit_entries": "a search for going to or eating at a named place ('I went to Meson del Mar') keeps the "
+                     "calendar's entries that name it, where the calendar names it: the visits, not the mails that "
+                     "plan them (app.qud.occasions)",
     "short_names": "a search naming a thing by part of its name ('the podcast huberman') names the one name of "
                    "the data those words are part of ('Huberman Lab'), of a kind its verb allows (app.qud.kinds)",
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
@@ -525,6 +529,7 @@ def decompose(
     people: Callable[[], Sequence[str]] | None = None,
     names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     profiles: Callable[[], Mapping[str, frozenset[str]]] | None = None,
+    written: Callable[[str, str], frozenset[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -542,7 +547,8 @@ def decompose(
     (rule people_names). `names`: tells the names of the data per source (a series, an artist: EventStore.name_values
     of the sources' name keys), read only where a search calls a name a kind (rule named_kinds). `profiles`: tells
     the profiles of each source with them (EventStore.name_values of their `profile_key`), read only where a search
-    finds such events (rule own_profile).
+    finds such events (rule own_profile). `written(phrase, source)`: tells how the events of a source write a
+    phrase (EventStore.written_forms), asked only where a search goes to a named place (rule visit_entries).
     """
     question = " ".join(question.split())
     if not question:
@@ -565,7 +571,11 @@ def decompose(
         mine = own_profile(tree, asked, owner, profiles) if config.on("own_profile") and owner and profiles else None
         if mine is not None:
             acted.add("own_profile")
-        return mine or tree
+            tree = mine
+        visits = visit_entries(tree, written) if config.on("visit_entries") and written is not None else None
+        if visits is not None:
+            acted.add("visit_entries")
+        return visits or tree
 
     def framed_or_solved(rest: str) -> Node:
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)

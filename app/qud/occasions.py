@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
@@ -390,6 +391,56 @@ def _names_met(who: str) -> list[str]:
             break
         names.append(word.removesuffix("'s").removesuffix("’s"))
     return names
+
+
+# --- a visit to a place ----------------------------------------------------------------------------------------
+#
+# "How many times have I been to Meson del Mar this year?": the search for "I went to meson del mar" finds the
+# lunches there in the calendar, and also the mails that suggest or book them, and other restaurants' lunches. Where
+# the calendar keeps entries that name the place, those are the visits; a mail about one is a message. Where it keeps
+# none (a diary written as mails), the search is left as it is.
+
+_VISIT = re.compile(r"\b(?:went|go|goes|going|gone|been|ate|eaten|eat|eats|eating|dined|dine|dining|"
+                    r"had\s+(?:lunch|dinner|breakfast|brunch|drinks|coffee))\s+(?:to|at)\s+"
+                    r"(?:the\s+(?:restaurant|bar|pub|caf[eé]|place)\s+)?" + _PLACE, re.I)
+# words that begin a kind of place, not its name ("the dentist", "a restaurant", "my parents'")
+_KIND_OF_PLACE = frozenset(("the", "a", "an", "my", "our", "your", "his", "her", "their", "some", "any", "this",
+                            "that"))
+
+
+def visited_place(query: str) -> str | None:
+    """The name of the place a search goes to or eats at ("I went to meson del mar" -> "meson del mar", "I ate at
+    The Old Fox" -> "The Old Fox"); None for a kind of place ("the dentist", "a restaurant") or one lower-case word."""
+    match = _VISIT.search(query)
+    if match is None:
+        return None
+    words = match.group("place").split()
+    if words[0] in _KIND_OF_PLACE or (len(words) == 1 and words[0].islower()):
+        return None
+    return " ".join(words)
+
+
+def visit_entries(tree: Node, written: Callable[[str, str], frozenset[str]]) -> Node | None:
+    """`tree` with each RETRIEVE of going to or eating at a named place replaced by the visits to it: the entries of
+    the sources that keep such times (the calendar) that write its name as `written(place, source)` says they do
+    ("Café Central" for "cafe central"), among the events found for going there; None when it has no such RETRIEVE
+    or they write it nowhere."""
+
+    def entries(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        place = visited_place(query) if isinstance(query, str) else None
+        forms = {source: written(place, source) for source in _MEETING_KEYS} if place is not None else {}
+        kept = [(source, sorted(names)) for source, names in forms.items() if names]
+        if not kept:
+            return retrieve
+        text = '(str(attr["title"]) + " " + str(attr["text"])).lower()'
+        tests = " or ".join(f'attr["source"] == {format_value(source)} and ('
+                            + " or ".join(f"{format_value(name)} in {text}" for name in names) + ")"
+                            for source, names in kept)
+        # a visit whatever was done there: "I ate at Cafe Central" misses the coffees the calendar keeps there
+        return kept_where(retrieve, tests, query=f"I went to {place}")
+
+    return each_search_narrowed(tree, entries)
 
 
 # --- doing a sport ------------------------------------------------------------------------------------------

@@ -117,6 +117,20 @@ def test_full_text_search_ranks_and_filters(store):
     assert store.search("!!! ''' ") == []  # no FTS syntax error on odd input
 
 
+def test_how_a_source_writes_a_phrase(store):
+    import_events(store, [
+        make_event(1, text="Lunch at Mesón del Mar with Ines"),
+        make_event(2, text="Coffee at Meson del Mar"),
+        make_event(3, source="mail", text="maybe Lucky's Steakhouse? or the mar del plata"),
+    ])
+    # in any case, with or without its accents, as each event writes it
+    assert store.written_forms("meson del mar", "music_stream") == {"mesón del mar", "meson del mar"}
+    assert store.written_forms("meson del mar", "mail") == frozenset()             # of that source only
+    assert store.written_forms("lucky's steakhouse", "mail") == {"lucky's steakhouse"}
+    assert store.written_forms("del mar meson", "music_stream") == frozenset()     # the words in that order
+    assert store.written_forms("' !", "mail") == frozenset()                       # no words: no FTS syntax error
+
+
 def test_sources_summary_and_removal(store):
     import_events(store, [make_event(i) for i in range(4)] + [make_event(9, source="mail")])
     summary = {s.source: s for s in store.sources()}

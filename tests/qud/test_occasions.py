@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from app.qud.decompose import Trace
-from app.qud.occasions import away_clause, day_clause, spanned_condition
+from app.qud.occasions import away_clause, day_clause, spanned_condition, visited_place
 from app.operators import operator_models
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -266,6 +266,74 @@ def test_other_searches_are_no_meeting(query):
     from app.qud.occasions import meeting_entries
 
     assert meeting_entries(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
+
+
+# --- a visit to a place ---
+
+def visit_events(with_calendar: bool = True) -> list[Event]:
+    """Three lunches at Meson del Mar and one at Da Enzo in the calendar, a friend's mail that suggests Meson del Mar
+    and one that books it; without the calendar, a diary of mails the owner wrote to themselves."""
+    def calendar(title: str, start: datetime) -> Event:
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(hours=1.5), title=title,
+                     text=title, data={"summary": title}, position=title + start.isoformat(),
+                     key=content_key("c", title, start.isoformat()), tz="Europe/Berlin")
+
+    def mail(n: int, subject: str, body: str, start: datetime) -> Event:
+        return Event(source="mail", type="mbox", start=start, end=None, title=subject, text=body,
+                     data={"subject": subject, "from": f"friend{n}@example.org"}, position=f"mail {n}",
+                     key=content_key("m", str(n)), tz="Europe/Berlin")
+
+    noon = datetime(2024, 3, 1, 12, 30, tzinfo=BERLIN)
+    lunches = [calendar(title, noon + timedelta(days=d))
+               for d, title in ((0, "Lunch - Meson del Mar"), (7, "Lunch - Mesón del Mar"), (21, "Paella, Meson del Mar"))]
+    diary = [mail(10 + d, "today", "Friday. Lunch at Meson del Mar, had the paella.", noon + timedelta(days=d, hours=9))
+             for d in (0, 7)]
+    return [
+        *(lunches if with_calendar else diary),
+        calendar("Lunch - Da Enzo", noon + timedelta(days=3)),
+        mail(1, "Long time no see!", "Dinner this Friday? Maybe Meson del Mar?", noon + timedelta(days=5)),
+        mail(2, "Reservation", "Booked Meson del Mar for tomorrow at 12:30, table for 2.", noon + timedelta(days=20)),
+    ]
+
+
+VISIT_COUNT = [' APPLY(l=QUD("I ate at meson del mar"), fct=len)', ' RETRIEVE(query="I ate at meson del mar")']
+
+
+def test_visits_to_a_place_are_the_calendar_entries_that_name_it(tmp_path, monkeypatch):
+    path = write_store(tmp_path / "events.sqlite", visit_events())
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("how many times have i been to meson del mar?", store, TODAY, llm=FakeLLM(list(VISIT_COUNT)),
+                     trace=trace)
+        lunches = {e.id for e in store.events(source="calendar") if "del Mar" in e.title}
+        assert answer.value == 3 and set(answer.evidence_ids) == lunches and "visit_entries" in trace.acted
+        assert answer.tree.children[0].children[0].step == 'RETRIEVE(query="I went to meson del mar")'
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "visit_entries")
+        off = ask("how many times have i been to meson del mar?", store, TODAY, llm=FakeLLM(list(VISIT_COUNT)))
+    assert off.value == 5   # the two mails about it too
+
+
+def test_a_place_the_calendar_does_not_name_is_searched_as_it_was(tmp_path):
+    path = write_store(tmp_path / "events.sqlite", visit_events(with_calendar=False))
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("how many times have i been to meson del mar?", store, TODAY, llm=FakeLLM(list(VISIT_COUNT)),
+                     trace=trace)
+    assert "visit_entries" not in trace.acted and [n.operator for n in answer.tree.walk()] == ["APPLY", "RETRIEVE"]
+
+
+@pytest.mark.parametrize("query, place", [
+    ("I went to meson del mar", "meson del mar"),
+    ("I ate at the restaurant da enzo", "da enzo"),
+    ("I went to The Old Fox in 2023", "The Old Fox"),
+    ("I ate at Blue Nile", "Blue Nile"),
+    ("I went to the dentist", None),        # a kind of place
+    ("I ate at a restaurant", None),
+    ("I went to work", None),               # one word in lower case: a kind more often than a name
+    ("I listened to Blue Nile", None),      # no visit
+])
+def test_the_place_a_search_visits(query, place):
+    assert visited_place(query) == place
 
 
 # --- a birthday ---------------------------------------------------------------------------------------------
