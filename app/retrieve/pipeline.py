@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from app.engine.values import Item
+from app.lexicon import FUNCTION_WORDS
 from app.engine.extract import person_name
 from app.people import (
     first_name, kin_named, named_people, names_all, names_any, owner_and_people, people_book,
@@ -78,6 +79,7 @@ class RetrieveThresholds:
     value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
     mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
     mail_lookup: bool = True         # "I sent an email", "emails I received": the mails by their sender, no model
+    sender_lookup: bool = True       # "emails from Nielsen", "a Guardian newsletter": the mails of the senders named
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -180,6 +182,8 @@ class ModelRetriever:
         index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
         mails = self.mails(query, store) if self.thresholds.mail_lookup else None
+        if mails is None and self.thresholds.sender_lookup:
+            mails = self.senders_mails(query, store)
         if mails is not None:
             kept = heads = mails
             trace.pool = trace.after_patterns = trace.after_events = [e.id for e in mails]
@@ -429,6 +433,30 @@ class ModelRetriever:
             return mails
         return [m for m in mails if (_sender(m) == owner) == (direction == "sent")]
 
+    def senders_mails(self, query: str, store: Any) -> list[Any] | None:
+        """For a query about mails that names their sender by a word of the sender's name or of its address's
+        domain, not by a person's name ("emails from Nielsen": michael@nielsen.com and his colleagues there; "I
+        received a Guardian newsletter": The Guardian; "from Amazon": the sender named so, not Amazon.it): every
+        mail of that sender. None for any other query, one about mails the owner sent, one whose words name no
+        sender, or several senders of other names ("from Liffey": The Liffey Letter and Liffey Bank). The
+        cross-encoders read a company's name as a topic, and the people step knows only people."""
+        if not _MAIL_NOUN.search(query) or _OWNER_WROTE.search(query):
+            return None
+        words = _sender_named(query)
+        if not words or named_people(query, self.people_for(store), {}):
+            return None
+        senders = store.name_values({"mail": ("from", "from_name")}).get("mail", frozenset())
+        # the sender whose name is just the words said ("Amazon"), else those whose names or domains share the most
+        named = {sender for sender in senders if "@" not in sender and _sender_words(sender) - {"the"} == words}
+        if not named:
+            scores = {sender: len(words & _sender_words(sender)) for sender in senders}
+            best = max(scores.values(), default=0)
+            named = {sender for sender, score in scores.items() if score and score == best}
+        if not named or len(named) > 1 and not any("@" in sender for sender in named):   # "from Liffey": which?
+            return None
+        return [m for m in store.events(source=["mail"])
+                if str(m.data.get("from") or "").lower() in named or str(m.data.get("from_name") or "").lower() in named]
+
     def owner_for(self, store: Any) -> str | None:
         """The owner of the store's data where mails name them (as `app.people.mail_owner`), read with the
         store's people (`people_for`)."""
@@ -497,6 +525,44 @@ def mail_direction(query: str) -> str | None:
     """
     text = " ".join(query.lower().split()).strip(" .?!")
     return next((direction for direction, pattern in _MAIL_QUERIES if pattern.fullmatch(text)), None)
+
+
+_MAIL_NOUN = re.compile(r"\b(?:e-?mails?|mails?|newsletters?|messages?|inbox)\b", re.I)
+# a query about the mails the owner wrote: their senders are the owner
+_OWNER_WROTE = re.compile(r"\b(?:i|we)\s+(?:have\s+|had\s+)?(?:sent|send|wrote|write|emailed|mailed|messaged)\b|"
+                          r"\b(?:sent|written)\s+by\s+me\b", re.I)
+# words of a query about mails that say how they came, not who sent them
+_MAIL_WORDS_NOT_NAMES = frozenset(("got", "get", "gets", "getting", "received", "receive", "receiving", "landed",
+                                   "came", "come", "arrived", "someone", "people", "person", "anyone", "many", "much",
+                                   "number", "total", "first", "last", "latest", "recent", "ever"))
+
+
+_FROM_WHOM = re.compile(r"\bfrom\s+(?:(?:the|my|our|some|someone|people|anyone|folks)\s+)*(?:(?:at|of)\s+)?"
+                        r"(?P<who>[\w&'-]+(?:\s+[\w&'-]+){0,2})", re.I)
+_BEFORE_MAIL = re.compile(r"(?P<who>[\w&'-]+)\s+(?:e-?mails?|mails?|newsletters?|messages?)\b", re.I)
+
+
+def _sender_named(query: str) -> frozenset[str]:
+    """The words that may name a sender: those after "from" up to a word that begins a new phrase ("emails from
+    Nielsen in 2023" -> "nielsen"), and the one before a word for mails ("a Guardian newsletter" -> "guardian")."""
+    said = []
+    for match in _FROM_WHOM.finditer(query):
+        for word in match.group("who").lower().split():
+            if word in FUNCTION_WORDS:
+                break
+            said.append(word)
+    said += [m.group("who").lower() for m in _BEFORE_MAIL.finditer(query)]
+    return frozenset(w for w in said if len(w) >= 3 and w not in FUNCTION_WORDS and w not in _MAIL_WORDS_NOT_NAMES
+                     and not _MAIL_NOUN.fullmatch(w))
+
+
+def _sender_words(sender: str) -> frozenset[str]:
+    """The words a sender is named by: those of a name ("the guardian"), or the labels of an address's domain
+    before its last ("michael@nielsen.com" -> "nielsen"; not the mailbox "michael")."""
+    if "@" in sender:
+        labels = sender.rsplit("@", 1)[1].split(".")[:-1]
+        return frozenset(label for label in labels if label)
+    return frozenset(re.findall(r"[a-z0-9]+", sender))
 
 
 def _sender(mail: Any) -> Any:

@@ -537,3 +537,42 @@ def test_mails_by_their_direction_are_looked_up_by_sender_not_judged(tmp_path):
         assert titles_of(judged, "I sent an email") == ["Walk"]   # the cross-encoder's: mails dropped, calendars kept
         looked_up.close()
         judged.close()
+
+
+def test_mails_of_a_sender_named_by_a_company_are_looked_up_by_sender(tmp_path):
+    """'emails from Nielsen' is every mail from an address at nielsen.com, 'I got a Guardian newsletter' every mail
+    The Guardian sent, also where the cross-encoder drops every mail; a word two senders' names share names
+    neither, and a person's name is left to the people step. Switched off, the cross-encoder decides."""
+    from tests.retrieve.helpers import at, event, import_events
+
+    me = "Kim Ode <kim@ode.org>"
+    mail = lambda key, day, subject, sender: event(  # noqa: E731
+        key, "mail", subject, {"subject": subject, "from_name": sender.split(" <")[0],
+                               "from": sender.split("<")[-1].strip(">"), "to": [me], "body": subject}, at(day, 9), None)
+    life = [*friends_life(),
+            mail("n1", 8, "Q3 numbers", "Chloe King <chloe@nielsen.com>"),
+            mail("n2", 9, "Offsite", "Noah Nguyen <noah@nielsen.com>"),
+            mail("g1", 10, "Today's headlines", "The Guardian <news@theguardian.com>"),
+            mail("l1", 11, "Issue 12", "The Liffey Letter <hello@liffeyletter.ie>"),
+            mail("l2", 12, "Your statement", "Liffey Bank <statements@liffeybank.ie>"),
+            mail("a1", 13, "Prime Day starts now", "Amazon <store-news@amazon.com>"),
+            mail("a2", 14, "Your order of a kettle", "Amazon.it <auto-confirm@amazon.it>")]
+    drop_mails = FakeCrossEncoder(relevant_sources={"calendar"}, partly_sources={"mail"}, keep_word="no such word")
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0)
+    with EventStore.open(tmp_path / "friends.sqlite") as store:
+        import_events(store, life)
+        looked_up = ModelRetriever(cross_encoder=drop_mails, thresholds=thresholds)
+        judged = ModelRetriever(cross_encoder=drop_mails, thresholds=replace(thresholds, sender_lookup=False))
+
+        def titles_of(retriever, query):
+            return sorted(item.get("title") for item in retriever.retrieve(query, store, date(2024, 4, 1)))
+
+        assert titles_of(looked_up, "emails from Nielsen") == ["Offsite", "Q3 numbers"]
+        assert titles_of(looked_up, "I received a Guardian newsletter") == ["Today's headlines"]
+        assert titles_of(looked_up, "emails from Amazon") == ["Prime Day starts now"]   # the sender named so
+        assert looked_up.senders_mails("I got an email from Liffey", store) is None   # which Liffey?
+        assert looked_up.senders_mails("emails from Markus", store) is None           # a person
+        assert looked_up.senders_mails("I sent an email to Nielsen", store) is None   # the owner's
+        assert titles_of(judged, "emails from Nielsen") == []
+        looked_up.close()
+        judged.close()
