@@ -292,7 +292,8 @@ def as_per_period(total_tree: Node, question: str, per: PerPeriod) -> Node:
 _AUX = r"(?:did|do|does|have|has|had|was|were|am)"
 _COMPARATIVE = re.compile(r"\s*\b(?P<word>more|less|fewer|most|least)\b(?:\s+(?:often|frequently|times))?", re.I)
 _THAN = re.compile(r"\bthan\b\s*(?:(?:i|we)\s+" + _AUX + r"\b\s*)?", re.I)
-_PREPOSITIONS = frozenset(("in", "on", "at", "with", "to", "for", "from", "during", "by", "over", "about", "of"))
+_PREPOSITIONS = frozenset(("in", "on", "at", "with", "to", "for", "from", "during", "by", "over", "about", "of", "into",
+                           "onto"))
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
 _TIME_WORDS = rf"(?:(?:19|20)\d\d|{MONTH_PATTERN}|(?:{_WEEKDAYS})s?|weekends?|mornings?|evenings?|nights?)"
 # a period at the end of a clause, shared by both alternatives: "in 2023", "on weekends", "last year"
@@ -402,10 +403,13 @@ def _or_form(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
         wh = _WH.match(" ".join(f"{choice.group('body')} {adjunct}".split()))
         if wh is None:
             return None
-        vp, vp_adjunct = _split_adjunct(_COMPARATIVE.sub("", wh.group("vp")).strip())
+        comparative = _COMPARATIVE.search(wh.group("vp"))
+        head, after = wh.group("vp")[:comparative.start()], wh.group("vp")[comparative.end():].strip()
+        noun, after = _measure_noun(after) if after else (None, after)   # "put more hours into": hours
+        vp, vp_adjunct = _split_adjunct(f"{head} {after}".strip())
         prep = f"{wh.group('prep').lower()} " if wh.group("prep") else ""
         clauses = [f"{wh.group('aux')} I {vp} {prep}{x} {vp_adjunct}" for x in (a, b)]
-        return tuple(_measure(" ".join(c.split()), None) for c in clauses), (_label(a), _label(b))
+        return tuple(_measure(" ".join(c.split()), noun) for c in clauses), (_label(a), _label(b))
     if _YES_NO_HEAD.match(text) is None or not re.search(r"\bor\b", text, re.I) or "," in text:
         return None
     left, right = re.split(r"\s+or\s+", text, maxsplit=1, flags=re.I)

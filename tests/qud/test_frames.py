@@ -217,6 +217,11 @@ def test_the_measure_and_the_alternatives_are_told_apart(question, first, second
      "How much time did i spend playing football in 2023?", ("yoga", "football")),
     ("Have I spent more time on the Tim Ferriss podcast or on Football Weekly?", "How much time have I spent on the "
      "Tim Ferriss podcast?", "How much time have I spent on Football Weekly?", ("Tim Ferriss", "Football Weekly")),
+    # the measure said after the comparative of "which did I ...": its noun leads each measure's question
+    ("Ozark vs Stranger Things, which did I put more hours into?", "How many hours did I put into Ozark?",
+     "How many hours did I put into Stranger Things?", ("Ozark", "Stranger Things")),
+    ("Mindhunter or The Night Agent - which one did I spend more time watching?", "How much time did I spend watching "
+     "Mindhunter?", "How much time did I spend watching The Night Agent?", ("Mindhunter", "The Night Agent")),
 ])
 def test_the_answer_names_each_alternative_as_a_person_would(question, first, second, choices):
     assert two_way(question) == TwoWay((first, second), choices, False)
