@@ -74,11 +74,19 @@ def named_kinds(tree: Node, question: str, names: Callable[[], Mapping[str, froz
     """`tree` with each RETRIEVE's query naming a thing as the kind the data holds it as (`named_kind`); None where
     none changed. `names` is read only when a query writes a kind noun before a name."""
 
-    def renamed(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
-        better = named_kind(query, question, known)
+    return _each_query_rewritten(tree, names, lambda query, known: named_kind(query, question, known))
+
+
+def _each_query_rewritten(tree: Node, names: Callable[[], Mapping[str, frozenset[str]]],
+                          rewrite: Callable[[str, Mapping[str, frozenset[str]]], str | None]) -> Node | None:
+    """`tree` with each RETRIEVE's query replaced by `rewrite(it, the data's names)` where that gives one; None where
+    none changed."""
+
+    def searched(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
+        better = rewrite(query, known)
         return None if better is None else Node.from_step(better, f"RETRIEVE(query={format_value(better)})")
 
-    return _each_claim(tree, names, renamed)
+    return _each_claim(tree, names, searched)
 
 
 def _each_claim(tree: Node, names: Callable[[], Mapping[str, frozenset[str]]],
@@ -135,11 +143,7 @@ def short_names(tree: Node, question: str, names: Callable[[], Mapping[str, froz
     """`tree` with each RETRIEVE's query naming in full a name the question said short (`short_name`); None where
     none changed. `names` is read only when a query writes a kind noun before a name."""
 
-    def named(retrieve: Node, query: str, known: Mapping[str, frozenset[str]]) -> Node | None:
-        full = short_name(query, question, known)
-        return None if full is None else Node.from_step(full, f"RETRIEVE(query={format_value(full)})")
-
-    return _each_claim(tree, names, named)
+    return _each_query_rewritten(tree, names, lambda query, known: short_name(query, question, known))
 
 
 # --- a name the data does not hold --------------------------------------------------------------------------------
