@@ -95,6 +95,15 @@ SPORT_WORD_GROUPS = (
     "yoga", "tennis", "football soccer", "gym strength weights",
 )
 
+# Words that name the same kind of appointment: the one who sees to it, the place, the thing done ("dentist dental").
+APPOINTMENT_WORD_GROUPS = (
+    "dentist dentists dental dentistry orthodontist orthodontics",
+    "physio physios physiotherapy physiotherapist physiotherapists",
+    "vet vets veterinary veterinarian",
+    "haircut haircuts hairdresser hairdressers barber barbers hair salon",
+    "optician opticians optometrist",
+)
+
 # The word a full-text search also looks for when a query names a sport another way ("ran": "running").
 # One direction only: "running" finds "run" but "run" does not find "runs" (the index does no stemming).
 SPORT_SYNONYMS: dict[str, tuple[str, ...]] = {

@@ -23,6 +23,7 @@ from datetime import date, timedelta
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
 from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
+from app.qud.periods import WRITTEN_TEXT
 
 _FIELDS = (   # the field, the words that ask for it
     ("flight_number", r"flight\s*(?:number|no\.?|#)"),
@@ -120,7 +121,7 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
         said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to ", f"{place} airport"]
                 if asked.home else
                 [f"to {place}", f"- {place}", f"– {place}", f"→ {place}"])
-        text = " + \" \" + ".join(f'str(attr.get("{key}", ""))' for key in ("title", "text", "mail.title", "mail.text"))
+        text = WRITTEN_TEXT
         way = f"my flights that say they came back from {asked.place}" if asked.home else \
             f"my flights that say they went to {asked.place}"
         node = Node.from_step(way, f"FILTER(l={q(search)}, filter=lambda attr: any(w in ({text}).lower() for w in "

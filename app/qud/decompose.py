@@ -37,9 +37,9 @@ from app.qud.items import (
 )
 from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
-    Occasion, activity_clause, activity_records, away_clause, birthday_entries, birthdays_asked, birthdays_tree,
-    company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries, visit_entries,
-    within_occasion,
+    Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
+    birthdays_tree, company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries,
+    visit_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -148,6 +148,9 @@ RULES: dict[str, str] = {
                          "(app.qud.items)",
     "things_listed": "'what did I watch on Netflix in Oslo?' asks for the things, not how many: where the model "
                      "counted the plays or purchases, their distinct names are the answer (app.qud.items)",
+    "appointment_records": "a search for an appointment of a kind ('I went to the dentist', 'I took Hoppel to the "
+                           "vet', 'I got a haircut') keeps the events that name that kind, not another clinic's "
+                           "(app.qud.occasions, app.lexicon)",
     "visit_entries": "a search for going to or eating at a named place ('I went to Meson del Mar') keeps the "
                      "calendar's entries that name it, where the calendar names it: the visits, not the mails that "
                      "plan them (app.qud.occasions)",
@@ -582,8 +585,10 @@ def decompose(
         return framed if framed is not None else solve(rest)
 
     tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
-    # after the times: the day of "on Maria's birthday" is searched so too, and a sport below a span's FILTER
-    for rule, rewrite in (("birthday_entries", birthday_entries), ("activity_records", activity_records)):
+    # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
+    # span's FILTER
+    for rule, rewrite in (("birthday_entries", birthday_entries), ("activity_records", activity_records),
+                          ("appointment_records", appointment_records)):
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:
             acted.add(rule)

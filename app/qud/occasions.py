@@ -28,8 +28,10 @@ from typing import Callable
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
-from app.qud.periods import RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where
+from app.lexicon import APPOINTMENT_WORD_GROUPS, FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
+from app.qud.periods import (
+    WRITTEN_TEXT, RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where,
+)
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, carrier_sources
 
@@ -471,6 +473,35 @@ def activity_records(tree: Node) -> Node | None:
         kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _RECORDS)
         names = f"any(w in {words_of_text} for w in {format_value(tuple(named))})"
         return kept_where(retrieve, f'{kept} or (attr["source"] == "calendar" and {names})')
+
+    return each_search_narrowed(tree, records)
+
+
+# --- an appointment ------------------------------------------------------------------------------------------
+#
+# "How many dentist appointments did I have?": the search for "I went to the dentist" finds the dental clinic's
+# reminders and the calendar's check-ups, and also the children's clinic, the GP's annual check-up and a hospital's
+# mails: appointments, but of another kind. An appointment of a kind is an event that names it: the one who sees to
+# it, the place or the thing done ("Dr. Zimmermann (dentist)", "Dental check-up", "Smile Dental Practice").
+
+_APPOINTMENTS = tuple(frozenset(group.split()) for group in APPOINTMENT_WORD_GROUPS)
+
+
+def appointment_records(tree: Node) -> Node | None:
+    """`tree` with a FILTER above each RETRIEVE of an appointment of a kind ("I went to the dentist", "I took Hoppel
+    to the vet", "I got a haircut") that keeps the events whose title or text names that kind; None when it has no
+    such RETRIEVE."""
+
+    def records(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        words = {w.lower() for w in TEXT_WORD.findall(query)} if isinstance(query, str) else set()
+        named = sorted({w for group in _APPOINTMENTS if words & group for w in group})
+        if not named:
+            return retrieve
+        text = f"({WRITTEN_TEXT}).lower()"
+        for mark in ",:.;()'/-":   # "Dr. Zimmermann (dentist)", "vet's"
+            text += f'.replace({format_value(mark)}, " ")'
+        return kept_where(retrieve, f"any(w in {text}.split() for w in {format_value(tuple(named))})")
 
     return each_search_narrowed(tree, records)
 

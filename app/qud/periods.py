@@ -237,6 +237,11 @@ def each_search_narrowed(tree: Node, narrowed: Callable[[Node], Node]) -> Node |
     return None if result == tree else result
 
 
+# A lambda expression of the text an event writes: its title and text, and those of a mail merged into it (a
+# reminder joined with the appointment it names, app.retrieve.dedupe)
+WRITTEN_TEXT = " + \" \" + ".join(f'str(attr.get("{key}", ""))' for key in ("title", "text", "mail.title", "mail.text"))
+
+
 def kept_where(retrieve: Node, test: str, query: str | None = None, about: str | None = None) -> Node:
     """A FILTER asking `retrieve`'s question that keeps the events for which `test` (a lambda body over `attr`)
     holds, over a RETRIEVE of every event about it: `query` (else `retrieve`'s own), asked as `about`."""

@@ -336,6 +336,76 @@ def test_the_place_a_search_visits(query, place):
     assert visited_place(query) == place
 
 
+# --- an appointment ---
+
+def appointment_events() -> list[Event]:
+    """Two dentist's check-ups in the calendar and the practice's reminder of a third, a GP's check-up and the
+    children's clinic's appointment."""
+    def calendar(title: str, day: int) -> Event:
+        start = datetime(2024, 3, day, 10, 0, tzinfo=BERLIN)
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(hours=1), title=title,
+                     text=title, data={"summary": title}, position=title, key=content_key("c", title, str(day)),
+                     tz="Europe/Berlin")
+
+    def mail(n: int, sender: str, subject: str, body: str, day: int) -> Event:
+        start = datetime(2024, 3, day, 9, 0, tzinfo=BERLIN)
+        return Event(source="mail", type="mbox", start=start, end=None, title=subject, text=f"{sender}\n{body}",
+                     data={"subject": subject, "from_name": sender}, position=f"mail {n}",
+                     key=content_key("m", str(n)), tz="Europe/Berlin")
+
+    return [
+        calendar("Dr. Zimmermann (dentist)", 4), calendar("Dental check-up", 18),
+        mail(1, "Smile Dental Practice", "Appointment reminder", "Your appointment is on 28 March, 10:30.", 25),
+        calendar("Doctor - annual check-up", 11),
+        mail(2, "Sendling Kids Clinic", "Your appointment", "Your appointment is on 14 March.", 12),
+    ]
+
+
+APPOINTMENT_COUNT = [' APPLY(l=QUD("I went to the dentist"), fct=len)', ' RETRIEVE(query="I went to the dentist")']
+
+
+class EveryAppointment:   # a search that finds every appointment, as the small cross-encoder did
+    def retrieve(self, query, store, reference_date):
+        from app.engine.values import Item
+        return [Item.from_event(e) for e in store.events()]
+
+
+def test_appointments_of_a_kind_are_the_events_that_name_it(tmp_path, monkeypatch):
+    path = write_store(tmp_path / "events.sqlite", appointment_events())
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        answer = ask("How many dentist appointments did I have?", store, TODAY, llm=FakeLLM(list(APPOINTMENT_COUNT)),
+                     trace=trace, retriever=EveryAppointment())
+        named = {e.id for e in store.events() if "ental" in e.title + e.text or "dentist" in e.title + e.text}
+        assert "appointment_records" in trace.acted and set(answer.evidence_ids) == named and answer.value == 3
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "appointment_records")
+        off = ask("How many dentist appointments did I have?", store, TODAY, llm=FakeLLM(list(APPOINTMENT_COUNT)),
+                  retriever=EveryAppointment())
+    assert off.value == 5   # the GP's and the children's clinic's too
+
+
+@pytest.mark.parametrize("query, words", [
+    ("I went to the dentist", {"dentist", "dental"}),
+    ("I took Hoppel to the vet", {"vet", "veterinary"}),
+    ("I got a haircut", {"haircut", "barber", "hairdresser"}),
+    ("I went to the physio in 2023", {"physio", "physiotherapy"}),
+])
+def test_a_search_for_an_appointment_keeps_the_events_naming_its_kind(query, words):
+    from app.engine.tree import Node
+    from app.qud.occasions import appointment_records
+
+    tree = appointment_records(Node.from_step("q", f'RETRIEVE(query="{query}")'))
+    assert tree.operator == "FILTER" and all(f'"{w}"' in tree.call.get("filter").source for w in words)
+
+
+@pytest.mark.parametrize("query", ["I went running", "I went to the doctor", "I ate at a restaurant", "I hung out"])
+def test_other_searches_are_no_appointment_of_a_kind(query):
+    from app.engine.tree import Node
+    from app.qud.occasions import appointment_records
+
+    assert appointment_records(Node.from_step("q", f'RETRIEVE(query="{query}")')) is None
+
+
 # --- a birthday ---------------------------------------------------------------------------------------------
 
 def birthday_events() -> list[Event]:
