@@ -211,6 +211,8 @@ def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeRepo
             if subject is not None and isinstance(result.value, int):
                 return _capital(counted(subject, result.value, format_number(result.value))) + "."
             return f"{value} (counted from {_events(len(ids))})."
+        if isinstance(result.value, (list, tuple)) and result.value and subject is not None:   # names: what was found
+            return f"{_capital(value)}, from {of_them(subject, len(ids), format_number(len(ids)))}."
         return f"The result is {value} (from {_events(len(ids))})."
     return f"{value}."
 

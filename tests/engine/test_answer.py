@@ -78,6 +78,13 @@ def test_sentences_per_operator():
         "A tie between Air and Beck (count: 5 each)."
     )
     assert answer_sentence("q", call('APPLY(l=QUD("x"), fct=lambda l: len(l) * 2)'), s(4)) == "The result is 4 (from 2 events)."
+    # names found: said with what they were found among, where the root's sub-question says it
+    watched = NodeReport("APPLY", "q", 'APPLY(l=QUD("I watched a series in Oslo"), fct=lambda l: sorted(l))', 1, 0.0, None,
+                         (NodeReport("RETRIEVE", "I watched a series in Oslo", 'RETRIEVE(query="I watched a series")', 2,
+                                     0.0, None),))
+    assert answer_sentence("q", call('APPLY(l=QUD("I watched a series in Oslo"), fct=lambda l: sorted(l))'),
+                           s(["Bluey", "Friends"]), watched) == (
+        "Bluey and Friends, from the 2 times you watched a series in Oslo.")
     assert answer_sentence("how often?", call('APPLY(l=QUD("x"), fct=len)'), Scalar(0, ())) == "0."
     assert answer_sentence("q", call('APPLY(l=QUD("x"), fct=lambda l: len(l) > 2)'), s(True)) == "Yes (from 2 events)."
     assert answer_sentence("q", call('MAX(l=QUD("x"), attr_name="v")'), Scalar(None, ("a",))) == "I could not find a value for “q”."
