@@ -92,6 +92,7 @@ SPORT_WORD_GROUPS = (
     "swim swims swimming swam",
     "hike hikes hiking hiked",
     "walk walks walking walked",
+    "rowing rowed",
     "yoga", "tennis", "football soccer", "gym strength weights",
 )
 

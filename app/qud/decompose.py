@@ -13,6 +13,7 @@ raises `DecompositionError` with what was tried.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -98,9 +99,10 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
-    "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts and "
-                        "the calendar entries that name the sport, not a running app's mail or a podcast episode "
-                        "that mentions it (app.qud.occasions)",
+    "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts of "
+                        "that sport (not a hike for a walk), or where the watch records none of it the calendar's "
+                        "entries that name it; not a running app's mail or a podcast episode that mentions it "
+                        "(app.qud.occasions)",
     "birthday_entries": "a RETRIEVE of someone's birthday ('Chiamaka's birthday') is the events that name them, kept "
                         "where they mark a birthday (the word, 'bday' or a cake: '🎂 Chiamaka') and last a day "
                         "(app.qud.occasions)",
@@ -551,7 +553,8 @@ def decompose(
     of the sources' name keys), read only where a search calls a name a kind (rule named_kinds). `profiles`: tells
     the profiles of each source with them (EventStore.name_values of their `profile_key`), read only where a search
     finds such events (rule own_profile). `written(phrase, source)`: tells how the events of a source write a
-    phrase (EventStore.written_forms), asked only where a search goes to a named place (rule visit_entries).
+    phrase (EventStore.written_forms), asked only where a search goes to a named place (rule visit_entries) or does
+    a sport (rule activity_records: whether the workouts write it).
     """
     question = " ".join(question.split())
     if not question:
@@ -587,7 +590,8 @@ def decompose(
     tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
     # span's FILTER
-    for rule, rewrite in (("birthday_entries", birthday_entries), ("activity_records", activity_records),
+    for rule, rewrite in (("birthday_entries", birthday_entries),
+                          ("activity_records", functools.partial(activity_records, written=written)),
                           ("appointment_records", appointment_records)):
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

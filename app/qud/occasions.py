@@ -449,17 +449,22 @@ def visit_entries(tree: Node, written: Callable[[str, str], frozenset[str]]) -> 
 #
 # "How many runs did I do last month?": the search for "I went running" finds the runs the watch recorded, and also
 # a mail from the running app ("New challenge: run 50 km this month") and, for someone who never runs, a podcast
-# episode called "The race for the top four". A run is a workout, or a calendar entry that names it ("Run club");
-# a mail or a play that mentions it is about it, not it.
+# episode called "The race for the top four". A run is a workout of that sport, or, for someone whose watch records
+# none, a calendar entry that names it ("Run club"); a mail or a play that mentions it is about it, not it. Where the
+# watch records the sport, the calendar's entries are plans ("Football training" also on the weeks it was skipped)
+# or another thing done ("Walk with David"), and a hike is not a walk.
 
 _SPORTS = tuple(frozenset(group.split()) for group in SPORT_WORD_GROUPS)
 _RECORDS = carrier_sources("workout_type")   # the sources whose events are workouts: a watch's export
 _PLAY = frozenset(("play", "plays", "played", "playing"))
+_TEXT = 'str(attr["text"])'
 
 
-def activity_records(tree: Node) -> Node | None:
+def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] | None = None) -> Node | None:
     """`tree` with a FILTER above each RETRIEVE of doing a sport ("I went running", "I played football") that keeps
-    the workouts and the calendar entries naming the sport; None when it has no such RETRIEVE."""
+    the workouts naming the sport, and the calendar entries naming it where no workout does (`written(word, source)`:
+    how the events of a source write a word, EventStore.written_forms; without it, both); None when it has no such
+    RETRIEVE."""
 
     def records(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
@@ -469,10 +474,19 @@ def activity_records(tree: Node) -> Node | None:
         elsewhere = [w for w in words - _PLAY if NAMING_WORDS.get(w) and not set(NAMING_WORDS[w]) & set(_RECORDS)]
         if not named or elsewhere:
             return retrieve
-        words_of_text = 'str(attr["text"]).lower().replace(",", " ").replace(":", " ").replace(".", " ").split()'
-        kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _RECORDS)
-        names = f"any(w in {words_of_text} for w in {format_value(tuple(named))})"
-        return kept_where(retrieve, f'{kept} or (attr["source"] == "calendar" and {names})')
+
+        def names(text: str) -> str:   # a lambda test that the text `text` (an expression) names the sport
+            for mark in ",:.()":   # "soccer (football) workout, 90 min"
+                text += f'.replace({format_value(mark)}, " ")'
+            return f"any(w in {text}.lower().split() for w in {format_value(tuple(named))})"
+
+        # a workout merged into the calendar's entry at its time (app.retrieve.dedupe) keeps its text under its source
+        merged = lambda source: f'str(attr.get({format_value(source + ".text")}, ""))'  # noqa: E731
+        tests = [f'(attr["source"] == {format_value(source)} and {names(_TEXT)}) or {names(merged(source))}'
+                 for source in _RECORDS]
+        if written is None or not any(written(w, source) for source in _RECORDS for w in named):
+            tests.append(f'(attr["source"] == "calendar" and {names(_TEXT)})')
+        return kept_where(retrieve, " or ".join(tests))
 
     return each_search_narrowed(tree, records)
 

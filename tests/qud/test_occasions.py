@@ -639,28 +639,53 @@ def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
 
 # --- doing a sport ----------------------------------------------------------------------------------------------
 
-def test_a_sport_is_counted_by_its_workouts_and_the_entries_naming_it(tmp_path):
-    from tests.stores import workout
-
-    def other(source, title, day, data):
-        start = datetime(2024, 4, day, 18, tzinfo=BERLIN)
-        return Event(source=source, type="x", start=start, end=start + timedelta(hours=1), title=title, text=title,
-                     data=data, position=title, key=content_key(source, title), tz="Europe/Berlin")
-
-    path = write_store(tmp_path / "events.sqlite", [
-        workout(3, "running", 8.0), workout(10, "running", 5.0),
-        other("calendar", "Run club", 12, {"summary": "Run club"}),
-        other("calendar", "Catan night", 13, {"summary": "Catan night"}),
-        other("mail", "New challenge: run 50 km this month", 14, {"subject": "New challenge: run 50 km this month"}),
-    ])
+def _runs_counted(tmp_path, events) -> tuple[object, list[str], Trace]:
+    """The answer of "How many runs did I do?" over a store of `events`, and the titles of the events it counted."""
+    tmp_path.mkdir(exist_ok=True)
     trace = Trace()
-    with EventStore.open(path, read_only=True) as store:
+    with EventStore.open(write_store(tmp_path / "events.sqlite", events), read_only=True) as store:
         llm = FakeLLM([' APPLY(l=QUD("I went running"), fct=len)', ' RETRIEVE(query="I went running")'])
         answer = ask("How many runs did I do?", store, TODAY, llm=llm, trace=trace)
         titles = {e.id: e.title for e in store.events()}
+    return answer.value, sorted(titles[i] for i in answer.evidence_ids), trace
+
+
+def _entry(source, title, day, data, hour=18):
+    start = datetime(2024, 4, day, hour, tzinfo=BERLIN)
+    return Event(source=source, type="x", start=start, end=start + timedelta(hours=1), title=title, text=title,
+                 data=data, position=f"{title} {day}", key=content_key(source, f"{title} {day}"), tz="Europe/Berlin")
+
+
+def test_a_sport_the_watch_records_is_counted_by_its_workouts_of_that_sport(tmp_path, monkeypatch):
+    from tests.stores import workout
+
+    events = [
+        workout(3, "running", 8.0), workout(10, "running", 5.0), workout(11, "hiking", 12.0),
+        _entry("calendar", "Run club", 10, {"summary": "Run club"}, hour=9),   # the run of the 10th
+        _entry("calendar", "Run club", 12, {"summary": "Run club"}),           # no run recorded: skipped
+        _entry("calendar", "Catan night", 13, {"summary": "Catan night"}),
+        _entry("mail", "New challenge: run 50 km this month", 14, {"subject": "New challenge: run 50 km this month"}),
+    ]
+    value, counted, trace = _runs_counted(tmp_path, events)
     assert "activity_records" in trace.acted
-    # the running app's mail mentions a run and is no run; Catan night names none
-    assert sorted(titles[i] for i in answer.evidence_ids) == ["Run club", "Running workout", "Running workout"]
+    # the running app's mail mentions a run and is no run, nor is the hike; the watch records runs, so the run club
+    # is counted where a run was recorded during it (one event with the run), not on the 12th
+    assert value == 2 and counted == ["Running workout", "Running workout"]
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "activity_records")
+    value_off, counted_off, _ = _runs_counted(tmp_path / "off", events)
+    assert value_off > 2 and "New challenge: run 50 km this month" in counted_off
+
+
+def test_a_sport_the_watch_does_not_record_is_counted_by_the_entries_naming_it(tmp_path):
+    from tests.stores import workout
+
+    value, counted, _ = _runs_counted(tmp_path, [
+        workout(3, "hiking", 8.0),
+        _entry("calendar", "Run club", 12, {"summary": "Run club"}),
+        _entry("calendar", "Catan night", 13, {"summary": "Catan night"}),
+        _entry("mail", "New challenge: run 50 km this month", 14, {"subject": "New challenge: run 50 km this month"}),
+    ])
+    assert value == 1 and counted == ["Run club"]
 
 
 def test_a_search_that_names_no_sport_is_left_alone():
