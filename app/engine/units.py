@@ -27,7 +27,7 @@ _WORDS = (
 )
 _UNIT_WORD = re.compile(r"\b(?:" + "|".join(f"(?P<u{i}>{words})" for i, (words, _) in enumerate(_WORDS)) + r")\b", re.I)
 # the units of stored quantities, in the same terms
-_STORED = {"s": ("time", 1.0), "ms": ("time", 0.001), "min": ("time", 60.0), "h": ("time", 3600.0),
+STORED_UNITS = {"s": ("time", 1.0), "ms": ("time", 0.001), "min": ("time", 60.0), "h": ("time", 3600.0),
            "km": ("distance", 1.0), "m": ("distance", 0.001), "mi": ("distance", 1.609344)}
 
 
@@ -50,7 +50,7 @@ def in_asked_unit(question: str, result: Any) -> Any:
         stored = ("time", 1.0)
         value = value.total_seconds()
     else:
-        stored = _STORED.get(result.unit or "")
+        stored = STORED_UNITS.get(result.unit or "")
     if stored is None or stored[0] != kind or not isinstance(value, (int, float)) or unit == result.unit:
         return result
     return Scalar(value * stored[1] / size, result.ids, unit, result.details)

@@ -9,7 +9,8 @@ with that price is asked for (rule thing_asked); where it asks for the greatest 
 I've hit") and the model ranked the events by time, the greatest measure is (rule measure_asked). An order of three
 things is one order: "how many Amazon orders" counts the orders the lines belong to (the source's `unit_words`:
 `order_id`; rule orders_counted). "Which artist did I spend the most time listening to?" ranks the artists by the
-time their songs played, not by how many there were (rule time_measured).
+time their songs played, not by how many there were (rule time_measured). "How long is my average hike, in
+minutes?" is the mean of the hikes' durations, which the engine gives in minutes (rule units_measured).
 
     asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
     asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
@@ -19,10 +20,12 @@ from __future__ import annotations
 
 import re
 
+from app.engine.operators.aggregate import UNITS
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
+from app.engine.units import STORED_UNITS, asked_unit
 from app.engine.values import DERIVED
-from app.qud.frames import sources_meant
+from app.qud.frames import EVENT_STEPS, sources_meant
 from app.qud.validate import TEXT_WORD
 from app.qud.vocabulary import TYPE_OF
 from app.sources import NAMING_WORDS, SOURCES, carrier_sources
@@ -280,3 +283,38 @@ def episodes_by_title(tree: Node) -> Node | None:
 
     result = walk(tree)
     return result if changed else None
+
+
+# --- a measure in a unit ----------------------------------------------------------------------------------------
+#
+# "How long is my average hike, in minutes?", "How long was my longest bike ride, in hours?": the data keeps a
+# duration in seconds and a distance in kilometres, and the answer is given in the unit the question names
+# (app.engine.units). The model converted it itself and got it wrong: the seconds divided by 60 twice (hours for
+# minutes), or the distance measured for "how long ... in hours".
+
+_STORED_QUANTITY = {"time": "duration", "distance": "distance_km"}   # the engine's keys, in seconds and km
+_CONVERTING = ("MAP", "UNNEST")
+
+
+def units_measured(tree: Node, question: str) -> Node | None:
+    """`tree` taking its sum, mean, greatest or least of the stored quantity of the kind `question` asks in ("in
+    minutes": the duration; "(miles)": the distance), which the engine gives in that unit, where it took it of a
+    number its MAPs computed or of a quantity of another kind; None otherwise, or where the question names no unit
+    or two ("minutes per km")."""
+    asked = asked_unit(question)
+    measured = tree.call.get("attr_name")
+    if asked is None or tree.operator not in ("SUM", "AVG", "MAX", "MIN") or len(tree.children) != 1 \
+            or not isinstance(measured, str):
+        return None
+    key = _STORED_QUANTITY.get(asked[0])
+    events = tree.children[0]
+    while events.operator in _CONVERTING and len(events.children) == 1:
+        events = events.children[0]
+    if key is None or events.operator not in EVENT_STEPS:
+        return None
+    measured_kind = STORED_UNITS.get(UNITS.get(measured, ""), ("",))[0]
+    if events is tree.children[0] and measured_kind == asked[0]:
+        return None   # a stored quantity of the kind asked: the engine converts it
+    args = tuple((name, Qud(events.question) if name == "l" else key if name == "attr_name" else value)
+                 for name, value in tree.call.args)
+    return Node(tree.question, Call(tree.operator, args), (events,))

@@ -1,5 +1,6 @@
 """What a question asks of the things bought: the price of one item (rule item_prices) and the thing itself (rule
-thing_asked), app.qud.items; and the greatest measure where a tree gave the latest event's (rule measure_asked)."""
+thing_asked), app.qud.items; the greatest measure where a tree gave the latest event's (rule measure_asked); a
+measure in the unit asked (rule units_measured)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from app.engine.tree import Node
 from app.qud.decompose import Trace
 from app.qud.items import (
-    asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
+    asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked, things_listed, units_measured,
 )
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -315,3 +316,52 @@ def test_the_things_watched_are_named_where_the_model_counted_them(tmp_path, mon
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "things_listed")
         off = ask("What did I watch on Netflix in March 2024?", store, TODAY, llm=FakeLLM(list(WATCH_COUNT)))
     assert off.value == 3
+
+
+# --- a measure in a unit (rule units_measured) ------------------------------------------------------------------
+
+# as the model wrote "How long is my average hike, in minutes?": the seconds divided by 60 twice
+MINUTES_TWICE = [' AVG(l=QUD("my hikes in minutes"), attr_name="minutes")',
+                 ' MAP(l=QUD("my hikes in minute"), fct=lambda attr: attr["duration_s"] / 60, res_name="minutes")',
+                 ' UNNEST(l=QUD("my hikes with duration"), nested_attr_name="duration_s", '
+                 'unnested_attr_name="minutes")',
+                 ' MAP(l=QUD("my hikes"), fct=lambda attr: attr["duration_s"] / 60, res_name="duration_s")',
+                 ' EXTRACT(l=QUD("I went hiking"), attr_names=["duration_s"], attr_types=[float])',
+                 ' RETRIEVE(query="I went hiking")']
+# "How long was my longest hike, in hours?" as the distance
+HOURS_AS_DISTANCE = [' MAX(l=QUD("my hikes with distance"), attr_name="distance_km")',
+                     ' EXTRACT(l=QUD("I went hiking"), attr_names=["distance_km"], attr_types=[float])',
+                     ' RETRIEVE(query="I went hiking")']
+
+
+@pytest.mark.parametrize("question, steps, on, off", [
+    ("How long is my average hike, in minutes?", MINUTES_TWICE, 120.0, 2.0),   # three hikes of two hours
+    ("How long was my longest hike, in hours?", HOURS_AS_DISTANCE, 2.0, 12.25),
+])
+def test_a_measure_asked_in_a_unit_is_the_stored_duration_or_distance_in_it(store_path, monkeypatch, question,
+                                                                            steps, on, off):
+    trace = Trace()
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask(question, store, TODAY, llm=FakeLLM(list(steps)), trace=trace)
+    assert answer.value == pytest.approx(on) and "units_measured" in trace.acted
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "units_measured")
+    with EventStore.open(store_path, read_only=True) as store:
+        assert ask(question, store, TODAY, llm=FakeLLM(list(steps))).value == pytest.approx(off)
+
+
+def test_a_measure_of_the_kind_asked_or_of_two_units_is_left_alone():
+    events = Node.from_step("my hikes", 'RETRIEVE(query="I went hiking")')
+    stored = Node.from_step("q", 'SUM(l=QUD("my hikes"), attr_name="duration_s")', (events,))
+    assert units_measured(stored, "How many hours did I spend hiking?") is None   # the engine converts seconds
+    minutes = Node.from_step("m", 'MAP(l=QUD("my hikes"), fct=lambda attr: attr["duration_s"] / 60, '
+                                  'res_name="minutes")', (events,))
+    pace = Node.from_step("q", 'AVG(l=QUD("m"), attr_name="minutes")', (minutes,))
+    assert units_measured(pace, "What's my average pace in minutes per km?") is None   # two units
+    assert units_measured(pace, "What's my average hike?") is None                     # no unit
+    days = Node.from_step("g", 'GROUP_BY(l=QUD("my hikes"), attr_names=["start_date"])', (events,))
+    per_day = Node.from_step("d", 'MAP(l=QUD("g"), fct=lambda group: sum(i["duration_s"] for i in group) / 60, '
+                                  'res_name="minutes")', (days,))
+    daily = Node.from_step("q", 'AVG(l=QUD("d"), attr_name="minutes")', (per_day,))
+    assert units_measured(daily, "How many minutes a day do I hike on average?") is None   # a measure of groups
+    assert units_measured(pace, "How long is my average hike, in minutes?").step == \
+        'AVG(l=QUD("my hikes"), attr_name="duration")'
