@@ -596,7 +596,7 @@ def decompose(
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
     # span's FILTER
     for rule, rewrite in (("birthday_entries", birthday_entries),
-                          ("activity_records", functools.partial(activity_records, written=written)),
+                          ("activity_records", functools.partial(activity_records, written=written, question=question)),
                           ("appointment_records", appointment_records)):
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

@@ -460,11 +460,14 @@ _PLAY = frozenset(("play", "plays", "played", "playing"))
 _TEXT = 'str(attr["text"])'
 
 
-def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] | None = None) -> Node | None:
+def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] | None = None,
+                     question: str = "") -> Node | None:
     """`tree` with a FILTER above each RETRIEVE of doing a sport ("I went running", "I played football") that keeps
     the workouts naming the sport, and the calendar entries naming it where no workout does (`written(word, source)`:
-    how the events of a source write a word, EventStore.written_forms; without it, both); None when it has no such
-    RETRIEVE."""
+    how the events of a source write a word, EventStore.written_forms; without it, both) or `question` asks about
+    the calendar ("How many football trainings were on my calendar?"); None when it has no such RETRIEVE."""
+    said = {w.lower() for w in TEXT_WORD.findall(question)}
+    calendar_asked = any("calendar" in NAMING_WORDS.get(w, ()) for w in said)
 
     def records(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
@@ -484,7 +487,7 @@ def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] |
         merged = lambda source: f'str(attr.get({format_value(source + ".text")}, ""))'  # noqa: E731
         tests = [f'(attr["source"] == {format_value(source)} and {names(_TEXT)}) or {names(merged(source))}'
                  for source in _RECORDS]
-        if written is None or not any(written(w, source) for source in _RECORDS for w in named):
+        if calendar_asked or written is None or not any(written(w, source) for source in _RECORDS for w in named):
             tests.append(f'(attr["source"] == "calendar" and {names(_TEXT)})')
         return kept_where(retrieve, " or ".join(tests))
 

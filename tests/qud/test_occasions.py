@@ -639,13 +639,13 @@ def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
 
 # --- doing a sport ----------------------------------------------------------------------------------------------
 
-def _runs_counted(tmp_path, events) -> tuple[object, list[str], Trace]:
-    """The answer of "How many runs did I do?" over a store of `events`, and the titles of the events it counted."""
+def _runs_counted(tmp_path, events, question="How many runs did I do?") -> tuple[object, list[str], Trace]:
+    """The answer of `question` over a store of `events`, and the titles of the events it counted."""
     tmp_path.mkdir(exist_ok=True)
     trace = Trace()
     with EventStore.open(write_store(tmp_path / "events.sqlite", events), read_only=True) as store:
         llm = FakeLLM([' APPLY(l=QUD("I went running"), fct=len)', ' RETRIEVE(query="I went running")'])
-        answer = ask("How many runs did I do?", store, TODAY, llm=llm, trace=trace)
+        answer = ask(question, store, TODAY, llm=llm, trace=trace)
         titles = {e.id: e.title for e in store.events()}
     return answer.value, sorted(titles[i] for i in answer.evidence_ids), trace
 
@@ -671,6 +671,9 @@ def test_a_sport_the_watch_records_is_counted_by_its_workouts_of_that_sport(tmp_
     # the running app's mail mentions a run and is no run, nor is the hike; the watch records runs, so the run club
     # is counted where a run was recorded during it (one event with the run), not on the 12th
     assert value == 2 and counted == ["Running workout", "Running workout"]
+    # asked about the calendar, its entries count too: the run club of the 12th
+    _, counted, _ = _runs_counted(tmp_path / "calendar", events, "How many runs were on my calendar?")
+    assert "Run club" in counted
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "activity_records")
     value_off, counted_off, _ = _runs_counted(tmp_path / "off", events)
     assert value_off > 2 and "New challenge: run 50 km this month" in counted_off
