@@ -40,8 +40,8 @@ from app.qud.items import (
 from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
-    birthdays_tree, company_trip, day_clause, meeting_entries, places_listed, span_joins, travels_asked, trip_entries,
-    visit_entries, within_occasion,
+    birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
+    travels_asked, trip_entries, visit_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -143,6 +143,11 @@ RULES: dict[str, str] = {
                        "run?' ask for the month or weekday of the most: the model is asked the total ('How much did "
                        "I spend on Amazon in 2023?') and its events are grouped by the month or weekday they started "
                        "in and measured as its root measures them (app.qud.frames)",
+    "nights_frame": "'how many nights did I stay in Vienna?', 'on average how many nights were my trips in 2021', "
+                    "'which was my longest trip this year': the nights of the trips' own entries (a day or longer, "
+                    "overnight; an all-day entry ends at the midnight after its last day), summed, averaged or "
+                    "ranked; a side of a comparison too ('more nights in Prague in 2021 or 2023'); not a hotel's "
+                    "(app.qud.occasions)",
     "company_frame": "'who came with me to Porto?' asks for every person of the trip's own entries, the owner of "
                      "the data left out (app.qud.occasions)",
     "birthdays_frame": "'whose birthdays are in November?', 'whose birthday is next?' ask for the people of the "
@@ -709,10 +714,19 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
     def listed_people(trip: Node) -> Node:
         return people_listed(trip, question, owner() if owner else None)
 
+    def nights_or_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights
+        nights = nights_asked(asked) if config.on("nights_frame") else None
+        if nights is None:
+            return solve(asked)
+        acted.add("nights_frame")
+        return nights_tree(nights, asked)
+
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
+        ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
-        ("two_way_frame", two_way(question), lambda two: as_two_way(*map(solve, two.questions), question, two)),
+        ("two_way_frame", two_way(question), lambda two: as_two_way(*map(nights_or_solved, two.questions), question,
+                                                                    two)),
         ("who_most_frame", who_most_count(question), most_often),
         ("when_most_frame", when_most(question), lambda asked: as_when_most(solve(asked.total_question), question,
                                                                             asked)),

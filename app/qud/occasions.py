@@ -42,10 +42,10 @@ _TRIP_NOUN = re.compile(r"\b(?:trips?|holidays?|vacations?)\b", re.I)
 
 _STAY = r"(?:trip|trips|holiday|holidays|vacation|stay|visit|travels|getaway|break)"
 # a place: one to four words, ended by a word of time or a new clause, or the end of the question
-_END = (r"(?=\s*(?:$|[?.!,;:)]|\s(?:" + "|".join(sorted(
-    FUNCTION_WORDS | set(MONTH_NAMES) | {"last", "next", "back", "earlier", "ago", "ever", "so", "while", "during",
-                                         "over", "before", "after", "since", "until", "summer", "winter", "spring",
-                                         "autumn", "fall", "year", "month", "week", "weekend"})) + r")\b|\s(?:19|20)\d\d))")
+_END_WORDS = FUNCTION_WORDS | set(MONTH_NAMES) | {
+    "last", "next", "back", "earlier", "ago", "ever", "so", "while", "during", "over", "before", "after", "since",
+    "until", "summer", "winter", "spring", "autumn", "fall", "year", "month", "week", "weekend"}
+_END = r"(?=\s*(?:$|[?.!,;:)]|\s(?:" + "|".join(sorted(_END_WORDS)) + r")\b|\s(?:19|20)\d\d))"
 _PLACE = r"(?P<place>[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,3}?)" + _END
 _CLAUSES = (
     # "while I was in Krakow", "when we were in Oslo", "whilst in Norway", "while visiting Rome"
@@ -715,6 +715,17 @@ _COUNTRIES = re.compile(r"\b(?:countries|country)\b", re.I)
 _LOCATION = 'str(attr.get("location") or "")'
 
 
+def with_city(trips: Node) -> Node:
+    """`trips` with the city each went to (`city`): the first part of a place written "City, Country", else the city
+    the extractor reads from the entry."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    node = Node.from_step(f"{trips.question} with city",
+                          f'EXTRACT(l={q(trips.question)}, attr_names=["city"], attr_types=[str])', (trips,))
+    return Node.from_step(f"{trips.question} with the city its place names first",
+                          f'MAP(l={q(node.question)}, fct=lambda attr: {_LOCATION}.split(",")[0].strip() '
+                          f'if "," in {_LOCATION} else attr["city"], res_name="city")', (node,))
+
+
 def places_listed(trips: Node, question: str) -> Node:
     """The distinct cities of `trips` (their countries, where `question` asks for countries), asked as `question`."""
     q = lambda text: format_value(Qud(text))  # noqa: E731
@@ -724,13 +735,105 @@ def places_listed(trips: Node, question: str) -> Node:
                               f'if "," in {_LOCATION} else None, res_name="country")', (trips,))
         place = "country"
     else:
-        node = Node.from_step(f"{trips.question} with city",
-                              f'EXTRACT(l={q(trips.question)}, attr_names=["city"], attr_types=[str])', (trips,))
-        node = Node.from_step(f"{trips.question} with the city its place names first",
-                              f'MAP(l={q(node.question)}, fct=lambda attr: {_LOCATION}.split(",")[0].strip() '
-                              f'if "," in {_LOCATION} else attr["city"], res_name="city")', (node,))
-        place = "city"
+        node, place = with_city(trips), "city"
     node = Node.from_step(f"{trips.question} grouped by {place}",
                           f'GROUP_BY(l={q(node.question)}, attr_names=["{place}"])', (node,))
     return Node.from_step(question, f'APPLY(l={q(node.question)}, fct=lambda l: '
                           f'sorted({{g["{place}"] for g in l if g["{place}"] is not None}}))', (node,))
+
+
+# --- how long a stay lasted ----------------------------------------------------------------------------------------
+#
+# "How many nights did I stay in Vienna?", "on average how many nights were my trips in 2021", "which was my longest
+# trip this year": a trip's nights are its own entry's (a day or longer): an all-day entry ends at the midnight after
+# its last day, so "Trip to Vienna" from the 26th to the 31st is five nights. The model measured hours, or counted the
+# entries. A stay at a hotel is its booking's, not a trip's (app.qud.bookings), and is not read here.
+
+_STAYED = r"(?:stay|stayed|spend|spent|sleep|slept|been|be|was|were)"
+_NIGHTS = re.compile(
+    r"^(?P<average>(?:on\s+)?average,?\s+)?how\s+many\s+nights\s+(?:in\s+total\s+)?(?:"
+    rf"(?:did|have|had|do)\s+(?:i|we)\s+{_STAYED}(?:\s+away)?\s+(?:in|at)\s+(?P<place>.+?)"
+    r"|(?:was|were|is)\s+(?:the|my|our)\s+(?:(?:trip|holiday|vacation|stay|visit)\s+(?:to|in)\s+(?P<place2>.+?)"
+    r"|(?P<place3>.+?)\s+(?:trip|holiday|vacation|stay|visit))"
+    r"|(?:was|were|have|had|did)\s+(?:i|we)\s+(?:been\s+)?(?:away|travel+ing|on\s+(?:trips|holidays?|vacations?))"
+    r"(?:\s+(?:on|for)\s+(?:trips|a\s+trip|holidays?|vacations?))?"
+    r"|(?:were|are)\s+(?:my|our)\s+(?:trips|holidays|vacations)(?:\s+on\s+average)?)"
+    r"(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
+_FEWEST_NIGHTS = re.compile(
+    r"^what(?:'s|’s|\s+is|\s+was|s)?\s+the\s+(?P<rank>fewest|most|least)\s+(?:number\s+of\s+)?nights\s+"
+    r"(?:i've|i’ve|i\s+have|we've|we\s+have|i|we)\s+(?:been\s+away|spent\s+away|stayed\s+away|been)\s+"
+    r"(?:on|for)\s+(?:a|one)\s+(?:trip|holiday|vacation)(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
+_LONGEST_TRIP = re.compile(
+    r"^(?:(?:which|what)(?:'s|’s|s)?\s+(?:(?:was|is)\s+)?(?:my|the)\s+(?P<rank>longest|shortest)\s+"
+    r"(?:trip|holiday|vacation|stay)(?:\s+(?:i've|i’ve|i\s+have|we've|i|we)\s+(?:been\s+on|taken|had|done|made))?"
+    r"|which\s+of\s+my\s+(?:trips|holidays|vacations)\s+was\s+the\s+(?P<rank2>longest|shortest))"
+    r"(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
+_LODGING = re.compile(r"\b(?:hotels?|hostels?|guesthouses?|guest\s+houses?|airbnbs?|inns?|b&bs?|resorts?|"
+                      r"apartments?)\b", re.I)
+# the nights of a trip's own entry
+_NIGHTS_OF = 'lambda attr: (attr["end_date"] - attr["start_date"]).days - (1 if attr.get("all_day") else 0)'
+_TEXT_LOWER = 'str(attr["text"]).lower()'
+
+
+@dataclass(frozen=True)
+class NightsAsked:
+    """What a question asks of the nights of trips: the trips' own entries, and how their nights answer it (SUM,
+    AVG, MIN, MAX, or ARGMAX / ARGMIN for the trip itself)."""
+
+    trips: Node
+    measure: str
+
+
+def nights_asked(question: str) -> NightsAsked | None:
+    """The trips whose nights `question` asks about and how; None for other questions, a hotel's nights, or a time
+    after it other than a year or a month of a year."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _NIGHTS.match(text)
+    if match is not None:
+        place = match.group("place") or match.group("place2") or match.group("place3")
+        measure = "AVG" if match.group("average") or re.search(r"\bon\s+average\b", text, re.I) else "SUM"
+    else:
+        match = _FEWEST_NIGHTS.match(text) or _LONGEST_TRIP.match(text)
+        if match is None:
+            return None
+        place = None
+        rank = (match.groupdict().get("rank") or match.groupdict().get("rank2")).lower()
+        asks_trip = match.re is _LONGEST_TRIP
+        measure = ("ARGMAX" if asks_trip else "MAX") if rank in ("longest", "most") else \
+            ("ARGMIN" if asks_trip else "MIN")
+    rest = match.group("rest") or ""
+    dated = _DATED.match(rest) if rest.strip() else None
+    if place is not None:   # one to four words of a name, not "Vienna last summer with Jonas"
+        place = re.sub(r"^(?:the|my|our)\s+", "", " ".join(place.split()), flags=re.I)
+        words = place.lower().split()
+        if len(words) > 4 or any(w in _END_WORDS for w in words) or not _a_place(place) or _LODGING.search(place):
+            return None
+    if rest.strip() and dated is None:
+        return None
+    if place is not None:
+        trip = f"my trip to {place}"
+        test = f'{format_value(place.lower())} in str(attr["text"]).lower() and {LASTS_A_DAY}'
+    else:
+        trip = "my trips"
+        test = f'{LASTS_A_DAY} and not ({_marks_a_birthday(_TEXT_LOWER)})'
+    if dated is not None:
+        test += f" and {_started_in(dated)}"
+    query = f"my trip to {place}" if place is not None else "I went on a trip"
+    trips = kept_where(Node.from_step(f"{trip}{rest}", f"RETRIEVE(query={format_value(query)})", ()), test,
+                       about=f"every event about {trip}")
+    return NightsAsked(trips, measure)
+
+
+def nights_tree(asked: NightsAsked, question: str) -> Node:
+    """The tree answering `question` from the nights of `asked`'s trips."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    trips = with_city(asked.trips) if asked.measure in ("ARGMAX", "ARGMIN") else asked.trips
+    nights = Node.from_step(f"{asked.trips.question} with its nights",
+                            f'MAP(l={q(trips.question)}, fct={_NIGHTS_OF}, res_name="nights")', (trips,))
+    # a trip is away overnight: not a day's entry (a public holiday, a day trip)
+    nights = Node.from_step(f"{asked.trips.question}, overnight",
+                            f'FILTER(l={q(nights.question)}, filter=lambda attr: attr["nights"] >= 1)', (nights,))
+    if asked.measure in ("ARGMAX", "ARGMIN"):
+        return Node.from_step(question, f'{asked.measure}(l={q(nights.question)}, arg_attr_name="nights", '
+                                        f'val_attr_name="city")', (nights,))
+    return Node.from_step(question, f'{asked.measure}(l={q(nights.question)}, attr_name="nights")', (nights,))

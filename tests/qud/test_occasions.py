@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from app.qud.decompose import Trace
-from app.qud.occasions import away_clause, day_clause, spanned_condition, visited_place
+from app.qud.occasions import away_clause, day_clause, nights_asked, spanned_condition, visited_place
 from app.operators import operator_models
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -635,6 +635,53 @@ def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
     assert "Croatia" not in cities.value and len(cities.value) == 4
     # and the country last; the entry that writes no country names none
     assert countries.value == ["Croatia", "France", "Switzerland"]
+
+
+# --- how long a stay lasted --------------------------------------------------------------------------------------
+
+def _stays(tmp_path):
+    def entry(title, day, days, location="", all_day=True):
+        start = datetime(2024, 4, day, tzinfo=BERLIN)
+        end = start + (timedelta(days=days) if all_day else timedelta(hours=days))
+        return Event(source="calendar", type="ics", start=start, end=end, title=title, text=f"{title}\n{location}",
+                     data={"summary": title, "location": location, "all_day": all_day}, position=title,
+                     key=content_key("c", title), tz="Europe/Berlin")
+
+    return write_store(tmp_path / "events.sqlite", [
+        entry("Trip to Vienna", 1, 6, "Vienna, Austria"),            # the 1st to the 6th: five nights
+        entry("Flight to Vienna", 1, 3, "Munich Airport", all_day=False),
+        entry("Trip to Berlin", 20, 3, "Berlin, Germany"),            # two nights
+        entry("Trip to Lyon", 12, 1, "Lyon, France"),                 # a day trip: no night
+        entry("🎂 Jonas", 15, 1),
+    ])
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How many nights did I stay in Vienna?", 5),
+    ("how many nights was the Berlin trip", 2),
+    ("how many nights was i away on trips in 2024", 7),
+    ("on average how many nights were my trips in 2024", 3.5),
+    ("what's the fewest nights I've been away on a trip?", 2),   # not the day trip
+    ("which of my trips was the longest", "Vienna"),
+    ("did I spend more nights in Vienna or in Berlin?", "Vienna"),
+])
+def test_the_nights_of_a_trip_are_its_entrys(tmp_path, question, value):
+    trace = Trace()
+    with EventStore.open(_stays(tmp_path), read_only=True) as store:
+        llm = FakeLLM([])
+        answer = ask(question, store, TODAY, llm=llm, trace=trace, extractor=operator_models(store, "small")[1])
+    assert "nights_frame" in trace.acted and not llm.calls
+    assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
+
+
+@pytest.mark.parametrize("question", [
+    "How many nights did I spend in hotels this year?",           # a hotel's nights are its booking's
+    "how many nights did we stay at The Little Guesthouse?",
+    "how many nights did I stay in Vienna last summer with Jonas",   # a time the frame does not read
+    "How many trips did I take in 2024?",
+])
+def test_nights_of_a_lodging_or_of_no_trip_are_left_to_others(question):
+    assert nights_asked(question) is None
 
 
 # --- doing a sport ----------------------------------------------------------------------------------------------
