@@ -142,7 +142,8 @@ RULES: dict[str, str] = {
     "when_most_frame": "'which month in 2023 did I spend the most on Amazon?', 'which day of the week do I usually "
                        "run?' ask for the month or weekday of the most: the model is asked the total ('How much did "
                        "I spend on Amazon in 2023?') and its events are grouped by the month or weekday they started "
-                       "in and measured as its root measures them (app.qud.frames)",
+                       "in and measured as its root measures them; 'the least' asks for the smallest group "
+                       "(app.qud.frames)",
     "nights_frame": "'how many nights did I stay in Vienna?', 'on average how many nights were my trips in 2021', "
                     "'which was my longest trip this year': the nights of the trips' own entries (a day or longer, "
                     "overnight; an all-day entry ends at the midnight after its last day), summed, averaged or "

@@ -102,23 +102,33 @@ _OTHER_MEASURE = re.compile(r"\b(?:furthest|farthest|longest|shortest|least|fewe
 
 @dataclass(frozen=True)
 class WhenMost:
-    """A question for the month or weekday of the most: the total the model is asked, and what groups it."""
+    """A question for the month or weekday of the most (or the least): the total the model is asked, and what
+    groups it."""
 
     total_question: str
     unit: str           # "month" or "weekday"
+    least: bool = False
+
+
+_LEAST = re.compile(r"\s+(?:the\s+)?(?:least|fewest)\b", re.I)
 
 
 def when_most(question: str) -> WhenMost | None:
-    """The total and the unit that a "which month / weekday ... most" question groups by; None for other
-    questions."""
+    """The total and the unit that a "which month / weekday ... most" (or "... least") question groups by; None for
+    other questions."""
     text = " ".join(question.split()).strip(" ?.!")
     match = _WHEN_MOST.match(text)
-    if match is None or _OTHER_MEASURE.search(match.group("vp") + match.group("rest")):
+    if match is None:
+        return None
+    said = match.group("vp") + match.group("rest")
+    least = _LEAST.search(said) is not None   # "which month did I spend the least": the smallest total
+    said = _LEAST.sub("", said, count=1)
+    if _OTHER_MEASURE.search(said):
         return None
     unit = "month" if match.group("unit").lower() == "month" else "weekday"
-    if unit == "month" and not re.search(r"\bmost\b", text, re.I):
+    if unit == "month" and not least and not re.search(r"\bmost\b", text, re.I):
         return None   # "which month did I move to Austin": a date, not the month of the most
-    said = match.group("vp") + match.group("rest") + (match.group("period") or "").replace(" of ", " in ")
+    said += (match.group("period") or "").replace(" of ", " in ")
     measured = _MOST_OF.search(said)   # "run the most km" -> "How many km did I run"
     if measured is not None:
         noun, done = measured.group("noun"), _MOST_OF.sub("", said, count=1)
@@ -126,7 +136,7 @@ def when_most(question: str) -> WhenMost | None:
     else:
         said = _MOST.sub("", said, count=1)   # "watch the most Netflix" -> "watch Netflix"
         total = f"How much did I {said}?" if _SPEND.match(said) else f"How many times did I {said}?"
-    return WhenMost(" ".join(total.split()), unit)
+    return WhenMost(" ".join(total.split()), unit, least)
 
 
 def as_when_most(total_tree: Node, question: str, asked: WhenMost) -> Node | None:
@@ -156,8 +166,9 @@ def as_when_most(total_tree: Node, question: str, asked: WhenMost) -> Node | Non
         fct, name = f"lambda group: sum(i[{key}] for i in group if i[{key}] is not None)", measure
     node = Node.from_step(f"{name} per {unit} {scope}", f'MAP(l={q(node.question)}, fct={fct}, res_name="{name}")',
                           (node,))
-    return Node.from_step(question, f'ARGMAX(l={q(node.question)}, arg_attr_name="{name}", val_attr_name="{unit}")',
-                          (node,))
+    operator = "ARGMIN" if asked.least else "ARGMAX"
+    return Node.from_step(question, f'{operator}(l={q(node.question)}, arg_attr_name="{name}", '
+                                    f'val_attr_name="{unit}")', (node,))
 
 
 # --- which ones: a list ------------------------------------------------------------------------------------

@@ -722,6 +722,18 @@ def test_which_month_or_weekday_the_most_asks_for_the_total(question, total, uni
     assert when_most(question) == WhenMost(total, unit)
 
 
+def test_which_month_the_least_asks_for_the_smallest_total(store_path):  # noqa: F811
+    from app.qud.frames import WhenMost, when_most
+
+    assert when_most("which month in 2023 did i spend the least on amazon") == WhenMost(
+        "How much did I spend on amazon in 2023?", "month", least=True)
+    with EventStore.open(store_path, read_only=True) as store:   # hikes of 8.5, 12.25 and 5 km in April, a run
+        km = ask("Which weekday did I hike the fewest km?", store, TODAY, llm=FakeLLM(
+            [' SUM(l=QUD("my hikes with distance"), attr_name="distance_km")',
+             ' EXTRACT(l=QUD("my hikes"), attr_names=["distance_km"])', ' RETRIEVE(query="I went hiking")']))
+    assert km.tree.operator == "ARGMIN" and km.value == "Wednesday"   # the hikes were all on Wednesdays
+
+
 @pytest.mark.parametrize("question", [
     "which month did I move to Austin?",                 # a date, not the month of the most
     "which month did I cycle the furthest in 2023",      # a distance of one ride
