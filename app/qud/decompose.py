@@ -35,7 +35,7 @@ from app.qud.frames import (
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
     episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
-    units_measured,
+    units_measured, weekday_asked,
 )
 from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
@@ -124,6 +124,9 @@ RULES: dict[str, str] = {
                       "the tree takes the sum, mean, greatest or least of a number it computed or of a quantity of "
                       "another kind (the distance for 'how long ... in hours'), it takes it of the stored duration "
                       "or distance, which the engine gives in that unit (app.qud.items)",
+    "weekday_asked": "where a question asks the day of the week of something ('What day of the week was my "
+                     "birthday this year?') and the tree gives its date (the latest, the earliest), it gives the "
+                     "date's weekday (app.qud.items)",
     "flagged_events": "where a question says a flag the data marks events with but their text does not write ('how "
                       "many songs did I skip', 'indoor rides'), each RETRIEVE of that source keeps the events with "
                       "the flag set (app.qud.flags)",
@@ -657,8 +660,9 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     calendar's entries (meeting_entries), a thing's price as one item's (item_prices), the thing or day asked for,
     not the measure (thing_asked), the things asked for, not their count (things_listed), the greatest measure, not
     the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where asked
-    so (time_measured), a measure in the unit asked (units_measured), the events a flag marks (flagged_events), a
-    JOIN's span where it wrote an instant (span_joins), the names it lost kept on the events (keep_names, people_names)."""
+    so (time_measured), a measure in the unit asked (units_measured), a date's weekday where asked (weekday_asked),
+    the events a flag marks (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost
+    kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
@@ -674,6 +678,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("episodes_by_title", episodes_by_title),
                 ("time_measured", lambda whole: time_measured(whole, asked)),
                 ("units_measured", lambda whole: units_measured(whole, asked)),
+                ("weekday_asked", lambda whole: weekday_asked(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)), ("span_joins", span_joins))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None

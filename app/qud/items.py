@@ -318,3 +318,28 @@ def units_measured(tree: Node, question: str) -> Node | None:
     args = tuple((name, Qud(events.question) if name == "l" else key if name == "attr_name" else value)
                  for name, value in tree.call.args)
     return Node(tree.question, Call(tree.operator, args), (events,))
+
+
+# --- the day of the week of a date ------------------------------------------------------------------------------
+#
+# "What day of the week was my birthday this year?", "What day of the week is my football training?": the model
+# found the date (the latest, the earliest) and answered it; the question asks for its weekday.
+
+_WEEKDAY_ASKED = re.compile(r"^\s*(?:on\s+)?(?:what|which)\s+(?:day\s+of\s+the\s+week|weekday)\b", re.I)
+_START_KEYS = frozenset(("start_date", "start_datetime", "date", "datetime", "day", "timestamp"))
+
+
+def weekday_asked(tree: Node, question: str) -> Node | None:
+    """`tree` giving the weekday of the date it gives (MAX or MIN of a start, or the start of an ARGMAX or ARGMIN)
+    where `question` asks "what day of the week ..."; None otherwise."""
+    if _WEEKDAY_ASKED.search(question) is None or len(tree.children) != 1:
+        return None
+    if tree.operator in ("MAX", "MIN") and tree.call.get("attr_name") in _START_KEYS:
+        ranked, operator = tree.call.get("attr_name"), "ARGMAX" if tree.operator == "MAX" else "ARGMIN"
+    elif tree.operator in ("ARGMAX", "ARGMIN") and tree.call.get("val_attr_name") in _START_KEYS:
+        ranked, operator = tree.call.get("arg_attr_name"), tree.operator
+    else:
+        return None
+    below = tree.children[0]
+    return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
+                                         f'arg_attr_name={format_value(ranked)}, val_attr_name="weekday")', (below,))

@@ -12,6 +12,7 @@ from app.engine.tree import Node
 from app.qud.decompose import Trace
 from app.qud.items import (
     asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked, things_listed, units_measured,
+    weekday_asked,
 )
 from app.qud.pipeline import ask
 from app.store import EventStore
@@ -365,3 +366,27 @@ def test_a_measure_of_the_kind_asked_or_of_two_units_is_left_alone():
     assert units_measured(daily, "How many minutes a day do I hike on average?") is None   # a measure of groups
     assert units_measured(pace, "How long is my average hike, in minutes?").step == \
         'AVG(l=QUD("my hikes"), attr_name="duration")'
+
+
+# --- the weekday of a date (rule weekday_asked) -----------------------------------------------------------------
+
+def test_the_weekday_of_a_date_is_given_where_asked(store_path, monkeypatch):
+    steps = [' MAX(l=QUD("my hikes with date"), attr_name="start_date")',
+             ' EXTRACT(l=QUD("my hikes"), attr_names=["start_date"], attr_types=[date.fromisoformat])',
+             ' RETRIEVE(query="I went hiking")']
+    trace = Trace()
+    question = "What day of the week was my last hike?"
+    with EventStore.open(store_path, read_only=True) as store:   # the last hike: Wednesday 17 April 2024
+        answer = ask(question, store, TODAY, llm=FakeLLM(list(steps)), trace=trace)
+    assert answer.value == "Wednesday" and "weekday_asked" in trace.acted
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "weekday_asked")
+    with EventStore.open(store_path, read_only=True) as store:
+        assert str(ask(question, store, TODAY, llm=FakeLLM(list(steps))).value) == "2024-04-17"
+
+
+def test_a_date_asked_as_a_date_is_left_alone():
+    hikes = Node.from_step("my hikes", 'RETRIEVE(query="I went hiking")')
+    last = Node.from_step("q", 'MAX(l=QUD("my hikes"), attr_name="start_date")', (hikes,))
+    assert weekday_asked(last, "When was my last hike?") is None
+    longest = Node.from_step("q", 'MAX(l=QUD("my hikes"), attr_name="distance_km")', (hikes,))
+    assert weekday_asked(longest, "What day of the week was my longest hike?") is None   # no date: left to others
