@@ -29,6 +29,7 @@ from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.accounts import PROFILE_SOURCES
 from app.qud.kinds import KIND_OF_SOURCE
+from app.qud.occasions import MEETING_SOURCES, RECURRING_AT_LEAST
 from app.qud.validate import carrier_phrases, source_words
 from app.sources import SOURCES, carrier_sources
 from models.llm import GenerationCancelled, GrammarError, LLMError, replaying
@@ -75,6 +76,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
     # read only where a search goes to a named place: how the calendar writes it
     written = functools.cache(store.written_forms)
+    # read once: the titles of the entries a calendar holds again and again ("Weekly team sync")
+    recurring = functools.cache(lambda: store.recurring_titles(sorted(MEETING_SOURCES), RECURRING_AT_LEAST))
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -90,7 +93,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
                                           people=people, names=names,
-                                          profiles=profiles, written=written)
+                                          profiles=profiles, written=written, recurring=recurring)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

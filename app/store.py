@@ -881,6 +881,17 @@ class EventStore:
                 forms.update(written[m.start():m.end()] for m in pattern.finditer(folded))
         return frozenset(forms)
 
+    def recurring_titles(self, sources: Sequence[str], at_least: int) -> dict[str, frozenset[str]]:
+        """Per source of `sources`, the titles (in lower case) that at least `at_least` of its events have: a
+        weekly meeting's ("weekly team sync"), not a trip's."""
+        found: dict[str, frozenset[str]] = {}
+        with self._sql():
+            for source in sources:
+                rows = self._conn.execute("SELECT lower(title) FROM events WHERE source=? GROUP BY lower(title)"
+                                          " HAVING count(*) >= ?", (source, int(at_least)))
+                found[source] = frozenset(title for (title,) in rows if title.strip())
+        return found
+
     def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
         """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower
         case ("friends" for a series' name)."""

@@ -41,7 +41,7 @@ from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
-    travels_asked, trip_entries, visit_entries, within_occasion,
+    recurring_entries, travels_asked, trip_entries, visit_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -100,6 +100,10 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "recurring_entries": "a question that names entries by the title the calendar gives ten or more of them ('how "
+                         "many weekly team syncs did I have in July?') searches the entries with that title, where "
+                         "the model searched something else ('I did a workout'); not a sport's title, nor a tree "
+                         "of more than one search (app.qud.occasions)",
     "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts of "
                         "that sport (not a hike for a walk), or where the watch records none of it the calendar's "
                         "entries that name it; not a running app's mail or a podcast episode that mentions it "
@@ -549,6 +553,7 @@ def decompose(
     names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     profiles: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     written: Callable[[str, str], frozenset[str]] | None = None,
+    recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -568,7 +573,9 @@ def decompose(
     the profiles of each source with them (EventStore.name_values of their `profile_key`), read only where a search
     finds such events (rule own_profile). `written(phrase, source)`: tells how the events of a source write a
     phrase (EventStore.written_forms), asked only where a search goes to a named place (rule visit_entries) or does
-    a sport (rule activity_records: whether the workouts write it).
+    a sport (rule activity_records: whether the workouts write it). `recurring`: tells the titles of each source's
+    recurring entries (EventStore.recurring_titles), read for each question the model decomposes (rule
+    recurring_entries).
     """
     question = " ".join(question.split())
     if not question:
@@ -595,7 +602,12 @@ def decompose(
         visits = visit_entries(tree, written) if config.on("visit_entries") and written is not None else None
         if visits is not None:
             acted.add("visit_entries")
-        return visits or tree
+            tree = visits
+        titled = (recurring_entries(tree, asked, recurring()) if config.on("recurring_entries") and recurring
+                  else None)
+        if titled is not None:
+            acted.add("recurring_entries")
+        return titled or tree
 
     def framed_or_solved(rest: str) -> Node:
         framed = _framed(rest, reference_date, config, acted, owner, solve, people)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
@@ -351,7 +351,7 @@ _WITH = r"(?:met|meet|meets|meeting|meetings|hung|hang|hanging|caught|catch|catc
 _MEETING = re.compile(
     r"\b(?:" + _WITH + r"(?:\s+(?:up|out|ups))?\s+with|visited|visiting|visits?|called|phoned)"
     r"\s+(?P<who>[^\W\d_][\w'’.&-]*(?:\s+(?:and\s+)?[^\W\d_][\w'’.&-]*){0,3})", re.I)
-_MEETING_KEYS = carrier_sources("attendees")   # the sources whose events are spent with people: the calendar
+MEETING_SOURCES = carrier_sources("attendees")   # the sources whose events are spent with people: the calendar
 _BIRTHDAY_MARKS = _PERSONAL_DAYS["birthday"]
 
 
@@ -373,7 +373,7 @@ def meeting_entries(tree: Node) -> Node | None:
         if match is None:
             return retrieve
         text = 'str(attr["text"])'
-        kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in _MEETING_KEYS)
+        kept = " or ".join(f'attr["source"] == {format_value(source)}' for source in MEETING_SOURCES)
         birthday = _marks_a_birthday(f"{text}.lower()")
         tests = [f"({kept})", f'not (attr.get("all_day") and ({birthday}))']
         tests += [f"{format_value(name.lower())} in {text}.lower()" for name in _names_met(match.group("who"))]
@@ -393,6 +393,41 @@ def _names_met(who: str) -> list[str]:
             break
         names.append(word.removesuffix("'s").removesuffix("’s"))
     return names
+
+
+# --- a recurring entry ------------------------------------------------------------------------------------------
+#
+# "How many weekly team syncs did I have in July?", "sprint plannings in july?": the question names entries by the
+# title the calendar gives them again and again. The model searched "I did a workout" for them. A title held ten
+# times or more is such an entry's name; the entries are those with that title. A sport's title ("Football
+# training") is left to activity_records, which knows the workouts, and a title of one word ("Dinner", "Haircut")
+# names a kind of thing more often than the entries.
+
+RECURRING_AT_LEAST = 10
+_SPORT_WORD = frozenset(w for group in SPORT_WORD_GROUPS for w in group.split())
+
+
+def _title_pattern(title: str) -> re.Pattern:
+    """The title's words as a question may write them: in any case, each maybe plural ("1:1s with samuel")."""
+    words = (re.escape(word) + r"(?:s|es)?" for word in title.split())
+    return re.compile(r"(?<![\w:])" + r"\s+".join(words) + r"(?![\w:])", re.I)
+
+
+def recurring_entries(tree: Node, question: str, titles: Mapping[str, frozenset[str]]) -> Node | None:
+    """`tree` with its one RETRIEVE replaced by the entries of the title `question` names, of those `titles` holds
+    (per source, the titles of its recurring entries, EventStore.recurring_titles): the longest one named; None
+    where it names none, names one of a single word or a sport's, or the tree searches more than once."""
+    named = [(source, title) for source, held in titles.items() for title in held
+             if len(title.split()) > 1 and not _SPORT_WORD & set(title.split())
+             and _title_pattern(title).search(question)]
+    if not named or sum(1 for node in tree.walk() if node.operator == "RETRIEVE") != 1:
+        return None
+    source, title = max(named, key=lambda found: len(found[1]))
+    titled = " or ".join(f"str(attr.get({format_value(key)}, {format_value('')})).lower() == {format_value(title)}"
+                         for key in ("title", f"{source}.title"))
+    # a workout merged into the entry at its time keeps the entry's title under the entry's source
+    return each_search_narrowed(tree, lambda retrieve: kept_where(retrieve, titled, query=title,
+                                                                  about=f"every event about {title}"))
 
 
 # --- a visit to a place ----------------------------------------------------------------------------------------
@@ -431,7 +466,7 @@ def visit_entries(tree: Node, written: Callable[[str, str], frozenset[str]]) -> 
     def entries(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
         place = visited_place(query) if isinstance(query, str) else None
-        forms = {source: written(place, source) for source in _MEETING_KEYS} if place is not None else {}
+        forms = {source: written(place, source) for source in MEETING_SOURCES} if place is not None else {}
         kept = [(source, sorted(names)) for source, names in forms.items() if names]
         if not kept:
             return retrieve

@@ -637,6 +637,57 @@ def test_where_i_travelled_is_the_cities_of_the_trips_entries(tmp_path):
     assert countries.value == ["Croatia", "France", "Switzerland"]
 
 
+# --- a recurring entry ------------------------------------------------------------------------------------------
+
+def _weeks(tmp_path):
+    from tests.stores import workout
+
+    def entry(title, start):
+        return Event(source="calendar", type="ics", start=start, end=start + timedelta(minutes=45), title=title,
+                     text=title, data={"summary": title}, position=f"{title} {start}",
+                     key=content_key("c", f"{title} {start}"), tz="Europe/Berlin")
+
+    monday = datetime(2024, 1, 1, 10, tzinfo=BERLIN)
+    return write_store(tmp_path / "events.sqlite", [
+        *(entry("Weekly team sync", monday + timedelta(weeks=n)) for n in range(12)),
+        *(entry("Sprint planning", monday + timedelta(weeks=2 * n, hours=3)) for n in range(3)),   # three: not
+        entry("Team lunch", monday + timedelta(days=2)),                                          # recurring
+        workout(3, "running", 8.0), workout(10, "running", 5.0),
+    ])
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How many weekly team syncs did I have?", 12),
+    ("how many sprint plannings did I have?", 2),    # held three times: the model's search stays (the workouts)
+])
+def test_entries_named_by_their_recurring_title_are_those_entries(tmp_path, question, value):
+    trace = Trace()
+    with EventStore.open(_weeks(tmp_path), read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("I did a workout"), fct=len)', ' RETRIEVE(query="I did a workout")'])
+        assert ask(question, store, TODAY, llm=llm, trace=trace).value == value
+    assert ("recurring_entries" in trace.acted) == (value == 12)
+
+
+def test_the_recurring_entries_rule_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "recurring_entries")
+    with EventStore.open(_weeks(tmp_path), read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("I did a workout"), fct=len)', ' RETRIEVE(query="I did a workout")'])
+        assert ask("How many weekly team syncs did I have?", store, TODAY, llm=llm).value == 2
+
+
+def test_a_recurring_title_is_read_as_a_question_writes_it():
+    from app.engine.tree import Node
+    from app.qud.occasions import recurring_entries
+
+    search = Node.from_step("q", 'RETRIEVE(query="I did a workout")')
+    titles = {"calendar": frozenset({"weekly team sync", "1:1 with samuel", "football training"})}
+    for question in ("how many 1:1s with Samuel have I had?", "what day is the weekly team sync on"):
+        assert recurring_entries(search, question, titles) is not None
+    for question in ("how many football trainings did I skip?",   # a sport's: activity_records
+                     "how many team syncs did I have?"):          # not the whole title
+        assert recurring_entries(search, question, titles) is None
+
+
 # --- how long a stay lasted --------------------------------------------------------------------------------------
 
 def _stays(tmp_path):
