@@ -41,7 +41,7 @@ from app.qud.kinds import named_kinds, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
-    recurring_entries, travels_asked, trip_entries, visit_entries, within_occasion,
+    recurring_entries, recurring_weekday, travels_asked, trip_entries, visit_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -156,6 +156,8 @@ RULES: dict[str, str] = {
                     "overnight; an all-day entry ends at the midnight after its last day), summed, averaged or "
                     "ranked; a side of a comparison too ('more nights in Prague in 2021 or 2023'); not a hotel's "
                     "(app.qud.occasions)",
+    "recurring_weekday_frame": "'what day is the weekly team sync on': the weekday of the latest entry with the "
+                               "recurring title the question names (app.qud.occasions)",
     "company_frame": "'who came with me to Porto?' asks for every person of the trip's own entries, the owner of "
                      "the data left out (app.qud.occasions)",
     "birthdays_frame": "'whose birthdays are in November?', 'whose birthday is next?' ask for the people of the "
@@ -610,7 +612,7 @@ def decompose(
         return titled or tree
 
     def framed_or_solved(rest: str) -> Node:
-        framed = _framed(rest, reference_date, config, acted, owner, solve, people)
+        framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring)
         return framed if framed is not None else solve(rest)
 
     tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
@@ -715,7 +717,8 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
 
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,
-            solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None) -> Node | None:
+            solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None,
+            recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
@@ -741,6 +744,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
 
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
+        ("recurring_weekday_frame", recurring_weekday(question, recurring) if recurring else None, lambda tree: tree),
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(nights_or_solved, two.questions), question,

@@ -423,11 +423,39 @@ def recurring_entries(tree: Node, question: str, titles: Mapping[str, frozenset[
     if not named or sum(1 for node in tree.walk() if node.operator == "RETRIEVE") != 1:
         return None
     source, title = max(named, key=lambda found: len(found[1]))
-    titled = " or ".join(f"str(attr.get({format_value(key)}, {format_value('')})).lower() == {format_value(title)}"
-                         for key in ("title", f"{source}.title"))
-    # a workout merged into the entry at its time keeps the entry's title under the entry's source
-    return each_search_narrowed(tree, lambda retrieve: kept_where(retrieve, titled, query=title,
+    return each_search_narrowed(tree, lambda retrieve: kept_where(retrieve, _titled(source, title), query=title,
                                                                   about=f"every event about {title}"))
+
+
+def _titled(source: str, title: str) -> str:
+    """A lambda test that an event is an entry of `source` titled `title` (lower case): a workout merged into the
+    entry at its time (app.retrieve.dedupe) keeps the entry's title under the entry's source."""
+    return " or ".join(f"str(attr.get({format_value(key)}, {format_value('')})).lower() == {format_value(title)}"
+                       for key in ("title", f"{source}.title"))
+
+
+# "what day is the weekly team sync on", "What day of the week is my 1:1 with Kasper?": the weekday of the latest
+# entry with that title.
+_WHAT_DAY = re.compile(r"^\s*(?:on\s+)?(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+(?:is|are)\s+"
+                       r"(?:my|the|our)\s+(?P<what>.+?)(?:\s+on)?\s*[?.!]*\s*$", re.I)
+
+
+def recurring_weekday(question: str, titles: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+    """The weekday of the latest entry whose recurring title `question` asks the day of ("what day is the weekly
+    team sync on"), as a tree; None for other questions, or a title `titles()` does not hold as recurring."""
+    match = _WHAT_DAY.match(question)
+    if match is None:
+        return None
+    what = match.group("what")
+    named = [(source, title) for source, held in titles().items() for title in held
+             if len(title.split()) > 1 and _title_pattern(title).fullmatch(what)]
+    if len(named) != 1:
+        return None
+    source, title = named[0]
+    entries = kept_where(Node.from_step(f"my {title} entries", f"RETRIEVE(query={format_value(title)})", ()),
+                         _titled(source, title), about=f"every event about {title}")
+    return Node.from_step(question, f"ARGMAX(l={format_value(Qud(entries.question))}, "
+                                    f'arg_attr_name="start_datetime", val_attr_name="weekday")', (entries,))
 
 
 # --- a visit to a place ----------------------------------------------------------------------------------------

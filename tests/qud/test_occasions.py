@@ -675,6 +675,22 @@ def test_the_recurring_entries_rule_can_be_switched_off(tmp_path, monkeypatch):
         assert ask("How many weekly team syncs did I have?", store, TODAY, llm=llm).value == 2
 
 
+def test_the_day_of_a_recurring_entry_is_the_weekday_of_its_latest(tmp_path, monkeypatch):
+    trace = Trace()
+    with EventStore.open(_weeks(tmp_path), read_only=True) as store:
+        llm = FakeLLM([])
+        answer = ask("what day is the weekly team sync on", store, TODAY, llm=llm, trace=trace)
+        assert answer.value == "Monday" and "recurring_weekday_frame" in trace.acted and not llm.calls
+        # switched off, the question is the model's
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "recurring_weekday_frame,recurring_entries")
+        llm = FakeLLM([' APPLY(l=QUD("I did a workout"), fct=len)', ' RETRIEVE(query="I did a workout")'])
+        assert ask("what day is the weekly team sync on", store, TODAY, llm=llm).value == 2 and llm.calls
+    # a title held three times is no recurring entry's
+    from app.qud.occasions import recurring_weekday
+    assert recurring_weekday("what day is the sprint planning on",
+                             lambda: {"calendar": frozenset({"weekly team sync"})}) is None
+
+
 def test_a_recurring_title_is_read_as_a_question_writes_it():
     from app.engine.tree import Node
     from app.qud.occasions import recurring_entries
