@@ -38,6 +38,8 @@ from app.sources import NAMING_WORDS, carrier_sources
 # A trip is kept as an entry of a day or longer (a calendar's all-day event); its flights, bookings and outings are
 # events that name it too, but shorter.
 LASTS_A_DAY = 'attr.get("duration", 0) >= 86400'
+_TEXT = 'str(attr["text"])'   # an event's text, as a lambda expression
+_TEXT_LOWER = f"{_TEXT}.lower()"
 _TRIP_NOUN = re.compile(r"\b(?:trips?|holidays?|vacations?)\b", re.I)
 
 _STAY = r"(?:trip|trips|holiday|holidays|vacation|stay|visit|travels|getaway|break)"
@@ -97,8 +99,13 @@ def away_clause(question: str) -> Occasion | None:
         return None
     place = " ".join(match.group("place").split())
     return Occasion(rest, " ".join(match.group(0).split()), f"my trip to {place}", f"the days I was in {place}",
-                    f'lambda attr: {format_value(place.lower())} in str(attr["text"]).lower() and {LASTS_A_DAY}',
+                    f"lambda attr: {_names_trip_to(place)}",
                     _DURING)
+
+
+def _names_trip_to(place: str) -> str:
+    """A lambda test that an event is a trip's own entry (a day or longer) naming `place`."""
+    return f"{format_value(place.lower())} in {_TEXT_LOWER} and {LASTS_A_DAY}"
 
 
 def _one_clause(found: list[re.Match]) -> re.Match | None:
@@ -136,7 +143,7 @@ def day_clause(question: str) -> Occasion | None:
     if rest is None:
         return None
     words = " ".join(match.group(0).split())
-    text = 'str(attr["text"]).lower()'
+    text = _TEXT_LOWER
     if match.re is _PERSONAL_DAY:
         day, name = match.group("day").lower(), match.group("name")
         query = f"{name}'s {day}" if name else f"{match.group('whose').lower()} {day}"
@@ -520,7 +527,6 @@ def visit_entries(tree: Node, written: Callable[[str, str], frozenset[str]]) -> 
 _SPORTS = tuple(frozenset(group.split()) for group in SPORT_WORD_GROUPS)
 _RECORDS = carrier_sources("workout_type")   # the sources whose events are workouts: a watch's export
 _PLAY = frozenset(("play", "plays", "played", "playing"))
-_TEXT = 'str(attr["text"])'
 
 
 def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] | None = None,
@@ -609,7 +615,7 @@ def birthday_entries(tree: Node) -> Node | None:
         # "my dad's birthday": the entry names him, not the relation; the retriever knows who he is (the people book)
         if name is None or any(w in FUNCTION_WORDS or w in KIN_WORDS for w in name.lower().split()):
             return retrieve
-        text = 'str(attr["text"]).lower()'
+        text = _TEXT_LOWER
         marks = _marks_a_birthday(text)
         return kept_where(retrieve, f"({marks}) and {format_value(name.lower())} in {text} and {LASTS_A_DAY}",
                           query=name, about=f"every event naming {name}")
@@ -710,7 +716,7 @@ def birthdays_asked(question: str) -> Birthdays | None:
 def birthdays_tree(asked: Birthdays, question: str) -> Node:
     """The tree answering `question` from the birthdays' own entries, as `asked` reads it."""
     q = lambda text: format_value(Qud(text))  # noqa: E731
-    text = 'str(attr["text"]).lower()'
+    text = _TEXT_LOWER
     marks, own = _marks_a_birthday(text), _marks_a_birthday(text, "my ")
     test = f"({marks}) and not ({own}) and {LASTS_A_DAY}"
     if asked.month is not None:
@@ -764,7 +770,7 @@ def travels_asked(question: str) -> Node | None:
     dated = _DATED.match(rest) if rest.strip() else None
     if match is None or rest.strip() and dated is None:
         return None
-    text_of = 'str(attr["text"]).lower()'
+    text_of = _TEXT_LOWER
     birthday = _marks_a_birthday(text_of)
     test = f"{LASTS_A_DAY} and not ({birthday})"
     if dated is not None:
@@ -835,7 +841,6 @@ _LODGING = re.compile(r"\b(?:hotels?|hostels?|guesthouses?|guest\s+houses?|airbn
                       r"apartments?)\b", re.I)
 # the nights of a trip's own entry
 _NIGHTS_OF = 'lambda attr: (attr["end_date"] - attr["start_date"]).days - (1 if attr.get("all_day") else 0)'
-_TEXT_LOWER = 'str(attr["text"]).lower()'
 
 
 @dataclass(frozen=True)
@@ -875,7 +880,7 @@ def nights_asked(question: str) -> NightsAsked | None:
         return None
     if place is not None:
         trip = f"my trip to {place}"
-        test = f'{format_value(place.lower())} in str(attr["text"]).lower() and {LASTS_A_DAY}'
+        test = _names_trip_to(place)
     else:
         trip = "my trips"
         test = f'{LASTS_A_DAY} and not ({_marks_a_birthday(_TEXT_LOWER)})'
