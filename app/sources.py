@@ -282,6 +282,12 @@ def carrier_sources(attribute: str) -> tuple[str, ...]:
     return tuple(name for name, spec in SOURCES.items() if attribute in spec.keys)
 
 
+# The shops whose purchase history a source holds (its events carry what each cost), in lower case -> the source
+# ("amazon": online_purchase). Such a shop mails each order too; its orders are the purchases, not those mails.
+PURCHASE_HISTORIES: Mapping[str, str] = MappingProxyType({
+    spec.service.lower(): spec.name for spec in SOURCES.values() if spec.service and "total" in spec.keys
+})
+
 # A word of a RETRIEVE query -> the sources it names ("netflix": movie_stream, tvseries_stream), in spec order.
 QUERY_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     word: tuple(spec.name for spec in SOURCES.values() if word in spec.query_words)

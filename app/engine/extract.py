@@ -111,8 +111,10 @@ _alias("season", "season")
 _alias("audiobook book audiobook_title", "audiobook")
 _alias("chapter", "chapter")
 _alias("product product_name item item_name purchase purchased_item article", "product")
-_alias("amount amount_spent price cost costs spent money money_spent total total_price total_amount paid "
-       "purchase_amount", _amount)
+# the names that ask what was paid
+MONEY_NAMES = frozenset("amount amount_spent price cost costs spent money money_spent total total_price total_amount "
+                        "paid purchase_amount".split())
+_alias(" ".join(sorted(MONEY_NAMES)), _amount)
 _alias("unit_price price_per_item", "unit_price")
 _alias("quantity product_quantity number_of_items items_bought num_items", "quantity")
 _alias("currency", "currency")

@@ -4,6 +4,8 @@ For each attribute name:
 0. A travel booking's hotel, airline, flight number or booking reference is read from the event's text by the
    ways confirmations write them (app.extract.bookings); no model runs, and an event that is no such booking has
    none.
+   Where an event's own record holds none, the place a meal was eaten at or ordered from (app.extract.meals) and
+   the amount a receipt's total line says was paid (app.extract.receipts) are read from its text the same way.
 1. Frozen mapping, by look-up: when the engine's key/alias look-up (`app.engine.extract.resolve`) finds a
    value in at least 70% of the first 50 items, the name is a plain key ("date" -> start_date, "artist"
    -> artist) and the look-up is used for every item; no model runs.
@@ -35,6 +37,7 @@ from app.engine.extract import means_participants, resolve, with_converted_value
 from app.engine.values import MISSING, Item
 from app.extract.bookings import booking_field, read_booking
 from app.extract.meals import asks_meal_place, meal_place
+from app.extract.receipts import asks_amount_paid, read_paid
 from app.people import kin_named, named_people
 from app.retrieve.verbalize import format_value, verbalize_event
 from models.extractor import Extractor
@@ -153,6 +156,9 @@ class ModelExtractor:
         looked_up = [resolve(item, name) for item in items]
         if asks_meal_place(name):   # where its own record says no place, the place its text eats at or orders from
             read = (meal_place(item.attrs) if v is MISSING else v for v, item in zip(looked_up, items))
+            looked_up = [MISSING if v is None else v for v in read]
+        if asks_amount_paid(name):   # where its own record says no amount, the total its receipt's text says was paid
+            read = (read_paid(item.attrs) if v is MISSING else v for v, item in zip(looked_up, items))
             looked_up = [MISSING if v is None else v for v in read]
         if means_participants(name) and (self.people or self.relations):
             looked_up = [self.calendar_people(item) if v is MISSING else v for v, item in zip(looked_up, items)]
