@@ -24,11 +24,11 @@ from datetime import date
 from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
-from app.people import mail_owner, owner_and_people
+from app.people import mail_owner, mailing_services, owner_and_people
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
 from app.qud.accounts import PROFILE_SOURCES
-from app.qud.kinds import KIND_OF_SOURCE
+from app.qud.kinds import KIND_OF_SOURCE, SHOP_MAILS_AT_LEAST, shops_of
 from app.qud.occasions import MEETING_SOURCES, RECURRING_AT_LEAST
 from app.qud.validate import carrier_phrases, source_words
 from app.sources import SOURCES, carrier_sources
@@ -78,6 +78,9 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     written = functools.cache(store.written_forms)
     # read once: the titles of the entries a calendar holds again and again ("Weekly team sync")
     recurring = functools.cache(lambda: store.recurring_titles(sorted(MEETING_SOURCES), RECURRING_AT_LEAST))
+    # read once, and only where a search looks for purchases or meals: the shops known by their mails
+    shops = functools.cache(lambda: shops_of(mailing_services(store, SHOP_MAILS_AT_LEAST),
+                                             store.name_values({"online_purchase": ("product",)})["online_purchase"]))
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -93,7 +96,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                 tree = _decompose_attempt(question, reference_date, steps, trace, config=config, progress=on_step,
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
                                           people=people, names=names,
-                                          profiles=profiles, written=written, recurring=recurring)
+                                          profiles=profiles, written=written, recurring=recurring,
+                                          shops=shops)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -49,6 +49,22 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
     return me, people + [n for n in people_book(store) if n not in people and n != me]
 
 
+def mailing_services(store: Any, at_least: int) -> dict[str, str]:
+    """The senders that mailed the owner at least `at_least` times and were never written to or met (a shop, a
+    delivery app, an airline, a newsletter): {name in lower case: name as the mails write it}."""
+    senders: Counter[str] = Counter()
+    met: set[str] = set()
+    for event in store.events(source=["mail", "calendar"]):
+        data = event.data
+        sender = data.get("from_name")
+        if isinstance(sender, str) and sender.strip():
+            senders[person_name(sender)] += 1
+        for key in ("to", "cc", "attendees"):
+            value = data.get(key)
+            met.update(person_name(n) for n in (value if isinstance(value, (list, tuple)) else ()) if isinstance(n, str))
+    return {name.lower(): name for name, n in senders.items() if n >= at_least and name not in met}
+
+
 def mail_owner(store: Any, found: tuple[str | None, list[str]] | None = None) -> str | None:
     """The owner of the data when the store has mails (they are on every mail, so the people of mails would
     always name them first); None without mails: a calendar's attendees alone do not tell the owner apart from a

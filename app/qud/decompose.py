@@ -37,7 +37,7 @@ from app.qud.items import (
     episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
     units_measured, weekday_asked,
 )
-from app.qud.kinds import named_kinds, short_names, unheld_names
+from app.qud.kinds import named_kinds, shop_mails, short_names, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
@@ -100,6 +100,9 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "shop_mails": "a question that names a sender mailing the person again and again whom they never wrote to or "
+                  "met, and whom no purchase names ('how many Munchbox orders did I make?', 'total spent on Gobble'), "
+                  "searches that sender's mails where the model searched purchases or meals (app.qud.kinds)",
     "recurring_entries": "a question that names entries by the title the calendar gives ten or more of them ('how "
                          "many weekly team syncs did I have in July?') searches the entries with that title, where "
                          "the model searched something else ('I did a workout'); not a sport's title, nor a tree "
@@ -556,6 +559,7 @@ def decompose(
     profiles: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     written: Callable[[str, str], frozenset[str]] | None = None,
     recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
+    shops: Callable[[], Mapping[str, str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -577,7 +581,8 @@ def decompose(
     phrase (EventStore.written_forms), asked only where a search goes to a named place (rule visit_entries) or does
     a sport (rule activity_records: whether the workouts write it). `recurring`: tells the titles of each source's
     recurring entries (EventStore.recurring_titles), read for each question the model decomposes (rule
-    recurring_entries).
+    recurring_entries). `shops`: tells the shops known by their mails (app.qud.kinds.shops_of), read only where a
+    search looks for purchases or meals (rule shop_mails).
     """
     question = " ".join(question.split())
     if not question:
@@ -596,7 +601,7 @@ def decompose(
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
-        tree = _written_around(tree, asked, config, acted, people, names)
+        tree = _written_around(tree, asked, config, acted, people, names, shops)
         mine = own_profile(tree, asked, owner, profiles) if config.on("own_profile") and owner and profiles else None
         if mine is not None:
             acted.add("own_profile")
@@ -665,10 +670,12 @@ def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
 
 def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     people: Callable[[], Sequence[str]] | None,
-                    names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node:
+                    names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
+                    shops: Callable[[], Mapping[str, str]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
-    service to its sources (service_searches), no kind of events the question rules out (ruled_out_kinds), a name
+    service to its sources (service_searches), a shop's orders as its mails
+    (shop_mails), no kind of events the question rules out (ruled_out_kinds), a name
     said short named in full (short_names), a name searched as the kind the data holds it as (named_kinds), a name
     it does not hold as words to write (unheld_names), trips as their own entries (trip_entries), meetings as the
     calendar's entries (meeting_entries), a thing's price as one item's (item_prices), the thing or day asked for,
@@ -679,6 +686,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("service_searches", lambda whole: service_searches(whole, asked)),
+                ("shop_mails", lambda whole: shop_mails(whole, asked, shops) if shops is not None else None),
                 ("ruled_out_kinds", lambda whole: without_ruled_out_kinds(whole, asked)),
                 ("short_names", lambda whole: short_names(whole, asked, names) if names is not None else None),
                 ("named_kinds", lambda whole: named_kinds(whole, asked, names) if names is not None else None),

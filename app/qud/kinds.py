@@ -20,8 +20,10 @@ from typing import Callable, Mapping
 
 from app.engine.syntax import format_value
 from app.engine.tree import Node
-from app.qud.frames import sources_meant
+from app.qud.frames import SERVICE_SOURCES, sources_meant
 from app.qud.periods import each_search_narrowed, kept_where
+from app.qud.validate import TEXT_WORD
+from app.sources import PURCHASE_HISTORIES
 
 # the kind nouns a search writes before a name -> the source they say the name is of
 CLAIMED_KINDS: Mapping[str, str] = {
@@ -184,3 +186,75 @@ def unheld_names(tree: Node, question: str, names: Callable[[], Mapping[str, fro
         return kept_where(retrieve, f'{format_value(name)} in (str(attr["title"]) + " " + str(attr["text"])).lower()')
 
     return _each_claim(tree, names, kept)
+
+
+# --- a shop known by its mails ---------------------------------------------------------------------------------------
+#
+# "How many Munchbox orders did I make this year?", "total spent on Gobble in 2023", "how many times have i ordered
+# takeaway on munchbox?": the purchase history the data may hold is one shop's (Amazon's); a shop or service that is
+# not in it (a food delivery app, a booking site) is known by the mails it sends, each order's confirmation. The
+# small model searches "I bought something online" or "I ate at a restaurant", which finds the Amazon purchases or
+# the meals out, and a FILTER then keeps the few that write the name (a bank statement's line). Where the question
+# names a sender that mails the person again and again and is never written to or met (app.people.mailing_services),
+# whose name no purchase and no source's service has, a search for purchases or meals is that sender's mails (rule
+# shop_mails); what each cost is its receipt's total line (app.extract.receipts). Where it names the shop whose
+# purchases the data holds ("how much did I spend on amazon this year"), a search for purchases keeps the purchases:
+# another shop's receipt it finds has a total too now.
+
+SHOP_MAILS_AT_LEAST = 5   # a shop one orders from again and again, not a one-off booking site
+_MEAL_WORDS = frozenset("ate eat eaten eating meal meals food restaurant restaurants takeaway takeaways takeout "
+                        "delivery dinner dinners lunch lunches breakfast brunch".split())
+
+
+def ordering_search(query: str) -> bool:
+    """Whether a search's query looks for purchases ("I bought something online") or meals ("I ate at a
+    restaurant")."""
+    words = {w.lower() for w in TEXT_WORD.findall(query)}
+    return sources_meant(query) == frozenset({"online_purchase"}) or bool(words & _MEAL_WORDS)
+
+
+def shops_of(services: Mapping[str, str], products: frozenset[str]) -> dict[str, str]:
+    """The mailing services (`services`: name in lower case -> as written) that are shops the purchase history
+    does not hold: not a source's service (Amazon, Netflix), and no product (`products`, in lower case) names it."""
+    sourced = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, SERVICE_SOURCES))) + r")\b")
+    return {low: name for low, name in services.items()
+            if not sourced.search(low) and not any(_names(low, product) for product in products)}
+
+
+def _names(name: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I) is not None
+
+
+def shop_mails(tree: Node, question: str, shops: Callable[[], Mapping[str, str]]) -> Node | None:
+    """`tree` with each search for purchases or meals that does not name it replaced by the mails of the one shop
+    the question names (`shops`: name in lower case -> as written), or each search for purchases kept to the
+    purchases where it names a shop whose purchase history the data holds; None where no search looks for purchases
+    or meals, or the question names no shop or two. `shops` is read only where a search does."""
+    queries = [node.call.get("query") for node in tree.walk() if node.operator == "RETRIEVE"]
+    if not any(isinstance(q, str) and ordering_search(q) for q in queries):
+        return None
+    history = [source for shop, source in PURCHASE_HISTORIES.items() if _names(shop, question)]
+    if history:   # "how much did I spend on amazon": its purchases, not another shop's receipt the search found
+        return each_search_narrowed(tree, lambda retrieve: _purchases_kept(retrieve, history))
+    named = {name for low, name in shops().items() if _names(low, question)}
+    if len(named) != 1:
+        return None
+    shop = next(iter(named))
+
+    def mails(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        if not isinstance(query, str) or not ordering_search(query) or _names(shop, query):
+            return retrieve
+        searched = Node.from_step(f"my {shop} orders", f"RETRIEVE(query={format_value(f'my {shop} orders')})")
+        test = f'attr["source"] == "mail" and str(attr.get("from_name")).lower() == {format_value(shop.lower())}'
+        return kept_where(searched, test, about=f"every mail from {shop}")
+
+    return each_search_narrowed(tree, mails)
+
+
+def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
+    """`retrieve` kept to the events of `sources` where it searches for purchases."""
+    query = retrieve.call.get("query")
+    if not isinstance(query, str) or sources_meant(query) != frozenset({"online_purchase"}):
+        return retrieve
+    return kept_where(retrieve, " or ".join(f'attr["source"] == {format_value(source)}' for source in sources))

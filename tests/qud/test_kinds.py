@@ -10,6 +10,7 @@ import pytest
 from app.engine.tree import Node
 from app.qud.decompose import Trace
 from app.qud.kinds import named_kind, named_kinds, short_name
+from app.operators import operator_models
 from app.qud.pipeline import ask
 from app.store import EventStore
 from importers.base import Event, content_key
@@ -161,3 +162,103 @@ def test_plays_of_a_show_named_short_are_counted(streams, monkeypatch):
         off = ask("how many times did I listen to conan?", store, TODAY, llm=FakeLLM(list(tree)))
     assert [n.step for n in off.tree.walk() if n.operator == "RETRIEVE"] == [
         'RETRIEVE(query="I listened to the podcast conan")']
+
+
+# --- a shop known by its mails -----------------------------------------------------------------------------------
+
+def _shop_mail(n: int, when: datetime, sender: str, subject: str, body: str, to: str = "Siobhan Kelly") -> Event:
+    domain = sender.lower().replace(" ", "")
+    return Event(source="mail", type="mbox", start=when, end=None, title=subject, text=f"{sender}\n{subject}\n{body}",
+                 data={"from": f"orders@{domain}.ie", "from_name": sender, "to": [f"{to} <siobhan@example.ie>"],
+                       "subject": subject, "body": body}, position=f"mail {n}", key=content_key("m", f"{n}"))
+
+
+def _orders(tmp_path):
+    """Six Munchbox receipts (four in 2023), three Amazon purchases, a bank statement naming Munchbox and a friend
+    who suggests it."""
+    start = datetime(2022, 11, 4, 19, tzinfo=timezone.utc)
+    totals = [20.0, 30.0, 12.5, 40.0, 25.0, 18.0]
+    events = [_shop_mail(i, start + timedelta(days=40 * i), "Munchbox", "Your Munchbox order from Sprezzatura",
+                         f"Your food from Sprezzatura is on its way.\n\n1x Burrata €9.00\n\nTotal €{total:.2f}")
+              for i, total in enumerate(totals)]
+    events += [Event(source="online_purchase", type="amazon", start=start + timedelta(days=50 * d), end=None,
+                     title=product, text=product, data={"product": product, "quantity": 1, "total": price,
+                                                        "currency": "EUR", "order_id": f"o{d}"},
+                     position=f"row {d}", key=content_key("a", product))
+               for d, (product, price) in enumerate([("Travel adapter", 19.99), ("Kindle case", 24.0),
+                                                     ("Fairy lights", 15.5)])]
+    events += [_shop_mail(20, datetime(2023, 6, 2, 8, tzinfo=timezone.utc), "Liffey Bank", "Your statement",
+                          "02/05/2023 MUNCHBOX*SPREZZATURA -€40.00\nTotal card spending: -€412.10"),
+               _shop_mail(21, datetime(2023, 6, 3, 8, tzinfo=timezone.utc), "Aoife Murphy", "tonight?",
+                          "Munchbox and a film at mine? Total chill night.")]
+    events += [_shop_mail(30 + n, datetime(2023, 6, 4 + n, 8, tzinfo=timezone.utc), "Siobhan Kelly", "hi",
+                          "See you soon", to="Aoife Murphy") for n in range(2)]
+    return write_store(tmp_path / "events.sqlite", events)
+
+
+ORDERS_2023 = [' APPLY(l=QUD("I bought something online in 2023"), fct=len)',
+               ' FILTER(l=QUD("I bought something online with date"), filter=lambda attr: '
+               'attr["start_datetime"].year == 2023)',
+               ' EXTRACT(l=QUD("I bought something online"), attr_names=["start_datetime"], '
+               'attr_types=[datetime.fromisoformat])',
+               ' RETRIEVE(query="I bought something online")']
+SPENT = [' SUM(l=QUD("I bought something online with amount paid"), attr_name="total")',
+         ' EXTRACT(l=QUD("I bought something online"), attr_names=["total"], attr_types=[float])',
+         ' RETRIEVE(query="I bought something online")']
+
+
+@pytest.mark.parametrize("question, steps, value", [
+    ("How many Munchbox orders did I make in 2023?", ORDERS_2023, 4),
+    ("total spent on munchbox ever?", SPENT, 145.5),
+    # the shop whose purchases the data holds: its purchases, not the receipts of another the search finds too
+    ("how much did I spend on Amazon?", SPENT, 59.49),
+])
+def test_a_shop_the_purchases_do_not_hold_is_its_mails(tmp_path, question, steps, value):
+    trace = Trace()
+    with EventStore.open(_orders(tmp_path), read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")   # the shipped ones: the receipts' totals are read
+        answer = ask(question, store, TODAY, llm=FakeLLM(steps), trace=trace, retriever=retriever,
+                     extractor=extractor)
+    assert answer.value == pytest.approx(value) and "shop_mails" in trace.acted
+
+
+def test_the_shop_mails_rule_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "shop_mails")
+    with EventStore.open(_orders(tmp_path), read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        answer = ask("How many Munchbox orders did I make in 2023?", store, TODAY, llm=FakeLLM(ORDERS_2023),
+                     retriever=retriever, extractor=extractor)
+    assert answer.value == 0   # the search finds the purchases, and none of them writes the name
+
+
+def test_a_shop_is_a_sender_never_written_to_whose_name_no_purchase_or_source_has(tmp_path):
+    from app.people import mailing_services
+    from app.qud.kinds import SHOP_MAILS_AT_LEAST, shops_of
+
+    with EventStore.open(_orders(tmp_path), read_only=True) as store:
+        services = mailing_services(store, SHOP_MAILS_AT_LEAST)
+    assert services == {"munchbox": "Munchbox"}   # Aoife is written to; the bank mailed once
+    assert shops_of({**services, "amazon.de": "Amazon.de", "anker": "Anker"}, frozenset({"anker usb-c charger"})) \
+        == {"munchbox": "Munchbox"}
+
+
+def test_a_search_other_than_for_purchases_or_meals_is_left_alone():
+    from app.qud.kinds import shop_mails
+
+    asked = []
+
+    def shops():
+        asked.append(1)
+        return {"munchbox": "Munchbox", "duolingo": "Duolingo"}
+
+    mails = Node.from_step("q", 'APPLY(l=QUD("emails from Duolingo"), fct=len)',
+                           (Node.from_step("emails from Duolingo", 'RETRIEVE(query="emails from Duolingo")'),))
+    assert shop_mails(mails, "How many mails did Duolingo send me?", shops) is None and not asked
+    bought = Node.from_step("q", 'APPLY(l=QUD("I bought something online"), fct=len)',
+                            (Node.from_step("I bought something online", 'RETRIEVE(query="I bought something online")'),))
+    assert shop_mails(bought, "How many things did I buy online?", shops) is None   # no shop named
+    assert shop_mails(bought, "Did I order more on Munchbox or on Duolingo?", shops) is None   # two
+    meals = Node.from_step("q", 'APPLY(l=QUD("I ate at a restaurant"), fct=len)',
+                           (Node.from_step("I ate at a restaurant", 'RETRIEVE(query="I ate at a restaurant")'),))
+    assert "my Munchbox orders" in shop_mails(meals, "how many times did i order takeaway on munchbox?", shops) \
+        .children[0].children[0].step
