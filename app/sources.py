@@ -86,8 +86,9 @@ class SourceSpec:
     # a key that measures all the items of an event -> the key that measures one of them ("total" -> "unit_price"):
     # what a thing cost, not what was paid for several (app.qud.items)
     item_keys: Mapping[str, str] = field(default_factory=dict)
-    # a bool key that marks some of the events -> the words a question asks for those with it ("skipped": "skip",
-    # "skipped"; a workout's "indoor": "treadmill"), which the events' texts do not write (app.qud.flags)
+    # a bool key that marks some of the events, or "key=value" for a key whose value marks them (an order's
+    # "status=cancelled") -> the words a question asks for those with it ("skipped": "skip", "skipped"; a workout's
+    # "indoor": "treadmill"), which the events' texts do not write (app.qud.flags)
     flag_words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # a key its events share when together they are one thing a person counts as one -> the words that count such
     # things ("order_id": "orders": an order's lines are one order) (app.qud.items)
@@ -222,6 +223,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         name_keys=("product",),
         item_keys={"total": "unit_price"},
         unit_words={"order_id": ("orders",)},
+        flag_words={"status=cancelled": ("cancel", "cancels", "cancelled", "canceled", "cancelling", "canceling")},
     ),
     SourceSpec(
         "workout",

@@ -23,6 +23,7 @@ from .test_pipeline import TODAY
     ("how many songs did i skip in october", {"music_stream": ("skipped",)}),
     ("how many indoor rides did I do in 2023?", {"workout": ("indoor",)}),
     ("how many treadmill runs have I done?", {"workout": ("indoor",)}),
+    ("which of my amazon orders got cancelled", {"online_purchase": ("status=cancelled",)}),
     ("how many songs did I play in October?", {}),
 ])
 def test_the_flags_a_question_asks_for(question, flags):
@@ -67,3 +68,33 @@ def test_a_flag_keeps_the_rest_of_the_query_and_leaves_other_sources_alone():
     # "skip" a training is to miss it: the search means workouts, which have no such flag
     missed = Node.from_step("q", 'RETRIEVE(query="I skipped football training")')
     assert flagged_events(missed, "how many football trainings did I skip this year?") is None
+
+
+def order(day: int, product: str, status: str) -> Event:
+    start = datetime(2024, 3, day, 10, tzinfo=BERLIN)
+    return Event(source="online_purchase", type="amazon", start=start, end=None, title=product,
+                 text=f"{product} order {day} {status}", data={"product": product, "quantity": 1, "total": 10.0 * day,
+                                                               "order_id": f"{day}", "status": status},
+                 position=f"row {day}", key=content_key("a", product), tz="Europe/Berlin")
+
+
+CANCELLED = [' ARGMAX(l=QUD("I cancelled an order with product"), arg_attr_name="start_datetime", '
+             'val_attr_name="product")',
+             ' EXTRACT(l=QUD("I cancelled an order"), attr_names=["start_datetime", "product"], '
+             'attr_types=[datetime.fromisoformat, str])',
+             ' RETRIEVE(query="I cancelled an order")']
+SPENT = [' SUM(l=QUD("I bought something online with amount paid"), attr_name="total")',
+         ' EXTRACT(l=QUD("I bought something online"), attr_names=["total"], attr_types=[float])',
+         ' RETRIEVE(query="I bought something online")']
+
+
+def test_a_cancelled_order_is_one_its_status_says_so_and_a_denial_keeps_the_others(tmp_path):
+    path = write_store(tmp_path / "events.sqlite", [order(2, "Fairy lights", "Cancelled"), order(5, "Kettle", "Closed"),
+                                                    order(9, "Tea towel", "Closed")])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        which = ask("what amazon order did I cancel?", store, TODAY, llm=FakeLLM(list(CANCELLED)), trace=trace)
+        spent = ask("how much did I spend on amazon, not counting the cancelled one?", store, TODAY,
+                    llm=FakeLLM(list(SPENT)))
+    assert which.value == "Fairy lights" and "flagged_events" in trace.acted
+    assert spent.value == 140.0   # 50 + 90, not the 20 of the cancelled order
