@@ -415,8 +415,9 @@ _SPORT_WORD = frozenset(w for group in SPORT_WORD_GROUPS for w in group.split())
 
 
 def _title_pattern(title: str) -> re.Pattern:
-    """The title's words as a question may write them: in any case, each maybe plural ("1:1s with samuel")."""
-    words = (re.escape(word) + r"(?:s|es)?" for word in title.split())
+    """The title's words as a question may write them: in any case, each maybe plural ("1:1s with samuel"), "&" as
+    "and" too ("call mum and dad")."""
+    words = (r"(?:&|and)" if word == "&" else re.escape(word) + r"(?:s|es)?" for word in title.split())
     return re.compile(r"(?<![\w:])" + r"\s+".join(words) + r"(?![\w:])", re.I)
 
 

@@ -696,8 +696,9 @@ def test_a_recurring_title_is_read_as_a_question_writes_it():
     from app.qud.occasions import recurring_entries
 
     search = Node.from_step("q", 'RETRIEVE(query="I did a workout")')
-    titles = {"calendar": frozenset({"weekly team sync", "1:1 with samuel", "football training"})}
-    for question in ("how many 1:1s with Samuel have I had?", "what day is the weekly team sync on"):
+    titles = {"calendar": frozenset({"weekly team sync", "1:1 with samuel", "football training", "call mum & dad"})}
+    for question in ("how many 1:1s with Samuel have I had?", "what day is the weekly team sync on",
+                     "How many times did I call Mum and Dad in 2024?"):   # "&" written "and"
         assert recurring_entries(search, question, titles) is not None
     for question in ("how many football trainings did I skip?",   # a sport's: activity_records
                      "how many team syncs did I have?"):          # not the whole title
