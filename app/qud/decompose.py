@@ -29,15 +29,16 @@ from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_when_most, as_yes_no, asks_for_someone_known, count_question, events_below,
-    keeping_names, lost_names, lower_case_words, mail_searches, most_question, people_listed, people_of, per_period,
-    service_searches, sourcing_services, two_way, when_most, who_most_count, without_ruled_out_kinds,
+    keeping_names, lost_names, lower_case_words, mail_searches, most_question, names_capitalised, people_listed,
+    people_of, per_period, service_searches, sourcing_services, two_way, when_most, who_most_count,
+    without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
     episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
     units_measured, weekday_asked,
 )
-from app.qud.kinds import named_kinds, shop_mails, short_names, unheld_names
+from app.qud.kinds import named_kinds, shop_mails, short_names, time_on_named, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
@@ -100,6 +101,12 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "names_capitalised": "a word of the question in lower case that is the first name of one of the data's people "
+                         "is written capitalised before the model reads it ('how many times did i see rhys this "
+                         "year': Rhys), as the examples write names (app.qud.frames)",
+    "named_time_frame": "'how many hours have I spent listening to the Where the Crawdads Sing audiobook?', 'how many "
+                        "hours of Queer Eye have I watched': the durations of the plays of that name, one the data "
+                        "holds (an audiobook, a podcast, a series, an artist), summed (app.qud.kinds)",
     "shop_mails": "a question that names a sender mailing the person again and again whom they never wrote to or "
                   "met, and whom no purchase names ('how many Munchbox orders did I make?', 'total spent on Gobble'), "
                   "searches that sender's mails where the model searched purchases or meals (app.qud.kinds)",
@@ -598,9 +605,21 @@ def decompose(
         if dated != question:
             acted.add("absolute_periods")
         question = dated
+    if config.on("names_capitalised") and people is not None and lower_case_words(question):
+        named = names_capitalised(question, people())
+        if named != question:
+            acted.add("names_capitalised")
+        question = named
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
+        # a recurring title names the entries before the rewrites read the model's search: what that search said of
+        # them ("I sent an email" for "call Mum and Dad") no longer holds
+        titled = (recurring_entries(tree, asked, recurring()) if config.on("recurring_entries") and recurring
+                  else None)
+        if titled is not None:
+            acted.add("recurring_entries")
+            tree = titled
         tree = _written_around(tree, asked, config, acted, people, names, shops)
         mine = own_profile(tree, asked, owner, profiles) if config.on("own_profile") and owner and profiles else None
         if mine is not None:
@@ -610,14 +629,10 @@ def decompose(
         if visits is not None:
             acted.add("visit_entries")
             tree = visits
-        titled = (recurring_entries(tree, asked, recurring()) if config.on("recurring_entries") and recurring
-                  else None)
-        if titled is not None:
-            acted.add("recurring_entries")
-        return titled or tree
+        return tree
 
     def framed_or_solved(rest: str) -> Node:
-        framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring)
+        framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring, names)
         return framed if framed is not None else solve(rest)
 
     tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
@@ -726,7 +741,8 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
 
 def _framed(question: str, today: date, config: QudConfig, acted: set[str], owner: Callable[[], str | None] | None,
             solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None,
-            recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node | None:
+            recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
+            names: Callable[[], Mapping[str, frozenset[str]]] | None = None) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
@@ -753,6 +769,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
         ("recurring_weekday_frame", recurring_weekday(question, recurring) if recurring else None, lambda tree: tree),
+        ("named_time_frame", time_on_named(question, names) if names else None, lambda tree: tree),
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(nights_or_solved, two.questions), question,

@@ -794,6 +794,17 @@ def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
     return lower_case_words(question) & first if first else set()
 
 
+def names_capitalised(question: str, people: Sequence[str]) -> str:
+    """`question` with each word in lower case that is the first name of one of `people` written capitalised
+    ("how many times did i see rhys this year" -> "... see Rhys ..."): the model reads a name in lower case as a
+    word ("I met with 20 year"). Not the first word: a capital there says no name to the rules that find names
+    ("harriet's birthday?" is kept as it is, for keep_names)."""
+    for name in lower_case_names(question, people):
+        question = re.sub(rf"(?<=\S)(\s+){re.escape(name)}(?![\w])", lambda m: m.group(1) + name.capitalize(),
+                          question)
+    return question
+
+
 def keeping_names(tree: Node, question: str, people: Sequence[str] = (), *, steps_only: bool = False) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
     `question` the tree lost (`lost_names`); None when it lost none, or has no single RETRIEVE to narrow. A name

@@ -7,7 +7,8 @@ audiobooks, where the name is not, and finds nothing or something else. The data
 one source's name keys (app.sources: a series, a podcast's show, an artist). Where the question itself does not
 say the kind, a kind noun the search wrote for a name that the data holds only under another kind is replaced by
 that kind's noun, or dropped where a search finds that kind without one (songs: "I listened to Fleetwood Mac")
-(rule named_kinds).
+(rule named_kinds). A name said short or not held at all (short_names, unheld_names), a shop known only by its mails
+(shop_mails) and the time spent on a named thing (named_time_frame) are read from the data's names the same way.
 
     named_kind("I watched the podcast Friends", "How many episodes of Friends have I watched?",
                {"tvseries_stream": {"friends"}})     # "I watched the series Friends"
@@ -18,12 +19,13 @@ from __future__ import annotations
 import re
 from typing import Callable, Mapping
 
-from app.engine.syntax import format_value
+from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
-from app.qud.frames import SERVICE_SOURCES, sources_meant
+from app.lexicon import MONTH_NAMES
+from app.qud.frames import MAIL_WORDS, SERVICE_SOURCES, sources_meant
 from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
-from app.sources import PURCHASE_HISTORIES
+from app.sources import PURCHASE_HISTORIES, SOURCES
 
 # the kind nouns a search writes before a name -> the source they say the name is of
 CLAIMED_KINDS: Mapping[str, str] = {
@@ -234,7 +236,8 @@ def shop_mails(tree: Node, question: str, shops: Callable[[], Mapping[str, str]]
     if not any(isinstance(q, str) and ordering_search(q) for q in queries):
         return None
     history = [source for shop, source in PURCHASE_HISTORIES.items() if _names(shop, question)]
-    if history:   # "how much did I spend on amazon": its purchases, not another shop's receipt the search found
+    asks_mail = bool({w.lower() for w in TEXT_WORD.findall(question)} & MAIL_WORDS)   # "newsletters from Amazon"
+    if history and not asks_mail:   # "how much did I spend on amazon": its purchases, not another shop's receipt
         return each_search_narrowed(tree, lambda retrieve: _purchases_kept(retrieve, history))
     named = {name for low, name in shops().items() if _names(low, question)}
     if len(named) != 1:
@@ -258,3 +261,67 @@ def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
     if not isinstance(query, str) or sources_meant(query) != frozenset({"online_purchase"}):
         return retrieve
     return kept_where(retrieve, " or ".join(f'attr["source"] == {format_value(source)}' for source in sources))
+
+
+# --- the time spent on a named thing -----------------------------------------------------------------------------
+#
+# "How many hours have I spent listening to the Where the Crawdads Sing audiobook?", "how many hours of Project Hail
+# Mary have I listened to", "how many hours have I spent watching Queer Eye?": the time spent on one thing the data
+# holds by name (an audiobook, a podcast, a series, an artist). The small model wrote malformed trees for some (a
+# FILTER on a title equal to the book's name, where each chapter has its own title; no tree at all), so the tree is
+# written here: the plays of that name, in the year or month the question names, their durations summed, which the
+# engine gives in the unit asked. Only a name the data holds: "hours of netflix", "of podcasts" are no one thing.
+
+_SPENT_ON = re.compile(
+    r"^(?:(?:roughly|about|approximately|in\s+total|total)\s*,?\s+)?(?:how\s+many\s+|total\s+)(?P<unit>hours|minutes)"
+    r"(?:\s+in\s+total)?\s+(?:"
+    r"(?:have|did|had)\s+(?:i|we)\s+(?:spent|spend)\s+(?:(?:listening|listened)\s+to|watching|on|streaming)\s+"
+    r"(?P<name>.+?)"
+    r"|(?:i've|i’ve|i\s+have|we've)\s+spent\s+(?:(?:listening)\s+to|watching|on|streaming)\s+(?P<name2>.+?)"
+    r"|of\s+(?P<name3>.+?)\s+(?:have|did)\s+(?:i|we)\s+(?:listen(?:ed)?\s+to|watch(?:ed)?|stream(?:ed)?|play(?:ed)?)"
+    r")(?P<rest>(?:\s+(?:in|during)\s+.+?)?)$", re.I)
+_IN_ALL = re.compile(r"\s+(?:in\s+total|altogether|all\s+together|so\s+far|ever)(?=\s*[?.!]*$)", re.I)
+_KIND_AFTER = re.compile(r"\s+(?:audiobook|audio\s*book|podcast|series|show|tv\s+show|album|songs?)$", re.I)
+_DATED_REST = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
+                         r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
+
+
+def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+    """The tree of a question for the time spent on one thing the data holds by name (`names()`: source -> its
+    name values in lower case), or None for other questions, a name the data does not hold or holds as two kinds,
+    or a time after it other than a year or a month of a year."""
+    text = _IN_ALL.sub("", " ".join(question.split()).strip(" ?.!")).strip(" ?.!,")
+    match = _SPENT_ON.match(text)
+    if match is None:
+        return None
+    said = (match.group("name") or match.group("name2") or match.group("name3")).strip(" ,")
+    rest = match.group("rest") or ""
+    dated = _DATED_REST.match(rest) if rest.strip() else None
+    if rest.strip() and dated is None:
+        return None
+    known = {source: values for source, values in names().items() if source in KIND_OF_SOURCE}
+    # the name as said, or without "the" before it or the kind after it ("the Blindboy Podcast", "the X audiobook")
+    for name in dict.fromkeys((said, re.sub(r"^(?:the|my)\s+", "", said, flags=re.I),
+                               _KIND_AFTER.sub("", re.sub(r"^(?:the|my)\s+", "", said, flags=re.I)))):
+        held = [source for source, values in known.items() if name.lower() in values]
+        if held:
+            break
+    if len(held) != 1:
+        return None
+    source = held[0]
+    noun = KIND_OF_SOURCE[source]
+    verb = "watched" if source in ("movie_stream", "tvseries_stream") else "listened to"
+    query = " ".join(f"I {verb} {'the ' + noun if noun else ''} {name}".split())
+    keys = SOURCES[source].name_keys
+    test = f'attr["source"] == {format_value(source)} and (' + " or ".join(
+        f'str(attr.get({format_value(key)}) or "").lower() == {format_value(name.lower())}' for key in keys) + ")"
+    plays = kept_where(Node.from_step(f"{query}{rest}", f"RETRIEVE(query={format_value(query)})", ()), test,
+                       about=f"every event about {name}")
+    if dated is not None:
+        year = int(dated.group("year"))
+        within = f'attr["start_datetime"].year == {year}'
+        if dated.group("month"):
+            within += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+        plays = Node.from_step(f"{query}{rest}, dated", f"FILTER(l={format_value(Qud(plays.question))}, "
+                                                       f"filter=lambda attr: {within})", (plays,))
+    return Node.from_step(question, f'SUM(l={format_value(Qud(plays.question))}, attr_name="duration")', (plays,))

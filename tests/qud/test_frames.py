@@ -13,7 +13,7 @@ from app.engine.syntax import FuncRef, Lambda, parse_call
 from app.engine.tree import Node
 from app.qud.frames import (
     TwoWay, as_two_way, as_yes_no, count_question, keeping_names, lost_names, lower_case_names, most_question,
-    per_period, sources_meant, sourcing_services, two_way, who_most_count,
+    names_capitalised, per_period, sources_meant, sourcing_services, two_way, who_most_count,
 )
 from app.qud.decompose import Trace
 from app.qud.pipeline import ask
@@ -498,7 +498,10 @@ def test_ask_hands_the_people_of_the_data_to_keep_names(tmp_path, monkeypatch):
     steps = [' APPLY(l=QUD("my dinners"), fct=len)', ' RETRIEVE(query="I had dinner")']
     with EventStore.open(write_store(tmp_path / "events.sqlite", events), read_only=True) as store:
         assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 2
+        # names_capitalised writes "Nina" before the model reads it, a name kept without the people too
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "people_names")
+        assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 2
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "people_names,names_capitalised")
         assert ask("how many dinners with nina?", store, TODAY, llm=FakeLLM(list(steps))).value == 3
 
 
@@ -759,3 +762,36 @@ def test_the_weekday_of_the_most_groups_the_totals_events_by_weekday(store_path)
     assert [n.operator for n in weekday.tree.walk()] == ["ARGMAX", "MAP", "GROUP_BY", "MAP", "FILTER", "RETRIEVE"]
     assert km.value == "2024-04" and km.tree.children[0].step.startswith(
         'MAP(l=QUD("my hikes with distance grouped by month"), fct=lambda group: sum(i["distance_km"] for i in group')
+
+
+# --- a name written in lower case ------------------------------------------------------------------------------
+
+def _letters(tmp_path):
+    def mail(n, sender, to, day):
+        start = datetime(2024, 3, day, 9, tzinfo=BERLIN)
+        return Event(source="mail", type="mbox", start=start, end=None, title="hi", text=f"hi from {sender}",
+                     data={"from_name": sender, "from": f"{sender.split()[0].lower()}@example.org",
+                           "to": [f"{to} <{to.split()[0].lower()}@example.org>"], "subject": "hi", "body": "hi"},
+                     position=f"mail {n}", key=content_key("m", str(n)))
+
+    return write_store(tmp_path / "events.sqlite", [mail(1, "Rhys Murray", "Rachel Wilson", 2),
+                                                    mail(2, "Rachel Wilson", "Rhys Murray", 3),
+                                                    mail(3, "Rhys Murray", "Rachel Wilson", 4)])
+
+
+def test_a_first_name_in_lower_case_is_capitalised_before_the_model_reads_it(tmp_path, monkeypatch):
+    steps = [' APPLY(l=QUD("emails from Rhys"), fct=len)', ' RETRIEVE(query="emails from Rhys")']
+    question = "how many emails did rhys send me this year"
+    for switched_off in (False, True):
+        if switched_off:
+            monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "names_capitalised")
+        trace, llm = Trace(), FakeLLM(list(steps))
+        with EventStore.open(_letters(tmp_path / str(switched_off)), read_only=True) as store:
+            ask(question, store, TODAY, llm=llm, trace=trace)
+        prompt = llm.calls[0][0]
+        assert ("names_capitalised" in trace.acted) is not switched_off
+        assert ("did Rhys send me" in prompt) is not switched_off and ("did rhys send me" in prompt) is switched_off
+    assert names_capitalised("did i see mason or kayla more?", ["Mason Martin", "Kayla Jones"]) \
+        == "did i see Mason or Kayla more?"
+    assert names_capitalised("will it rain in may", ["Will Smith"]) == "will it rain in may"   # a word, not a name
+    assert names_capitalised("harriet's birthday?", ["Harriet Campbell"]) == "harriet's birthday?"   # the first word

@@ -262,3 +262,44 @@ def test_a_search_other_than_for_purchases_or_meals_is_left_alone():
                            (Node.from_step("I ate at a restaurant", 'RETRIEVE(query="I ate at a restaurant")'),))
     assert "my Munchbox orders" in shop_mails(meals, "how many times did i order takeaway on munchbox?", shops) \
         .children[0].children[0].step
+
+
+# --- the time spent on a named thing --------------------------------------------------------------------------------
+
+def _listening(tmp_path):
+    start = datetime(2024, 2, 1, 20, tzinfo=timezone.utc)
+    chapters = [Event(source="audiobook_stream", type="spotify", start=start + timedelta(days=n),
+                      end=start + timedelta(days=n, minutes=45), title=f"Project Hail Mary - Chapter {n + 1}",
+                      text=f"Project Hail Mary - Chapter {n + 1}",
+                      data={"audiobook": "Project Hail Mary", "chapter": f"Chapter {n + 1}", "ms_played": 2_700_000},
+                      position=f"a {n}", key=content_key("a", str(n))) for n in range(4)]   # 3 hours
+    episodes = [Event(source="podcast_stream", type="spotify", start=start + timedelta(days=n, hours=2),
+                      end=start + timedelta(days=n, hours=3), title=f"Huberman Lab - Episode {n}",
+                      text=f"Huberman Lab - Episode {n}",
+                      data={"show": "Huberman Lab", "episode": f"Episode {n}", "ms_played": 3_600_000},
+                      position=f"p {n}", key=content_key("p", str(n))) for n in range(2)]
+    return write_store(tmp_path / "events.sqlite", chapters + episodes)
+
+
+@pytest.mark.parametrize("question, hours", [
+    ("total hours i've spent on the project hail mary audiobook?", 3.0),
+    ("How many hours of Project Hail Mary have I listened to in 2024?", 3.0),
+    ("how many hours have I spent listening to Huberman Lab in total?", 2.0),
+])
+def test_the_time_on_a_named_thing_is_its_plays_durations(tmp_path, question, hours):
+    trace, llm = Trace(), FakeLLM([])
+    with EventStore.open(_listening(tmp_path), read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        answer = ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+    assert answer.value == pytest.approx(hours) and "named_time_frame" in trace.acted and not llm.calls
+
+
+def test_the_time_of_what_is_no_one_named_thing_is_the_models():
+    from app.qud.kinds import time_on_named
+
+    names = lambda: {"podcast_stream": frozenset({"huberman lab"}), "audiobook_stream": frozenset()}  # noqa: E731
+    for question in ("how many hours of podcasts did I listen to in 2023?",      # a kind, no name
+                     "how many hours of netflix did i watch last week?",
+                     "how many hours have I spent listening to Hidden Brain?",   # a name the data does not hold
+                     "how many hours of Huberman Lab did I listen to on Sundays?"):   # a time other than a period
+        assert time_on_named(question, names) is None

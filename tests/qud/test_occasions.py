@@ -668,6 +668,13 @@ def test_entries_named_by_their_recurring_title_are_those_entries(tmp_path, ques
     assert ("recurring_entries" in trace.acted) == (value == 12)
 
 
+def test_a_recurring_title_is_its_entries_whatever_the_search_said_of_them(tmp_path):
+    # the model searched mails ("I sent an email" for "call Mum and Dad"); the entries are no mails
+    with EventStore.open(_weeks(tmp_path), read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("I sent an email"), fct=len)', ' RETRIEVE(query="I sent an email")'])
+        assert ask("How many weekly team syncs did I have?", store, TODAY, llm=llm).value == 12
+
+
 def test_the_recurring_entries_rule_can_be_switched_off(tmp_path, monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "recurring_entries")
     with EventStore.open(_weeks(tmp_path), read_only=True) as store:
