@@ -42,7 +42,7 @@ from app.qud.kinds import named_kinds, shop_mails, short_names, time_on_named, u
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
-    recurring_entries, recurring_weekday, travels_asked, trip_entries, visit_entries, within_occasion,
+    recurring_entries, recurring_weekday, sport_restored, travels_asked, trip_entries, visit_entries, within_occasion,
 )
 from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
@@ -114,6 +114,9 @@ RULES: dict[str, str] = {
                          "many weekly team syncs did I have in July?') searches the entries with that title, where "
                          "the model searched something else ('I did a workout'); not a sport's title, nor a tree "
                          "of more than one search (app.qud.occasions)",
+    "sport_restored": "a search for workouts that names no sport ('I went for a workout', 'I went row') searches "
+                      "the one sport the question names ('how many km did i row in 2023?'), where the model dropped "
+                      "it (app.qud.occasions)",
     "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts of "
                         "that sport (not a hike for a walk), or where the watch records none of it the calendar's "
                         "entries that name it; not a running app's mail or a podcast episode that mentions it "
@@ -613,6 +616,10 @@ def decompose(
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)
+        restored = sport_restored(tree, asked) if config.on("sport_restored") else None
+        if restored is not None:
+            acted.add("sport_restored")
+            tree = restored
         # a recurring title names the entries before the rewrites read the model's search: what that search said of
         # them ("I sent an email" for "call Mum and Dad") no longer holds
         titled = (recurring_entries(tree, asked, recurring()) if config.on("recurring_entries") and recurring

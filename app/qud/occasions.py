@@ -564,6 +564,49 @@ def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] |
     return each_search_narrowed(tree, records)
 
 
+# "how many km did i row in 2023?", "What total distance did I row over the past six months?": the small model often
+# drops the sport and searches "I went for a workout" (every workout: runs and rides too), or mangles it ("I went
+# row"). Where the question names one sport and a search for workouts names none, the search is for that sport,
+# which activity_records then keeps to its workouts (rule sport_restored). "Row" is that sport as a verb or a
+# session ("did I row", "my longest row"), not "in a row".
+
+_ROWING = re.compile(r"\brows?\b(?!\s+of\b)", re.I)
+_SPORT_SEARCH = {"run": "I went running", "cycle": "I went cycling", "swim": "I went swimming",
+                 "hike": "I went hiking", "walk": "I went for a walk", "rowing": "I went rowing",
+                 "yoga": "I did yoga", "tennis": "I played tennis", "football": "I played football",
+                 "gym": "I went to the gym"}
+
+
+def sports_named(question: str) -> set[frozenset[str]]:
+    """The sports (SPORT_WORD_GROUPS, as sets of words) that `question` names."""
+    words = {w.lower() for w in TEXT_WORD.findall(question)}
+    named = {group for group in _SPORTS if words & group}
+    if _ROWING.search(question) and not re.search(r"\bin\s+a\s+row\b", question, re.I):
+        named.add(next(group for group in _SPORTS if "rowing" in group))
+    return named
+
+
+def sport_restored(tree: Node, question: str) -> Node | None:
+    """`tree` with each search for workouts that names no sport ("I went for a workout", "I went row") searching the
+    one sport `question` names; None where it names none or two, or no such search is there."""
+    named = sports_named(question)
+    if len(named) != 1:
+        return None
+    group = next(iter(named))
+    search = next(phrase for word, phrase in _SPORT_SEARCH.items() if word in group)
+
+    def restored(retrieve: Node) -> Node:
+        query = retrieve.call.get("query")
+        words = {w.lower() for w in TEXT_WORD.findall(query)} if isinstance(query, str) else set()
+        meant = {source for w in words for source in NAMING_WORDS.get(w, ())}
+        if any(words & g for g in _SPORTS) or not (meant and meant <= set(_RECORDS) | {"calendar"}) \
+                and not words & {"row", "rows"}:
+            return retrieve
+        return Node.from_step(search, f"RETRIEVE(query={format_value(search)})")
+
+    return each_search_narrowed(tree, restored)
+
+
 # --- an appointment ------------------------------------------------------------------------------------------
 #
 # "How many dentist appointments did I have?": the search for "I went to the dentist" finds the dental clinic's

@@ -964,3 +964,34 @@ def test_the_artist_heard_most_while_running_is_of_the_songs_during_runs(tmp_pat
     with EventStore.open(path, read_only=True) as store:
         answer = ask("Which artist did I listen to most when running?", store, TODAY, llm=FakeLLM(list(ARTIST_TOP)))
     assert answer.value == "Mitski"      # Lorde, counting every song
+
+
+# --- a sport the search dropped --------------------------------------------------------------------------------
+
+ROWED = [' SUM(l=QUD("I went for a workout with distance"), attr_name="distance_km")',
+         ' EXTRACT(l=QUD("I went for a workout"), attr_names=["distance_km"], attr_types=[float])',
+         ' RETRIEVE(query="I went for a workout")']
+
+
+def test_a_sport_the_search_dropped_is_searched_again(tmp_path, monkeypatch):
+    from tests.stores import workout
+
+    path = write_store(tmp_path / "events.sqlite", hikes_and_a_run() + [workout(5, "rowing", 9.5),
+                                                                         workout(12, "rowing", 7.25)])
+    trace = Trace()
+    with EventStore.open(path, read_only=True) as store:
+        rowed = ask("how many km did i row in April 2024?", store, TODAY, llm=FakeLLM(list(ROWED)), trace=trace)
+        assert rowed.value == pytest.approx(16.75) and "sport_restored" in trace.acted
+        # switched off: every workout's distance
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "sport_restored")
+        assert ask("how many km did i row in April 2024?", store, TODAY, llm=FakeLLM(list(ROWED))).value \
+            == pytest.approx(63.6)
+
+
+def test_row_is_a_sport_but_not_in_a_row():
+    from app.qud.occasions import sports_named
+
+    assert sports_named("longest row I have ever done, in km?") == {frozenset({"rowing", "rowed"})}
+    assert sports_named("did I listen to the same song three days in a row?") == set()
+    assert sports_named("did i run or row more km last year") == {frozenset({"rowing", "rowed"}),
+                                                                 frozenset("run runs running ran jog jogging".split())}
