@@ -21,8 +21,8 @@ from typing import Callable, Mapping
 
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import MONTH_NAMES
 from app.qud.frames import MAIL_WORDS, SERVICE_SOURCES, sources_meant
+from app.qud.occasions import DATED, started_in
 from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
 from app.sources import PURCHASE_HISTORIES, SOURCES
@@ -282,8 +282,6 @@ _SPENT_ON = re.compile(
     r")(?P<rest>(?:\s+(?:in|during)\s+.+?)?)$", re.I)
 _IN_ALL = re.compile(r"\s+(?:in\s+total|altogether|all\s+together|so\s+far|ever)(?=\s*[?.!]*$)", re.I)
 _KIND_AFTER = re.compile(r"\s+(?:audiobook|audio\s*book|podcast|series|show|tv\s+show|album|songs?)$", re.I)
-_DATED_REST = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
-                         r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
 
 
 def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
@@ -296,7 +294,7 @@ def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]
         return None
     said = (match.group("name") or match.group("name2") or match.group("name3")).strip(" ,")
     rest = match.group("rest") or ""
-    dated = _DATED_REST.match(rest) if rest.strip() else None
+    dated = DATED.match(rest) if rest.strip() else None
     if rest.strip() and dated is None:
         return None
     known = {source: values for source, values in names().items() if source in KIND_OF_SOURCE}
@@ -321,10 +319,6 @@ def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]
     plays = kept_where(Node.from_step(f"{query}{rest}", f"RETRIEVE(query={format_value(search)})", ()), test,
                        about=f"every event about {name}")
     if dated is not None:
-        year = int(dated.group("year"))
-        within = f'attr["start_datetime"].year == {year}'
-        if dated.group("month"):
-            within += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
         plays = Node.from_step(f"{query}{rest}, dated", f"FILTER(l={format_value(Qud(plays.question))}, "
-                                                       f"filter=lambda attr: {within})", (plays,))
+                                                       f"filter=lambda attr: {started_in(dated)})", (plays,))
     return Node.from_step(question, f'SUM(l={format_value(Qud(plays.question))}, attr_name="duration")', (plays,))

@@ -679,12 +679,12 @@ _COMPANY = re.compile(
     r"|^who\s+(?:did|do)\s+(?:i|we)\s+(?:go|travel|fly|come)\s+(?P<prep2>to|on|in)\s+(?P<what2>.+?)\s+with"
     r"(?P<rest2>(?:\s+(?:in|during)\b.*)?)$", re.I)
 _RANKS = re.compile(r"\b(?:most|least|often|more|times|many|much|first|last)\b", re.I)
-_DATED = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
+DATED = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
                     r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
 
 
-def _started_in(dated: re.Match) -> str:
-    """A lambda test that an event started in the year, or month of the year, that `dated` (_DATED) read."""
+def started_in(dated: re.Match) -> str:
+    """A lambda test that an event started in the year, or month of the year, that `dated` (DATED) read."""
     test = f'attr["start_datetime"].year == {int(dated.group("year"))}'
     if dated.group("month"):
         test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
@@ -702,7 +702,7 @@ def company_trip(question: str) -> Node | None:
     prep = (match.group("prep") or match.group("prep2")).lower()
     what = (match.group("what") or match.group("what2")).strip()
     rest = match.group("rest") or match.group("rest2") or ""
-    dated = _DATED.match(rest) if rest.strip() else None
+    dated = DATED.match(rest) if rest.strip() else None
     if rest.strip() and dated is None or _RANKS.search(what):   # "who came with me to Berlin the most" counts
         return None
     if _TRIP_NOUN.search(what):
@@ -715,7 +715,7 @@ def company_trip(question: str) -> Node | None:
     if dated is None:
         return entries
     return Node.from_step(f"{trip}{rest}", f"FILTER(l={format_value(Qud(entries.question))}, filter=lambda attr: "
-                          f"{_started_in(dated)})", (entries,))
+                          f"{started_in(dated)})", (entries,))
 
 
 # --- whose birthday ---------------------------------------------------------------------------------------------
@@ -811,14 +811,14 @@ def travels_asked(question: str) -> Node | None:
     text = " ".join(question.split()).strip(" ?.!")
     match = _WHERE_TRAVELLED.match(text)
     rest = match.group("rest") if match is not None else ""
-    dated = _DATED.match(rest) if rest.strip() else None
+    dated = DATED.match(rest) if rest.strip() else None
     if match is None or rest.strip() and dated is None:
         return None
     text_of = _TEXT_LOWER
     birthday = _marks_a_birthday(text_of)
     test = f"{LASTS_A_DAY} and not ({birthday})"
     if dated is not None:
-        test += f" and {_started_in(dated)}"
+        test += f" and {started_in(dated)}"
     trips = f"my trips{rest}"
     return kept_where(Node.from_step(trips, 'RETRIEVE(query="I went on a trip")', ()), test,
                       about="every event about a trip")
@@ -914,7 +914,7 @@ def nights_asked(question: str) -> NightsAsked | None:
         measure = ("ARGMAX" if asks_trip else "MAX") if rank in ("longest", "most") else \
             ("ARGMIN" if asks_trip else "MIN")
     rest = match.group("rest") or ""
-    dated = _DATED.match(rest) if rest.strip() else None
+    dated = DATED.match(rest) if rest.strip() else None
     if place is not None:   # one to four words of a name, not "Vienna last summer with Jonas"
         place = re.sub(r"^(?:the|my|our)\s+", "", " ".join(place.split()), flags=re.I)
         words = place.lower().split()
@@ -929,7 +929,7 @@ def nights_asked(question: str) -> NightsAsked | None:
         trip = "my trips"
         test = f'{LASTS_A_DAY} and not ({_marks_a_birthday(_TEXT_LOWER)})'
     if dated is not None:
-        test += f" and {_started_in(dated)}"
+        test += f" and {started_in(dated)}"
     query = f"my trip to {place}" if place is not None else "I went on a trip"
     trips = kept_where(Node.from_step(f"{trip}{rest}", f"RETRIEVE(query={format_value(query)})", ()), test,
                        about=f"every event about {trip}")
