@@ -81,6 +81,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     # read once, and only where a search looks for purchases or meals: the shops known by their mails
     shops = functools.cache(lambda: shops_of(mailing_services(store, SHOP_MAILS_AT_LEAST),
                                              store.name_values({"online_purchase": ("product",)})["online_purchase"]))
+    # read once, and only for a question with a word in lower case: where the person stayed
+    places = functools.cache(store.stay_places)
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -97,7 +99,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
                                           people=people, names=names,
                                           profiles=profiles, written=written, recurring=recurring,
-                                          shops=shops)
+                                          shops=shops, places=places)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

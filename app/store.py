@@ -892,6 +892,15 @@ class EventStore:
                 found[source] = frozenset(title for (title,) in rows if title.strip())
         return found
 
+    def stay_places(self) -> frozenset[str]:
+        """The places of the calendar's entries that last a day or longer, as their location names them first
+        ("Berlin" of "Berlin, Germany"): where the person stayed."""
+        with self._sql():
+            rows = self._conn.execute("SELECT DISTINCT json_extract(data, '$.location') FROM events"
+                                      " WHERE source='calendar' AND end_utc - start_utc >= 86400")
+            return frozenset(place for (location,) in rows if isinstance(location, str)
+                             for place in (location.split(",")[0].strip(),) if place)
+
     def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
         """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower
         case ("friends" for a series' name)."""

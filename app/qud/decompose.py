@@ -101,9 +101,11 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
-    "names_capitalised": "a word of the question in lower case that is the first name of one of the data's people "
-                         "is written capitalised before the model reads it ('how many times did i see rhys this "
-                         "year': Rhys), as the examples write names (app.qud.frames)",
+    "names_capitalised": "a word of the question in lower case that is the first name of one of the data's people, "
+                         "or a place the person stayed said after 'in', 'to', 'at', 'from' or before 'trip', is "
+                         "written as the data writes it before the model reads it ('how many times did i see rhys "
+                         "this year': Rhys; 'how far did i run in seoul': Seoul), as the examples write names "
+                         "(app.qud.frames)",
     "named_time_frame": "'how many hours have I spent listening to the Where the Crawdads Sing audiobook?', 'how many "
                         "hours of Queer Eye have I watched': the durations of the plays of that name, one the data "
                         "holds (an audiobook, a podcast, a series, an artist), summed (app.qud.kinds)",
@@ -570,6 +572,7 @@ def decompose(
     written: Callable[[str, str], frozenset[str]] | None = None,
     recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     shops: Callable[[], Mapping[str, str]] | None = None,
+    places: Callable[[], frozenset[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -592,7 +595,9 @@ def decompose(
     a sport (rule activity_records: whether the workouts write it). `recurring`: tells the titles of each source's
     recurring entries (EventStore.recurring_titles), read for each question the model decomposes (rule
     recurring_entries). `shops`: tells the shops known by their mails (app.qud.kinds.shops_of), read only where a
-    search looks for purchases or meals (rule shop_mails).
+    search looks for purchases or meals (rule shop_mails). `places`: tells where the person stayed
+    (EventStore.stay_places), read only for a question with a word in lower case that may be a name (rule
+    names_capitalised).
     """
     question = " ".join(question.split())
     if not question:
@@ -608,8 +613,8 @@ def decompose(
         if dated != question:
             acted.add("absolute_periods")
         question = dated
-    if config.on("names_capitalised") and people is not None and lower_case_words(question):
-        named = names_capitalised(question, people())
+    if config.on("names_capitalised") and (people or places) and lower_case_words(question):
+        named = names_capitalised(question, people() if people else (), places() if places else ())
         if named != question:
             acted.add("names_capitalised")
         question = named

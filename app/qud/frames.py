@@ -35,7 +35,7 @@ import calendar
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
@@ -794,14 +794,23 @@ def lower_case_names(question: str, people: Sequence[str]) -> set[str]:
     return lower_case_words(question) & first if first else set()
 
 
-def names_capitalised(question: str, people: Sequence[str]) -> str:
-    """`question` with each word in lower case that is the first name of one of `people` written capitalised
-    ("how many times did i see rhys this year" -> "... see Rhys ..."): the model reads a name in lower case as a
-    word ("I met with 20 year"). Not the first word: a capital there says no name to the rules that find names
-    ("harriet's birthday?" is kept as it is, for keep_names)."""
+def names_capitalised(question: str, people: Sequence[str], places: Iterable[str] = ()) -> str:
+    """`question` with each word in lower case that is the first name of one of `people`, and each place of
+    `places` (where the person stayed) said in lower case after "in", "to", "at" or "from" or before "trip",
+    written as the data writes it ("how many times did i see rhys this year" -> "... see Rhys ...", "how far did i
+    run in seoul" -> "... in Seoul"): the model reads a name in lower case as a word ("I met with 20 year", "my trip
+    to the city"). Not the first word: a capital there says no name to the rules that find names ("harriet's
+    birthday?" is kept as it is, for keep_names)."""
     for name in lower_case_names(question, people):
         question = re.sub(rf"(?<=\S)(\s+){re.escape(name)}(?![\w])", lambda m: m.group(1) + name.capitalize(),
                           question)
+    for place in sorted(places, key=len, reverse=True):
+        if place.lower() == place:
+            continue
+        low = re.escape(place.lower())
+        question = re.sub(rf"\b(?P<before>(?:in|to|at|from)\s+){low}(?!\w)|"
+                          rf"(?<=\S)(?P<space>\s+){low}(?=\s+(?:trip|holiday|vacation|flights?)\b)",
+                          lambda m: (m.group("before") or m.group("space")) + place, question)
     return question
 
 

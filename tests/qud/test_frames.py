@@ -795,3 +795,9 @@ def test_a_first_name_in_lower_case_is_capitalised_before_the_model_reads_it(tmp
         == "did i see Mason or Kayla more?"
     assert names_capitalised("will it rain in may", ["Will Smith"]) == "will it rain in may"   # a word, not a name
     assert names_capitalised("harriet's birthday?", ["Harriet Campbell"]) == "harriet's birthday?"   # the first word
+    # a place the person stayed, said where English says a place
+    places = ["Seoul", "Lake Como", "Nice"]
+    assert names_capitalised("how far did i run in seoul on the lake como trip?", [], places) \
+        == "how far did i run in Seoul on the Lake Como trip?"
+    assert names_capitalised("what did i do in nice", [], places) == "what did i do in Nice"
+    assert names_capitalised("did i have a nice time in july", [], places) == "did i have a nice time in july"

@@ -995,3 +995,9 @@ def test_row_is_a_sport_but_not_in_a_row():
     assert sports_named("did I listen to the same song three days in a row?") == set()
     assert sports_named("did i run or row more km last year") == {frozenset({"rowing", "rowed"}),
                                                                  frozenset("run runs running ran jog jogging".split())}
+
+
+def test_the_places_stayed_are_the_day_long_entries_locations(tmp_path):
+    with EventStore.open(_stays(tmp_path), read_only=True) as store:
+        # not the flight's airport (hours long) nor the birthday (no place)
+        assert store.stay_places() == {"Vienna", "Berlin", "Lyon"}
