@@ -35,8 +35,8 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    episodes_by_title, item_prices, measure_asked, orders_counted, thing_asked, things_listed, time_measured,
-    units_measured, weekday_asked,
+    episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
+    time_measured, units_measured, weekday_asked,
 )
 from app.qud.kinds import named_kinds, shop_mails, short_names, time_on_named, unheld_names
 from app.qud.occasions import (
@@ -101,6 +101,8 @@ RULES: dict[str, str] = {
     "meeting_entries": "a RETRIEVE of meeting someone ('I met with Nina', 'I had a call with my parents') keeps the "
                        "calendar's entries that name them, not the mails about the meeting or a birthday's all-day "
                        "entry (app.qud.occasions)",
+    "finished_last": "'when did I finish Schitt's Creek?' is the date of its last event: where the root takes the "
+                     "earliest date, it takes the latest (app.qud.items)",
     "names_capitalised": "a word of the question in lower case that is the first name of one of the data's people, "
                          "or a place the person stayed said after 'in', 'to', 'at', 'from' or before 'trip', is "
                          "written as the data writes it before the model reads it ('how many times did i see rhys "
@@ -701,16 +703,16 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                     shops: Callable[[], Mapping[str, str]] | None = None) -> Node:
     """The model's tree for `asked` with the rewrites that need the whole tree: a service's name tested as the
     events' source (service_source), a search that says mail kept to the mails (mail_searches) and one that names a
-    service to its sources (service_searches), a shop's orders as its mails
-    (shop_mails), no kind of events the question rules out (ruled_out_kinds), a name
-    said short named in full (short_names), a name searched as the kind the data holds it as (named_kinds), a name
-    it does not hold as words to write (unheld_names), trips as their own entries (trip_entries), meetings as the
-    calendar's entries (meeting_entries), a thing's price as one item's (item_prices), the thing or day asked for,
-    not the measure (thing_asked), the things asked for, not their count (things_listed), the greatest measure, not
-    the latest event's (measure_asked), orders counted as orders (orders_counted), groups ranked by time where asked
-    so (time_measured), a measure in the unit asked (units_measured), a date's weekday where asked (weekday_asked),
-    the events a flag marks (flagged_events), a JOIN's span where it wrote an instant (span_joins), the names it lost
-    kept on the events (keep_names, people_names)."""
+    service to its sources (service_searches), a shop's orders as its mails (shop_mails), no kind of events the
+    question rules out (ruled_out_kinds), a name said short named in full (short_names), a name searched as the kind
+    the data holds it as (named_kinds), a name it does not hold as words to write (unheld_names), trips as their own
+    entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
+    (item_prices), the thing or day asked for, not the measure (thing_asked), the things asked for, not their count
+    (things_listed), the greatest measure, not the latest event's (measure_asked), orders counted as orders
+    (orders_counted), groups ranked by time where asked so (time_measured), a measure in the unit asked
+    (units_measured), a date's weekday where asked (weekday_asked), the last date for when something was finished
+    (finished_last), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant (span_joins),
+    the names it lost kept on the events (keep_names, people_names)."""
     rewrites = (("service_source", sourcing_services), ("mail_searches", mail_searches),
                 ("service_searches", lambda whole: service_searches(whole, asked)),
                 ("shop_mails", lambda whole: shop_mails(whole, asked, shops) if shops is not None else None),
@@ -728,6 +730,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("time_measured", lambda whole: time_measured(whole, asked)),
                 ("units_measured", lambda whole: units_measured(whole, asked)),
                 ("weekday_asked", lambda whole: weekday_asked(whole, asked)),
+                ("finished_last", lambda whole: finished_last(whole, asked)),
                 ("flagged_events", lambda whole: flagged_events(whole, asked)), ("span_joins", span_joins))
     for rule, rewrite in rewrites:   # each gives None where it does not apply
         rewritten = rewrite(tree) if config.on(rule) else None

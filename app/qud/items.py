@@ -325,6 +325,21 @@ def units_measured(tree: Node, question: str) -> Node | None:
 # "What day of the week was my birthday this year?", "What day of the week is my football training?": the model
 # found the date (the latest, the earliest) and answered it; the question asks for its weekday.
 
+# "When did I finish Schitt's Creek?", "what day did I finish The Crown?": a thing is finished at its last event.
+# The small model wrote the earliest date (MIN), as for "when did I start watching"; where the question asks when
+# something was finished and the root takes the least date, it takes the greatest (rule finished_last).
+_FINISHED = re.compile(r"^\s*(?:when|(?:on\s+)?(?:what|which)\s+(?:day|date))\s+(?:did|have)\s+(?:i|we)\s+"
+                       r"(?:finish(?:ed)?|complete(?:d)?)\b", re.I)
+
+
+def finished_last(tree: Node, question: str) -> Node | None:
+    """`tree` taking the latest date where `question` asks when something was finished and its root takes the
+    earliest; None otherwise."""
+    if _FINISHED.search(question) is None or tree.operator != "MIN" or tree.call.get("attr_name") not in _START_KEYS:
+        return None
+    return Node(tree.question, Call("MAX", tree.call.args), tree.children)
+
+
 _WEEKDAY_ASKED = re.compile(r"^\s*(?:on\s+)?(?:what|which)\s+(?:day\s+of\s+the\s+week|weekday)\b", re.I)
 _START_KEYS = frozenset(("start_date", "start_datetime", "date", "datetime", "day", "timestamp"))
 

@@ -390,3 +390,18 @@ def test_a_date_asked_as_a_date_is_left_alone():
     assert weekday_asked(last, "When was my last hike?") is None
     longest = Node.from_step("q", 'MAX(l=QUD("my hikes"), attr_name="distance_km")', (hikes,))
     assert weekday_asked(longest, "What day of the week was my longest hike?") is None   # no date: left to others
+
+
+# --- when something was finished -----------------------------------------------------------------------------------
+
+def test_a_thing_is_finished_at_its_last_event():
+    from app.qud.items import finished_last
+
+    tree = Node.from_step("q", 'MIN(l=QUD("I watched The Crown with date"), attr_name="start_date")',
+                          (Node.from_step("I watched The Crown with date", 'RETRIEVE(query="I watched The Crown")'),))
+    for question in ("When did I finish Schitt's Creek?", "what day did I finish The Crown?",
+                     "when did I complete the audiobook?"):
+        assert finished_last(tree, question).step == \
+            'MAX(l=QUD("I watched The Crown with date"), attr_name="start_date")'
+    for question in ("When did I start watching The Crown?", "how many books did I finish in 2023?"):
+        assert finished_last(tree, question) is None
