@@ -38,7 +38,7 @@ from app.qud.items import (
     episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
     time_measured, units_measured, weekday_asked,
 )
-from app.qud.kinds import named_kinds, shop_mails, short_names, time_on_named, unheld_names
+from app.qud.kinds import named_kinds, season_reached, shop_mails, short_names, time_on_named, unheld_names
 from app.qud.occasions import (
     Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries, birthdays_asked,
     birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree, places_listed, span_joins,
@@ -111,6 +111,8 @@ RULES: dict[str, str] = {
     "named_time_frame": "'how many hours have I spent listening to the Where the Crawdads Sing audiobook?', 'how many "
                         "hours of Queer Eye have I watched': the durations of the plays of that name, one the data "
                         "holds (an audiobook, a podcast, a series, an artist), summed (app.qud.kinds)",
+    "season_frame": "'what season did i get up to in queer eye?': the highest season among the episodes played of "
+                    "that series, one the data holds, named in full or by whole words of its name (app.qud.kinds)",
     "shop_mails": "a question that names a sender mailing the person again and again whom they never wrote to or "
                   "met, and whom no purchase names ('how many Munchbox orders did I make?', 'total spent on Gobble'), "
                   "searches that sender's mails where the model searched purchases or meals (app.qud.kinds)",
@@ -785,6 +787,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
         ("recurring_weekday_frame", recurring_weekday(question, recurring) if recurring else None, lambda tree: tree),
         ("named_time_frame", time_on_named(question, names) if names else None, lambda tree: tree),
+        ("season_frame", season_reached(question, names) if names else None, lambda tree: tree),
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(nights_or_solved, two.questions), question,

@@ -322,3 +322,40 @@ def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]
         plays = Node.from_step(f"{query}{rest}, dated", f"FILTER(l={format_value(Qud(plays.question))}, "
                                                        f"filter=lambda attr: {started_in(dated)})", (plays,))
     return Node.from_step(question, f'SUM(l={format_value(Qud(plays.question))}, attr_name="duration")', (plays,))
+
+
+# --- how far into a series ------------------------------------------------------------------------------------------
+#
+# "what season did i get up to in queer eye?", "what season of drive to survive did i make it to", "what's the
+# furthest season of Stranger Things i got to?": the highest season among the episodes of that series played. The
+# model counted the plays or searched "I went for a drive". The series is one the data holds, named in full or by
+# whole words of exactly one series' name ("drive to survive" for "Formula 1: Drive to Survive").
+
+_SEASON_REACHED = re.compile(
+    r"^(?:what|which)(?:'s|’s|\s+is|\s+was)?\s+(?:the\s+)?(?:(?:furthest|farthest|latest|highest|last)\s+)?season\s+"
+    r"(?:(?:of|in)\s+(?P<name>.+?)\s+)?(?:(?:did|have|had)\s+(?:i|we)|(?:i|we)(?:'ve|’ve)?)\s+"
+    r"(?:get|got|gotten|make|made|reach(?:ed)?|watch(?:ed)?|be(?:en)?)\s*(?:up\s+)?(?:it\s+)?(?:to|on|through)?"
+    r"(?:\s+(?:in|of|on)\s+(?P<name2>.+?))?$", re.I)
+
+
+def season_reached(question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+    """The tree of a question for the furthest season of a series the person watched, or None for other questions
+    or a series the data does not hold (named in full or by whole words of one series' name only)."""
+    match = _SEASON_REACHED.match(" ".join(question.split()).strip(" ?.!"))
+    if match is None or not (match.group("name") or match.group("name2")):
+        return None
+    said = re.sub(r"^(?:the\s+)?", "", (match.group("name") or match.group("name2")).strip(" ,"), flags=re.I).lower()
+    held = names().get("tvseries_stream", frozenset())
+    within = re.compile(rf"(?<!\w){re.escape(said)}(?!\w)")
+    named = [name for name in held if name == said or name == f"the {said}"] or \
+        [name for name in held if within.search(name)]
+    # the series' name, not its episodes' titles, which the data holds too ("Queer Eye: Season 1: ...")
+    series = [name for name in named if not any(other != name and name.startswith(other) for other in named)]
+    if len(series) != 1:
+        return None
+    test = f'attr["source"] == "tvseries_stream" and str(attr.get("series") or "").lower() == {format_value(series[0])}'
+    search = format_value(SOURCES["tvseries_stream"].phrase)
+    episodes = kept_where(Node.from_step(f"I watched the series {said}", f"RETRIEVE(query={search})", ()), test,
+                          about=f"every episode of {said}")
+    return Node.from_step(question, f'MAX(l={format_value(Qud(episodes.question))}, attr_name="season_number")',
+                          (episodes,))

@@ -303,3 +303,33 @@ def test_the_time_of_what_is_no_one_named_thing_is_the_models():
                      "how many hours have I spent listening to Hidden Brain?",   # a name the data does not hold
                      "how many hours of Huberman Lab did I listen to on Sundays?"):   # a time other than a period
         assert time_on_named(question, names) is None
+
+
+# --- how far into a series ------------------------------------------------------------------------------------------
+
+def _episodes(tmp_path):
+    start = datetime(2024, 1, 5, 20, tzinfo=timezone.utc)
+    rows = [("Formula 1: Drive to Survive", season, episode) for season in (1, 2, 3) for episode in (1, 2)]
+    rows += [("Queer Eye", 1, 1), ("Queer Eye", 5, 3)]
+    return write_store(tmp_path / "events.sqlite", [
+        Event(source="tvseries_stream", type="netflix", start=start + timedelta(days=n), end=None,
+              title=f"{series}: Season {season}: Episode {episode}", text=f"{series}: Season {season}: Episode {episode}",
+              data={"series": series, "season": f"Season {season}", "season_number": season, "episode_number": episode,
+                    "title": f"{series}: Season {season}: Episode {episode}", "duration_s": 1800.0},
+              position=f"row {n}", key=content_key("n", str(n)))
+        for n, (series, season, episode) in enumerate(rows)])
+
+
+@pytest.mark.parametrize("question, season", [
+    ("what season of drive to survive did i make it to", 3),      # whole words of one series' name
+    ("what season did i get up to in queer eye?", 5),
+])
+def test_the_season_reached_is_the_highest_played(tmp_path, question, season):
+    trace, llm = Trace(), FakeLLM([])
+    with EventStore.open(_episodes(tmp_path), read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        answer = ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+    assert answer.value == season and "season_frame" in trace.acted and not llm.calls
+    from app.qud.kinds import season_reached
+    assert season_reached("what season of Ozark did I get to", lambda: {"tvseries_stream": frozenset({"queer eye"})}) \
+        is None
