@@ -224,9 +224,14 @@ def _sources_searched(node: Node) -> set[str]:
     return found
 
 
-# "by time", "by listening hours", "the most time", "the least minutes": groups ranked by the time their events took
+# "by time", "by listening hours", "the most time", "the least minutes", "most of my listening time": groups ranked by
+# the time their events took
 _BY_TIME = re.compile(r"\b(?:by\s+(?:(?:listening|watching|playing|screen)\s+)?(?:time|hours|minutes)|"
-                      r"(?:the\s+)?(?:most|least)\s+(?:time|hours|minutes))\b", re.I)
+                      r"(?:the\s+)?(?:most|least)\s+(?:time|hours|minutes)|"
+                      r"most\s+of\s+(?:my|the|our)\s+(?:(?:listening|watching|viewing|playing|screen)\s+)?time)\b",
+                      re.I)
+# the durations a tree may rank single events by ("the Netflix series I sunk the most hours into" ranked one episode)
+_DURATIONS = frozenset({"duration", "duration_s", "ms_played", "hours", "minutes", "duration_h", "duration_min"})
 # what each group measures then: the hours of its events (the engine's derived `duration`, in seconds: a play's
 # ms_played, else its end minus its start)
 HOURS_OF_GROUP = 'lambda group: sum(i["duration"] for i in group) / 3600'
@@ -240,11 +245,19 @@ def time_measured(tree: Node, question: str) -> Node | None:
         return None
     counted = tree.children[0]
     measure = tree.call.get("arg_attr_name")
-    if (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len")
+    value = tree.call.get("val_attr_name")
+    if measure in _DURATIONS and counted.operator != "GROUP_BY" and isinstance(value, str) \
+            and value not in _START_KEYS and value not in ("title", "id"):
+        # one event ranked by its own duration: the groups of the value asked for are ranked by their hours
+        groups = Node.from_step(f"{counted.question} grouped by {value}",
+                                f"GROUP_BY(l={format_value(Qud(counted.question))}, attr_names=[{format_value(value)}])",
+                                (counted,))
+    elif (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len")
             or counted.call.get("res_name") != measure or len(counted.children) != 1
             or counted.children[0].operator != "GROUP_BY"):
         return None
-    groups = counted.children[0]
+    else:
+        groups = counted.children[0]
     step = Call("MAP", (("l", Qud(groups.question)), ("fct", Lambda(HOURS_OF_GROUP)), ("res_name", "hours")))
     hours = Node(f"{groups.question}, in hours", step, (groups,))
     changed = {"l": Qud(hours.question), "arg_attr_name": "hours"}

@@ -405,3 +405,19 @@ def test_a_thing_is_finished_at_its_last_event():
             'MAX(l=QUD("I watched The Crown with date"), attr_name="start_date")'
     for question in ("When did I start watching The Crown?", "how many books did I finish in 2023?"):
         assert finished_last(tree, question) is None
+
+
+def test_one_event_ranked_by_its_duration_is_its_groups_ranked_by_their_hours():
+    from app.qud.items import time_measured
+
+    longest = Node.from_step(
+        "q", 'ARGMAX(l=QUD("I watched a series with duration"), arg_attr_name="duration_s", val_attr_name="series")',
+        (Node.from_step("I watched a series with duration",
+                        'EXTRACT(l=QUD("I watched a series"), attr_names=["duration_s", "series"], '
+                        'attr_types=[float, str])',
+                        (Node.from_step("I watched a series", 'RETRIEVE(query="I watched a series")'),)),))
+    ranked = time_measured(longest, "Which Netflix series have I sunk the most hours into?")
+    assert [n.operator for n in ranked.walk()] == ["ARGMAX", "MAP", "GROUP_BY", "EXTRACT", "RETRIEVE"]
+    assert ranked.call.get("arg_attr_name") == "hours" and ranked.call.get("val_attr_name") == "series"
+    assert time_measured(longest, "which series took up most of my watching time?") is not None
+    assert time_measured(longest, "What was the longest episode I watched?") is None   # one event asked for
