@@ -61,7 +61,8 @@ def mailing_services(store: Any, at_least: int) -> dict[str, str]:
             senders[person_name(sender)] += 1
         for key in ("to", "cc", "attendees"):
             value = data.get(key)
-            met.update(person_name(n) for n in (value if isinstance(value, (list, tuple)) else ()) if isinstance(n, str))
+            names = value if isinstance(value, (list, tuple)) else ()
+            met.update(person_name(n) for n in names if isinstance(n, str))
     return {name.lower(): name for name, n in senders.items() if n >= at_least and name not in met}
 
 

@@ -1,13 +1,13 @@
 """What a receipt says was paid: the amount on its labelled total line.
 
 A shop or service whose orders the data holds only as mails (a food delivery app, a booking site, a ticket seller)
-writes the amount paid the same few ways whatever the service: a total line with a label and an amount in a
-currency ("Total €39.99", "Total price €512.60", "Order total: 52.99 EUR", "Amount paid: £18.00", "Gesamt 24,90 €").
-The small extractor model read none of them (it answered nothing for "total" on every order mail), so a money
-attribute asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's
-price ("1x Burrata €9.00"), a delivery fee or a bank statement's lines ("Total card spending: -€412.10") is not what
-the order cost. A shop whose purchase history the data holds (Amazon) mails each order too; its mails are not read,
-or every order would be counted twice.
+writes the amount paid the same few ways whatever the service: a total line with a label and an amount in a currency
+("Total €39.99", "Total price €512.60", "Order total: 52.99 EUR", "Amount paid: £18.00", "Gesamt 24,90 €"). The
+small extractor model read none of them (it answered nothing for "total" on every order mail), so a money attribute
+asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's price ("1x
+Burrata €9.00"), a delivery fee or a bank statement's lines ("Total card spending: -€412.10") is not what the order
+cost. A shop whose purchase history the data holds (Amazon) mails each order too; its mails are not read, or every
+order would be counted twice.
 
     read_paid({"source": "mail", "text": "Your food is on its way.\\n\\nTotal €39.99"})   # 39.99
 """

@@ -249,9 +249,8 @@ def time_measured(tree: Node, question: str) -> Node | None:
     if measure in _DURATIONS and counted.operator != "GROUP_BY" and isinstance(value, str) \
             and value not in _START_KEYS and value not in ("title", "id"):
         # one event ranked by its own duration: the groups of the value asked for are ranked by their hours
-        groups = Node.from_step(f"{counted.question} grouped by {value}",
-                                f"GROUP_BY(l={format_value(Qud(counted.question))}, attr_names=[{format_value(value)}])",
-                                (counted,))
+        step = f"GROUP_BY(l={format_value(Qud(counted.question))}, attr_names=[{format_value(value)}])"
+        groups = Node.from_step(f"{counted.question} grouped by {value}", step, (counted,))
     elif (counted.operator != "MAP" or counted.call.get("fct") != FuncRef("len")
             or counted.call.get("res_name") != measure or len(counted.children) != 1
             or counted.children[0].operator != "GROUP_BY"):

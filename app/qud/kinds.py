@@ -270,7 +270,8 @@ def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
 # holds by name (an audiobook, a podcast, a series, an artist). The small model wrote malformed trees for some (a
 # FILTER on a title equal to the book's name, where each chapter has its own title; no tree at all), so the tree is
 # written here: the plays of that name (the source's events whose name is it), in the year or month the question
-# names, their durations summed, which the engine gives in the unit asked. Only a name the data holds: "hours of netflix", "of podcasts" are no one thing.
+# names, their durations summed, which the engine gives in the unit asked. Only a name the data holds: "hours of
+# netflix", "of podcasts" are no one thing.
 
 _SPENT_ON = re.compile(
     r"^(?:(?:roughly|about|approximately|in\s+total|total)\s*,?\s+)?(?:how\s+many\s+|total\s+)(?P<unit>hours|minutes)"

@@ -12,8 +12,9 @@ from tests.retrieve.helpers import at, event, stored
 
 
 @pytest.mark.parametrize("body, paid", [
-    ("Thanks for your order!\n\n1x Burrata €9.00\n\n1x Cacio e Pepe €13.00\n\nDelivery fee €3.49\n\nTotal €25.49",
-     25.49),                                                      # a delivery app's receipt: its total, not a dish
+    # a delivery app's receipt: its total, not a dish
+    ("Thanks for your order!\n\n1x Burrata €9.00\n\n1x Cacio e Pepe €13.00\n\nDelivery fee €3.49\n\n"
+     "Total €25.49", 25.49),
     ("Your booking is confirmed\n\nCasa da Ribeira\nCheck-in Thursday, 25 May 2023\n\nTotal price €512.60", 512.6),
     ("Order total: 52.99 EUR", 52.99),
     ("Amount paid: £1,218.00 (incl. VAT)", 1218.0),
@@ -47,8 +48,9 @@ class SilentModel:
 
 
 def test_a_mail_without_an_amount_of_its_own_has_its_receipt_total_before_the_model():
-    receipts = [Item.from_event(stored(event(f"m{i}", "mail", f"Your Munchbox order from Sprezzatura",
-                                             {"from_name": "Munchbox", "body": f"1x Burrata €9.00\n\nTotal €{total}"},
+    receipts = [Item.from_event(stored(event(f"m{i}", "mail", "Your Munchbox order from Sprezzatura",
+                                             {"from_name": "Munchbox",
+                                              "body": f"1x Burrata €9.00\n\nTotal €{total}"},
                                              at(1 + i, 20), None)))
                 for i, total in enumerate(["12.49", "39.99"])]
     purchase = Item.from_event(stored(event("p", "online_purchase", "Pizza stone",

@@ -254,8 +254,8 @@ def test_a_search_other_than_for_purchases_or_meals_is_left_alone():
     mails = Node.from_step("q", 'APPLY(l=QUD("emails from Duolingo"), fct=len)',
                            (Node.from_step("emails from Duolingo", 'RETRIEVE(query="emails from Duolingo")'),))
     assert shop_mails(mails, "How many mails did Duolingo send me?", shops) is None and not asked
-    bought = Node.from_step("q", 'APPLY(l=QUD("I bought something online"), fct=len)',
-                            (Node.from_step("I bought something online", 'RETRIEVE(query="I bought something online")'),))
+    search = Node.from_step("I bought something online", 'RETRIEVE(query="I bought something online")')
+    bought = Node.from_step("q", 'APPLY(l=QUD("I bought something online"), fct=len)', (search,))
     assert shop_mails(bought, "How many things did I buy online?", shops) is None   # no shop named
     assert shop_mails(bought, "Did I order more on Munchbox or on Duolingo?", shops) is None   # two
     meals = Node.from_step("q", 'APPLY(l=QUD("I ate at a restaurant"), fct=len)',
@@ -313,7 +313,8 @@ def _episodes(tmp_path):
     rows += [("Queer Eye", 1, 1), ("Queer Eye", 5, 3)]
     return write_store(tmp_path / "events.sqlite", [
         Event(source="tvseries_stream", type="netflix", start=start + timedelta(days=n), end=None,
-              title=f"{series}: Season {season}: Episode {episode}", text=f"{series}: Season {season}: Episode {episode}",
+              title=f"{series}: Season {season}: Episode {episode}",
+              text=f"{series}: Season {season}: Episode {episode}",
               data={"series": series, "season": f"Season {season}", "season_number": season, "episode_number": episode,
                     "title": f"{series}: Season {season}: Episode {episode}", "duration_s": 1800.0},
               position=f"row {n}", key=content_key("n", str(n)))
