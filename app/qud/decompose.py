@@ -776,12 +776,16 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
     def listed_people(trip: Node) -> Node:
         return people_listed(trip, question, owner() if owner else None)
 
-    def nights_or_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights
+    def side_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights, its hours
         nights = nights_asked(asked) if config.on("nights_frame") else None
-        if nights is None:
-            return solve(asked)
-        acted.add("nights_frame")
-        return nights_tree(nights, asked)
+        if nights is not None:
+            acted.add("nights_frame")
+            return nights_tree(nights, asked)
+        timed = time_on_named(asked, names, compared=True) if config.on("named_time_frame") and names else None
+        if timed is not None:
+            acted.add("named_time_frame")
+            return timed
+        return solve(asked)
 
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
@@ -790,7 +794,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("season_frame", season_reached(question, names) if names else None, lambda tree: tree),
         ("per_period_frame", per_period(question, today), lambda per: as_per_period(solve(per.total_question),
                                                                                       question, per)),
-        ("two_way_frame", two_way(question), lambda two: as_two_way(*map(nights_or_solved, two.questions), question,
+        ("two_way_frame", two_way(question), lambda two: as_two_way(*map(side_solved, two.questions), question,
                                                                     two)),
         ("who_most_frame", who_most_count(question), most_often),
         ("when_most_frame", when_most(question), lambda asked: as_when_most(solve(asked.total_question), question,

@@ -266,7 +266,8 @@ def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
 # --- the time spent on a named thing -----------------------------------------------------------------------------
 #
 # "How many hours have I spent listening to the Where the Crawdads Sing audiobook?", "how many hours of Project Hail
-# Mary have I listened to", "how many hours have I spent watching Queer Eye?": the time spent on one thing the data
+# Mary have I listened to", "how much time have I spent watching Queer Eye?" (and each side of "Ozark vs Stranger
+# Things, which did I put more hours into?"): the time spent on one thing the data
 # holds by name (an audiobook, a podcast, a series, an artist). The small model wrote malformed trees for some (a
 # FILTER on a title equal to the book's name, where each chapter has its own title; no tree at all), so the tree is
 # written here: the plays of that name (the source's events whose name is it), in the year or month the question
@@ -274,26 +275,29 @@ def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
 # netflix", "of podcasts" are no one thing.
 
 _SPENT_ON = re.compile(
-    r"^(?:(?:roughly|about|approximately|in\s+total|total)\s*,?\s+)?(?:how\s+many\s+|total\s+)(?P<unit>hours|minutes)"
-    r"(?:\s+in\s+total)?\s+(?:"
+    r"^(?:(?:roughly|about|approximately|in\s+total|total)\s*,?\s+)?"
+    r"(?:(?:how\s+many\s+|total\s+)(?:hours|minutes)|(?P<no_unit>how\s+much\s+time))(?:\s+in\s+total)?\s+(?:"
     r"(?:have|did|had)\s+(?:i|we)\s+(?:spent|spend)\s+(?:(?:listening|listened)\s+to|watching|on|streaming)\s+"
     r"(?P<name>.+?)"
     r"|(?:i've|i’ve|i\s+have|we've)\s+spent\s+(?:(?:listening)\s+to|watching|on|streaming)\s+(?P<name2>.+?)"
     r"|of\s+(?P<name3>.+?)\s+(?:have|did)\s+(?:i|we)\s+(?:listen(?:ed)?\s+to|watch(?:ed)?|stream(?:ed)?|play(?:ed)?)"
+    r"|(?:have|did)\s+(?:i|we)\s+put\s+into\s+(?P<name4>.+?)"
     r")(?P<rest>(?:\s+(?:in|during)\s+.+?)?)$", re.I)
 _IN_ALL = re.compile(r"\s+(?:in\s+total|altogether|all\s+together|so\s+far|ever)(?=\s*[?.!]*$)", re.I)
 _KIND_AFTER = re.compile(r"\s+(?:audiobook|audio\s*book|podcast|series|show|tv\s+show|album|songs?)$", re.I)
 
 
-def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
+def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]]],
+                  compared: bool = False) -> Node | None:
     """The tree of a question for the time spent on one thing the data holds by name (`names()`: source -> its
     name values in lower case), or None for other questions, a name the data does not hold or holds as two kinds,
-    or a time after it other than a year or a month of a year."""
+    or a time after it other than a year or a month of a year. "How much time ..." names no unit to answer in, and
+    is read only as a side of a comparison (`compared`), where the two times are only compared."""
     text = _IN_ALL.sub("", " ".join(question.split()).strip(" ?.!")).strip(" ?.!,")
     match = _SPENT_ON.match(text)
-    if match is None:
+    if match is None or match.group("no_unit") and not compared:
         return None
-    said = (match.group("name") or match.group("name2") or match.group("name3")).strip(" ,")
+    said = next(match.group(g) for g in ("name", "name2", "name3", "name4") if match.group(g)).strip(" ,")
     rest = match.group("rest") or ""
     dated = DATED.match(rest) if rest.strip() else None
     if rest.strip() and dated is None:
@@ -305,6 +309,8 @@ def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]
         held = [source for source, values in known.items() if name.lower() in values]
         if held:
             break
+    else:   # said short: whole words of exactly one name ("the Tim Ferriss podcast": The Tim Ferriss Show)
+        held, name = _one_name_within(name, known)
     if len(held) != 1:
         return None
     source = held[0]
@@ -339,6 +345,20 @@ _SEASON_REACHED = re.compile(
     r"(?:\s+(?:in|of|on)\s+(?P<name2>.+?))?$", re.I)
 
 
+def _one_name_within(words: str, known: Mapping[str, frozenset[str]]) -> tuple[list[str], str]:
+    """The source and the one name of `known` (source -> names in lower case) that `words` are whole words of, not
+    counting the names that merely extend it (an episode's title after its series' name); ([], words) where none or
+    several are."""
+    within = re.compile(rf"(?<!\w){re.escape(words.lower())}(?!\w)")
+    found = {(source, name) for source, values in known.items() for name in values if within.search(name)}
+    roots = {(source, name) for source, name in found
+             if not any(other != name and name.startswith(other) for _, other in found)}
+    if len(words) < 4 or len(roots) != 1:
+        return [], words
+    source, name = next(iter(roots))
+    return [source], name
+
+
 def season_reached(question: str, names: Callable[[], Mapping[str, frozenset[str]]]) -> Node | None:
     """The tree of a question for the furthest season of a series the person watched, or None for other questions
     or a series the data does not hold (named in full or by whole words of one series' name only)."""
@@ -347,12 +367,10 @@ def season_reached(question: str, names: Callable[[], Mapping[str, frozenset[str
         return None
     said = re.sub(r"^(?:the\s+)?", "", (match.group("name") or match.group("name2")).strip(" ,"), flags=re.I).lower()
     held = names().get("tvseries_stream", frozenset())
-    within = re.compile(rf"(?<!\w){re.escape(said)}(?!\w)")
-    named = [name for name in held if name == said or name == f"the {said}"] or \
-        [name for name in held if within.search(name)]
-    # the series' name, not its episodes' titles, which the data holds too ("Queer Eye: Season 1: ...")
-    series = [name for name in named if not any(other != name and name.startswith(other) for other in named)]
-    if len(series) != 1:
+    exact = [name for name in held if name in (said, f"the {said}")]
+    # else whole words of one series' name, not of its episodes' titles, which the data holds too
+    series = exact or _one_name_within(said, {"tvseries_stream": held})[1:]
+    if len(series) != 1 or series[0] not in held:
         return None
     test = f'attr["source"] == "tvseries_stream" and str(attr.get("series") or "").lower() == {format_value(series[0])}'
     search = format_value(SOURCES["tvseries_stream"].phrase)

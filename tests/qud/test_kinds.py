@@ -334,3 +334,17 @@ def test_the_season_reached_is_the_highest_played(tmp_path, question, season):
     from app.qud.kinds import season_reached
     assert season_reached("what season of Ozark did I get to", lambda: {"tvseries_stream": frozenset({"queer eye"})}) \
         is None
+
+
+def test_each_side_of_a_comparison_of_times_is_the_time_on_its_named_thing(tmp_path):
+    trace = Trace()
+    with EventStore.open(_listening(tmp_path), read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        answer = ask("Project Hail Mary or Huberman Lab, which did I put more hours into?", store, TODAY,
+                     llm=FakeLLM([]), trace=trace, retriever=retriever, extractor=extractor)
+    assert answer.value == "Project Hail Mary" and {"two_way_frame", "named_time_frame"} <= trace.acted
+    from app.qud.kinds import time_on_named
+
+    names = lambda: {"podcast_stream": frozenset({"huberman lab"})}  # noqa: E731
+    assert time_on_named("how much time have I spent on Huberman Lab?", names) is None   # no unit to answer in
+    assert time_on_named("how much time have I spent on Huberman Lab?", names, compared=True) is not None
