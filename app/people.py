@@ -22,24 +22,31 @@ from app.engine.extract import person_name
 from app.lexicon import KIN_WORDS, RELATIONS  # noqa: F401  (RELATIONS: the CLI and the window read it here)
 
 
+def _correspondents(store: Any) -> tuple[Counter[str], Counter[str]]:
+    """Per name, how many mails it sent (the senders), and how often it was written to or met (the recipients of
+    mails and the attendees of calendar entries), over every mail and calendar entry."""
+    senders: Counter[str] = Counter()
+    met: Counter[str] = Counter()
+    for event in store.events(source=["mail", "calendar"]):
+        data = event.data
+        sender = data.get("from_name")
+        if isinstance(sender, str) and sender.strip():
+            senders[person_name(sender)] += 1
+        for key in ("to", "cc", "attendees"):
+            value = data.get(key)
+            for name in value if isinstance(value, (list, tuple)) else ():
+                if isinstance(name, str):
+                    met[person_name(name)] += 1
+    return senders, met
+
+
 def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]]:
     """The owner of the data and their people ("Anna Berg"): the most frequent named mail correspondents and
     calendar attendees. The owner is on nearly every mail: the most frequent name of all.
 
     A sender is one of the people only when they were also written to or met (a recipient of a mail or an
     attendee): a practice, an airline or a shop that mails the owner is not someone they know."""
-    counts: Counter[str] = Counter()
-    senders: Counter[str] = Counter()
-    for event in store.events(source=["mail", "calendar"]):
-        data = event.data
-        sender = data.get("from_name")
-        if isinstance(sender, str):
-            senders[person_name(sender)] += 1
-        for key in ("to", "cc", "attendees"):
-            value = data.get(key)
-            for name in value if isinstance(value, (list, tuple)) else ():
-                if isinstance(name, str):
-                    counts[person_name(name)] += 1
+    senders, counts = _correspondents(store)
     for name, n in senders.items():
         if name in counts:
             counts[name] += n
@@ -52,17 +59,7 @@ def owner_and_people(store: Any, limit: int = 40) -> tuple[str | None, list[str]
 def mailing_services(store: Any, at_least: int) -> dict[str, str]:
     """The senders that mailed the owner at least `at_least` times and were never written to or met (a shop, a
     delivery app, an airline, a newsletter): {name in lower case: name as the mails write it}."""
-    senders: Counter[str] = Counter()
-    met: set[str] = set()
-    for event in store.events(source=["mail", "calendar"]):
-        data = event.data
-        sender = data.get("from_name")
-        if isinstance(sender, str) and sender.strip():
-            senders[person_name(sender)] += 1
-        for key in ("to", "cc", "attendees"):
-            value = data.get(key)
-            names = value if isinstance(value, (list, tuple)) else ()
-            met.update(person_name(n) for n in names if isinstance(n, str))
+    senders, met = _correspondents(store)
     return {name.lower(): name for name, n in senders.items() if n >= at_least and name not in met}
 
 

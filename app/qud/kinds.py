@@ -317,14 +317,7 @@ def time_on_named(question: str, names: Callable[[], Mapping[str, frozenset[str]
     noun = KIND_OF_SOURCE[source]
     verb = "watched" if source in ("movie_stream", "tvseries_stream") else "listened to"
     query = " ".join(f"I {verb} {'the ' + noun if noun else ''} {name}".split())
-    # the search for the source's events finds them all, that for the name not every play of a big one (983 of an
-    # artist's 1606 songs): the name's test keeps its plays
-    search = SOURCES[source].phrase or query
-    keys = SOURCES[source].name_keys
-    test = f'attr["source"] == {format_value(source)} and (' + " or ".join(
-        f'str(attr.get({format_value(key)}) or "").lower() == {format_value(name.lower())}' for key in keys) + ")"
-    plays = kept_where(Node.from_step(f"{query}{rest}", f"RETRIEVE(query={format_value(search)})", ()), test,
-                       about=f"every event about {name}")
+    plays = _plays_named(source, name, f"{query}{rest}", query)
     if dated is not None:
         plays = Node.from_step(f"{query}{rest}, dated", f"FILTER(l={format_value(Qud(plays.question))}, "
                                                        f"filter=lambda attr: {started_in(dated)})", (plays,))
@@ -343,6 +336,18 @@ _SEASON_REACHED = re.compile(
     r"(?:(?:of|in)\s+(?P<name>.+?)\s+)?(?:(?:did|have|had)\s+(?:i|we)|(?:i|we)(?:'ve|’ve)?)\s+"
     r"(?:get|got|gotten|make|made|reach(?:ed)?|watch(?:ed)?|be(?:en)?)\s*(?:up\s+)?(?:it\s+)?(?:to|on|through)?"
     r"(?:\s+(?:in|of|on)\s+(?P<name2>.+?))?$", re.I)
+
+
+def _plays_named(source: str, name: str, asked: str, query: str) -> Node:
+    """The events of `source` whose name (one of its name keys) is `name`, asked as `asked`. The search is for the
+    source's events, which finds them all; the search for the name (`query`, where the source has no phrase) does
+    not find every play of a big one (983 of an artist's 1606 songs)."""
+    search = SOURCES[source].phrase or query
+    test = f'attr["source"] == {format_value(source)} and (' + " or ".join(
+        f'str(attr.get({format_value(key)}) or "").lower() == {format_value(name.lower())}'
+        for key in SOURCES[source].name_keys) + ")"
+    return kept_where(Node.from_step(asked, f"RETRIEVE(query={format_value(search)})", ()), test,
+                      about=f"every event about {name}")
 
 
 def _one_name_within(words: str, known: Mapping[str, frozenset[str]]) -> tuple[list[str], str]:
@@ -368,13 +373,12 @@ def season_reached(question: str, names: Callable[[], Mapping[str, frozenset[str
     said = re.sub(r"^(?:the\s+)?", "", (match.group("name") or match.group("name2")).strip(" ,"), flags=re.I).lower()
     held = names().get("tvseries_stream", frozenset())
     exact = [name for name in held if name in (said, f"the {said}")]
-    # else whole words of one series' name, not of its episodes' titles, which the data holds too
-    series = exact or _one_name_within(said, {"tvseries_stream": held})[1:]
-    if len(series) != 1 or series[0] not in held:
-        return None
-    test = f'attr["source"] == "tvseries_stream" and str(attr.get("series") or "").lower() == {format_value(series[0])}'
-    search = format_value(SOURCES["tvseries_stream"].phrase)
-    episodes = kept_where(Node.from_step(f"I watched the series {said}", f"RETRIEVE(query={search})", ()), test,
-                          about=f"every episode of {said}")
+    if len(exact) == 1:
+        series = exact[0]
+    else:   # whole words of one series' name, not of its episodes' titles, which the data holds too
+        found, series = _one_name_within(said, {"tvseries_stream": held})
+        if not found:
+            return None
+    episodes = _plays_named("tvseries_stream", series, f"I watched the series {said}", f"I watched the series {said}")
     return Node.from_step(question, f'MAX(l={format_value(Qud(episodes.question))}, attr_name="season_number")',
                           (episodes,))

@@ -164,6 +164,14 @@ def test_plays_of_a_show_named_short_are_counted(streams, monkeypatch):
         'RETRIEVE(query="I listened to the podcast conan")']
 
 
+def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
+    """`question`'s answer over the store at `path` with the shipped operator models (the receipts' totals and the
+    names' plays are read by them, not by the lexical baselines)."""
+    with EventStore.open(path, read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        return ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+
+
 # --- a shop known by its mails -----------------------------------------------------------------------------------
 
 def _shop_mail(n: int, when: datetime, sender: str, subject: str, body: str, to: str = "Siobhan Kelly") -> Event:
@@ -215,19 +223,13 @@ SPENT = [' SUM(l=QUD("I bought something online with amount paid"), attr_name="t
 ])
 def test_a_shop_the_purchases_do_not_hold_is_its_mails(tmp_path, question, steps, value):
     trace = Trace()
-    with EventStore.open(_orders(tmp_path), read_only=True) as store:
-        retriever, extractor = operator_models(store, "small")   # the shipped ones: the receipts' totals are read
-        answer = ask(question, store, TODAY, llm=FakeLLM(steps), trace=trace, retriever=retriever,
-                     extractor=extractor)
+    answer = _asked(_orders(tmp_path), question, FakeLLM(steps), trace)
     assert answer.value == pytest.approx(value) and "shop_mails" in trace.acted
 
 
 def test_the_shop_mails_rule_can_be_switched_off(tmp_path, monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "shop_mails")
-    with EventStore.open(_orders(tmp_path), read_only=True) as store:
-        retriever, extractor = operator_models(store, "small")
-        answer = ask("How many Munchbox orders did I make in 2023?", store, TODAY, llm=FakeLLM(ORDERS_2023),
-                     retriever=retriever, extractor=extractor)
+    answer = _asked(_orders(tmp_path), "How many Munchbox orders did I make in 2023?", FakeLLM(ORDERS_2023))
     assert answer.value == 0   # the search finds the purchases, and none of them writes the name
 
 
@@ -288,9 +290,7 @@ def _listening(tmp_path):
 ])
 def test_the_time_on_a_named_thing_is_its_plays_durations(tmp_path, question, hours):
     trace, llm = Trace(), FakeLLM([])
-    with EventStore.open(_listening(tmp_path), read_only=True) as store:
-        retriever, extractor = operator_models(store, "small")
-        answer = ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+    answer = _asked(_listening(tmp_path), question, llm, trace)
     assert answer.value == pytest.approx(hours) and "named_time_frame" in trace.acted and not llm.calls
 
 
@@ -327,9 +327,7 @@ def _episodes(tmp_path):
 ])
 def test_the_season_reached_is_the_highest_played(tmp_path, question, season):
     trace, llm = Trace(), FakeLLM([])
-    with EventStore.open(_episodes(tmp_path), read_only=True) as store:
-        retriever, extractor = operator_models(store, "small")
-        answer = ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+    answer = _asked(_episodes(tmp_path), question, llm, trace)
     assert answer.value == season and "season_frame" in trace.acted and not llm.calls
     from app.qud.kinds import season_reached
     assert season_reached("what season of Ozark did I get to", lambda: {"tvseries_stream": frozenset({"queer eye"})}) \
@@ -338,10 +336,8 @@ def test_the_season_reached_is_the_highest_played(tmp_path, question, season):
 
 def test_each_side_of_a_comparison_of_times_is_the_time_on_its_named_thing(tmp_path):
     trace = Trace()
-    with EventStore.open(_listening(tmp_path), read_only=True) as store:
-        retriever, extractor = operator_models(store, "small")
-        answer = ask("Project Hail Mary or Huberman Lab, which did I put more hours into?", store, TODAY,
-                     llm=FakeLLM([]), trace=trace, retriever=retriever, extractor=extractor)
+    answer = _asked(_listening(tmp_path), "Project Hail Mary or Huberman Lab, which did I put more hours into?",
+                    FakeLLM([]), trace)
     assert answer.value == "Project Hail Mary" and {"two_way_frame", "named_time_frame"} <= trace.acted
     from app.qud.kinds import time_on_named
 
