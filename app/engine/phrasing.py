@@ -217,9 +217,14 @@ def _scalar_sentence(question: str, call: Call, result: Scalar, report: NodeRepo
     return f"{value}."
 
 
+# an APPLY that adds or subtracts its two numbers ("lambda l: l + QUD(...)"), not one that compares them
+_ADDED = re.compile(r"^lambda\s+l\s*:\s*l\s*(?P<sign>[+-])\s*QUD\(")
+
+
 def _compared(call: Call, report: NodeReport | None, inputs: Sequence[Any]) -> str | None:
     """'3 hikes against 1 run': the two numbers an APPLY compared (its input and the other sub-result its
-    function names), each said as its own answer; None for any other step."""
+    function names), each said as its own answer ('389 ... plus 236.18 ...' where it adds them); None for any
+    other step."""
     if call.operator != "APPLY" or not isinstance(call.get("fct"), Lambda) or report is None \
             or len(report.children) != 2 or len(inputs) != 2:
         return None
@@ -228,7 +233,9 @@ def _compared(call: Call, report: NodeReport | None, inputs: Sequence[Any]) -> s
         return None
     said = [answer_sentence(child.question, parse_call(child.step), value, child).rstrip(".")
             for child, value in zip(report.children, inputs)]
-    return " against ".join(text[:1].lower() + text[1:] if text[:2] != "I " else text for text in said)
+    added = _ADDED.match(call.get("fct").source)
+    joined = " against " if added is None else " plus " if added.group("sign") == "+" else " minus "
+    return joined.join(text[:1].lower() + text[1:] if text[:2] != "I " else text for text in said)
 
 
 def _found(n: int, rows: list) -> str:

@@ -186,7 +186,7 @@ def of_them(subject: Subject, n: int, number: str) -> str:
         return counted(subject, n, number)
     if subject.kind == "clause":
         return f"the {number} time{'' if n == 1 else 's'} {subject.text}"
-    return f"{number} items of “{subject.text}”"
+    return f"{number} item{'' if n == 1 else 's'} of “{subject.text}”"
 
 
 def many(subject: Subject) -> str:

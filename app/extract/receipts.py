@@ -6,10 +6,13 @@ writes the amount paid the same few ways whatever the service: a total line with
 small extractor model read none of them (it answered nothing for "total" on every order mail), so a money attribute
 asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's price ("1x
 Burrata €9.00"), a delivery fee or a bank statement's lines ("Total card spending: -€412.10") is not what the order
-cost. A shop whose purchase history the data holds (Amazon) mails each order too; its mails are not read, or every
-order would be counted twice.
+cost. A refund is money paid back, so a mail that says one ("Refund: €501.00", "A refund of €236.40 will be issued
+to your card") paid its amount less: a cancelled booking's confirmation and its refund add up to nothing. A shop whose
+purchase history the data holds (Amazon) mails each order too; its mails are not read, or every order would be
+counted twice.
 
     read_paid({"source": "mail", "text": "Your food is on its way.\\n\\nTotal €39.99"})   # 39.99
+    read_paid({"source": "mail", "text": "Your booking is cancelled.\\n\\nRefund: €501.00"})   # -501.0
 """
 
 from __future__ import annotations
@@ -27,8 +30,12 @@ _LABEL = (r"(?:(?:order|grand|booking|basket)\s+total|total\s+(?:price|paid|char
           r"importe\s+total|totale)")
 # the label at the start of a line, then the amount with its currency before or after it, and nothing more
 _BEFORE, _AFTER = _NUMBER.format("before"), _NUMBER.format("after")
-_PAID_LINE = re.compile(rf"^[ \t]*(?i:{_LABEL})[ \t]*:?[ \t]*(?:{_CURRENCY}[ \t]*{_BEFORE}|{_AFTER}[ \t]*{_CURRENCY})"
-                        r"[ \t]*(?:\(.*\))?[ \t]*$", re.M)
+_AMOUNT = rf"(?:{_CURRENCY}[ \t]*{_BEFORE}|{_AFTER}[ \t]*{_CURRENCY})"
+_PAID_LINE = re.compile(rf"^[ \t]*(?i:{_LABEL})[ \t]*:?[ \t]*{_AMOUNT}[ \t]*(?:\(.*\))?[ \t]*$", re.M)
+# a refund as a labelled line ("Refund: €501.00", "Refund amount 18,40 EUR") or said in a sentence ("A refund of
+# €236.40 will be issued", "we have refunded €12.99")
+_REFUNDS = (re.compile(rf"^[ \t]*(?i:refund(?:ed)?(?:[ \t]+(?:amount|total))?)[ \t]*:?[ \t]*{_AMOUNT}[ \t]*$", re.M),
+            re.compile(rf"\b(?i:a[ \t]+refund[ \t]+of|(?:have|has|will[ \t]+be)[ \t]+refunded)[ \t]+{_AMOUNT}"))
 _TEXT_KEYS = ("text", "body")
 # the shops whose purchase history the data may hold (app.sources), by a word of a sender's name
 _HISTORY_SHOPS = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, PURCHASE_HISTORIES))) + r")\b", re.I)
@@ -69,4 +76,7 @@ def read_paid(attrs: Mapping[str, Any]) -> float | None:
         match = _PAID_LINE.search(text)
         if match is not None:
             return _number(match.group("before") or match.group("after"))
+        refund = next((m for pattern in _REFUNDS for m in [pattern.search(text)] if m is not None), None)
+        if refund is not None:
+            return -_number(refund.group("before") or refund.group("after"))
     return None

@@ -1,7 +1,9 @@
 """What a trip's bookings said: "What was the name of the hotel we stayed at in Bangkok?", "which airline did i fly to
 lisbon with", "flight number for madeira?", "booking reference for my tokyo flight?", "Where did I stay in Kraków?",
-"what date did i fly out to seoul" ask for one field of the bookings of a trip to a place. The model read them as
-the city, a count or a date; EXTRACT reads these fields from the bookings' own text (app.extract.bookings).
+"what date did i fly out to seoul" ask for one field of the bookings of a trip to a place; "how much have I spent on
+hotels this year?" and "what did flights and hotel for the Berlin trip come to?" ask what the bookings cost. The
+model read them as the city, a count, a date or purchases; EXTRACT reads these fields from the bookings' own text
+(app.extract.bookings, app.extract.receipts).
 
 The tree searches the place's bookings of that kind ("my hotel in Bangkok", "my flight to Lisbon", "my flight
 home from Berlin"), reads the field of each, and gives the latest event that writes one: the booking, its
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from app.engine.syntax import Qud, format_value
@@ -145,3 +147,126 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
                              f'is not None)', (read,))
     return Node.from_step(question, f'ARGMAX(l={q(written.question)}, arg_attr_name="start_datetime", '
                           f'val_attr_name={format_value(field)})', (written,))
+
+
+# --- what the bookings cost -----------------------------------------------------------------------------------------
+# "How much have I spent on hotels this year?", "How much did I pay for hotels on all my trips together?", "how much
+# did flights and hotel for the Berlin trip come to?": the bookings' mails say what they cost ("Total price €612.00"),
+# and the model searched purchases for them. A booking later cancelled cost nothing: its refund
+# ("Refund: €501.00", app.extract.receipts) is counted against the booking it names (the same booking reference, or
+# the same hotel), in the booking's year.
+
+_COST_KINDS = (   # the field that marks a booking of a kind (app.extract.bookings), the key a refund names it by
+    ("hotel", "hotel", r"hotels?|hostels?|accommodations?|stays?"),
+    ("flight_number", "booking_reference", r"flights?|airfares?|plane\s+tickets?"),
+)
+_COST_ASKED = re.compile(r"\bhow\s+much\b(?!\s+(?:time|longer|more|less|further|farther))|"
+                         r"\b(?:spend|spent|pay|paid|cost|costs|come\s+to|came\s+to)\b", re.I)
+# what else such a question may ask, which a sum of the bookings does not answer
+_COST_OTHER = re.compile(r"\b(?:many|most|least|often|average|per|each|or|than|more|less|cheapest|priciest|pricier|"
+                         r"expensive|first|last|latest|biggest|smallest|ever|usually|which|who|when|where)\b", re.I)
+_COST_WORDS = FUNCTION_WORDS | frozenset(
+    "much spend spent spending pay paid paying cost costs come came total altogether together overall both trip trips "
+    "holiday holidays booking bookings hotel hotels hostel hostels accommodation accommodations stay stays flight "
+    "flights airfare airfares plane ticket tickets far counting including excluding cancelled canceled cancellation "
+    "cancellations refund refunds refunded one ones plus".split())
+
+
+@dataclass(frozen=True)
+class CostAsked:
+    """The kinds of booking (their fields: "hotel", "flight_number") whose cost a question asks, summed, of those
+    naming `place` (if any), booked in `period` (the year, or month of the year, if said)."""
+
+    kinds: tuple[str, ...]
+    place: str | None = None
+    period: tuple[int, int | None] | None = None
+
+
+def cost_asked(question: str) -> CostAsked | None:
+    """What `question` asks the bookings cost, or None for other questions (a count, a comparison, the dearest, a
+    booking of another kind, or more words than a place's name beside those of the bookings)."""
+    text = " ".join(question.split()).strip(" ?.!")
+    if not _COST_ASKED.search(text) or _COST_OTHER.search(text):
+        return None
+    kinds = tuple(field for field, _, words in _COST_KINDS if re.search(rf"\b(?:{words})\b", text, re.I))
+    if not kinds:
+        return None
+    period = None
+    dated = _DATED.search(text)
+    if dated is not None:
+        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
+        period = (int(dated.group("year")), month)
+        text = text[:dated.start()] + text[dated.end():]
+    tokens = re.findall(r"[^\W\d_][\w'’.-]*", text)
+    at = [i for i, w in enumerate(tokens) if w.lower() not in _COST_WORDS]
+    words = [tokens[i] for i in at]
+    # a place is a name of up to three words said together ("New York"), not words of another matter around them
+    if len(words) > 3 or at and at[-1] - at[0] != len(at) - 1 or \
+            any(w.lower() in _NOT_PLACE or w.lower() in MONTH_NAMES for w in words):
+        return None
+    place = " ".join(w[:1].upper() + w[1:] for w in words) or None
+    return CostAsked(kinds, place, period)
+
+
+def cost_tree(asked: CostAsked, question: str) -> Node:
+    """The tree answering `question` as `asked` reads it: per kind, the amounts of the mails that name one of its
+    bookings (the booking's own total and any refund of it), summed; the kinds added up."""
+    costs = [_kind_cost(field, key, asked) for field, key, _ in _COST_KINDS if field in asked.kinds]
+    if len(costs) == 1:
+        return replace(costs[0], question=question)
+    first, second = (format_value(Qud(cost.question)) for cost in costs)
+    return Node.from_step(question, f"APPLY(l={first}, fct=lambda l: l + {second})", tuple(costs))
+
+
+def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
+    """What the bookings of one kind (`field` marks them) cost as `asked`, each refund counted against the booking
+    whose `key` it names."""
+    q = lambda text: format_value(Qud(text))  # noqa: E731
+    noun = "hotel" if field == "hotel" else "flight"
+    naming = "hotel" if key == "hotel" else "booking reference"
+
+    def read(names: list[str], below: Node, question: str) -> Node:
+        written = ", ".join(map(format_value, names))
+        types = ", ".join("float" if name == "total" else "str" for name in names)
+        return Node.from_step(question, f"EXTRACT(l={q(below.question)}, attr_names=[{written}], attr_types=[{types}])",
+                              (below,))
+
+    def kept(below: Node, test: str, question: str, more: tuple[Node, ...] = ()) -> Node:
+        return Node.from_step(question, f"FILTER(l={q(below.question)}, filter=lambda attr: {test})", (below, *more))
+
+    def named() -> Node:   # every mail that names a booking by its key
+        mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")', ())
+        return kept(read([key], mails, f"my emails with {naming}"), f"attr.get({format_value(key)}) is not None",
+                    f"my emails naming a {naming}")
+
+    # what each such mail paid: a booking's own total, a refund's amount below nothing
+    amounts = kept(read(["total"], named(), f"my emails naming a {naming} with amount paid"),
+                   'attr.get("total") is not None', f"my emails naming a {naming} that say an amount")
+    # the bookings of the kind asked: a total paid, in the year or month asked, for the place
+    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")', ())
+    marked = kept(read([field], mails, f"my emails with {field.replace('_', ' ')}"),
+                  f"attr.get({format_value(field)}) is not None", f"my {noun} bookings and their mails")
+    paid = read(["total"] if key == field else ["total", key], marked, f"my {noun} bookings with amount paid")
+    tests, said, more = ['attr.get("total") is not None and attr["total"] > 0'], "", ()
+    if asked.period is not None:
+        year, month = asked.period
+        tests.append(f'attr["start_datetime"].year == {year}')
+        if month is not None:
+            tests.append(f'attr["start_datetime"].month == {month}')
+        said += f" in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+    if asked.place is not None:
+        # a booking for the place names it, or another mail of that booking does ("Check-in is now open for your
+        # flight EI 3254 to Edinburgh. Booking reference: 0H9QC8" for a booking that writes "DUB -> EDI")
+        place, name = format_value(asked.place.lower()), format_value(key)
+        naming_place = kept(named(), f"{place} in ({WRITTEN_TEXT}).lower()", f"my emails naming a {naming} and "
+                                                                                  f"{asked.place}")
+        tests.append(f"({place} in ({WRITTEN_TEXT}).lower() or "
+                     f"any(attr.get({name}) == mail[{name}] for mail in {q(naming_place.question)}))")
+        said += f" for {asked.place}"
+        more = (naming_place,)
+    booked = kept(paid, " and ".join(tests), f"my {noun} bookings{said}", more)
+    both = Node.from_step(f"my {noun} bookings{said} and their refunds",
+                          f"JOIN(l1={q(amounts.question)}, l2={q(booked.question)}, "
+                          f'condition="i1.{key} == i2.{key}")', (amounts, booked))
+    return Node.from_step(f"how much I paid for {noun}s{said}", f'SUM(l={q(both.question)}, attr_name="total")',
+                          (both,))

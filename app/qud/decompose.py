@@ -24,7 +24,7 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, parse_call
 from app.engine.tree import Node
 from app.qud.accounts import own_profile
-from app.qud.bookings import booking_asked, booking_tree
+from app.qud.bookings import booking_asked, booking_tree, cost_asked, cost_tree
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
@@ -200,6 +200,9 @@ RULES: dict[str, str] = {
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
+    "booking_costs_frame": "'how much have I spent on hotels this year', 'how much did flights and hotel for the Berlin "
+                           "trip come to' ask for the sum of what the bookings' mails say they cost, each refund "
+                           "counted against the booking it names (app.qud.bookings, app.extract.receipts)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -776,11 +779,15 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
     def listed_people(trip: Node) -> Node:
         return people_listed(trip, question, owner() if owner else None)
 
-    def side_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights, its hours
+    def side_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights, hours, costs
         nights = nights_asked(asked) if config.on("nights_frame") else None
         if nights is not None:
             acted.add("nights_frame")
             return nights_tree(nights, asked)
+        cost = cost_asked(asked) if config.on("booking_costs_frame") else None
+        if cost is not None:
+            acted.add("booking_costs_frame")
+            return cost_tree(cost, asked)
         timed = time_on_named(asked, names, compared=True) if config.on("named_time_frame") and names else None
         if timed is not None:
             acted.add("named_time_frame")
@@ -802,6 +809,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("company_frame", company_trip(question), listed_people),
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
+        ("booking_costs_frame", cost_asked(question), lambda asked: cost_tree(asked, question)),
         ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),

@@ -25,7 +25,22 @@ def test_the_total_line_of_a_receipt_is_what_was_paid(body, paid):
     assert read_paid({"source": "mail", "from_name": "Munchbox", "text": f"Munchbox\nYour order\n{body}"}) == paid
 
 
+@pytest.mark.parametrize("body, paid", [
+    ("Your booking is cancelled\n\nHi Maren, your reservation has been cancelled free of charge.\n\nRefund: €501.00",
+     -501.0),
+    ("Your booking HEP0QJ (SK 648 / SK 649) has been cancelled.\nA refund of €236.40 will be issued to your card.",
+     -236.4),
+    ("Sorry your order could not be delivered. We have refunded 18,40 EUR to your card.", -18.4),
+    ("Refund amount: $12.99", -12.99),
+    # a receipt that mentions refunds pays its total
+    ("Total €39.99\nRefunds are possible within 14 days.", 39.99),
+])
+def test_a_refund_is_money_paid_back(body, paid):
+    assert read_paid({"source": "mail", "from_name": "Stayfinder", "text": body}) == paid
+
+
 @pytest.mark.parametrize("attrs", [
+    {"source": "mail", "from_name": "Anna Berg", "text": "Did you ever get a refund for the concert?"},
     {"source": "mail", "from_name": "Liffey Bank", "text": "02/05/2023 MUNCHBOX*SPREZZATURA -€39.99\n"
                                                            "Total card spending: -€412.10"},   # a statement
     {"source": "mail", "from_name": "Munchbox", "text": "1x Burrata €9.00\nDelivery fee €3.49"},  # no total line

@@ -1,0 +1,110 @@
+"""What the bookings cost (booking_costs_frame, app.qud.bookings): the totals their mails write, each refund counted
+against the booking it names, answered through the shipped operators over mails written in layouts of their own."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from app.operators import operator_models
+from app.qud.bookings import CostAsked, cost_asked
+from app.qud.decompose import Trace
+from app.qud.pipeline import ask
+from app.store import EventStore
+from importers.base import Event, content_key
+from tests.fakes import FakeLLM
+from tests.stores import write_store
+
+TODAY = datetime(2024, 2, 1).date()
+
+
+def _mail(n: int, when: tuple[int, int, int], sender: str, subject: str, body: str) -> Event:
+    domain = sender.lower().replace(" ", "")
+    return Event(source="mail", type="mbox", start=datetime(*when, 18, tzinfo=timezone.utc), end=None, title=subject,
+                 text=f"{sender}\n{subject}\n{body}",
+                 data={"from": f"noreply@{domain}.com", "from_name": sender, "to": ["Sam Rivera <sam@example.org>"],
+                       "subject": subject, "body": body}, position=f"mail {n}", key=content_key("m", f"{n}"))
+
+
+def _bookings(tmp_path):
+    """Two stays (the Berlin one cancelled), three flights (the Copenhagen one cancelled; the Berlin one's booking
+    writes only the airport's code, its check-in reminder the city), a diary line and a shop's receipt."""
+    mails = [
+        _mail(1, (2023, 3, 2), "Roomly", "Your reservation at Hotel Lumen, Porto",
+              "Hi Sam,\n\nyour reservation at Hotel Lumen, Porto is confirmed.\nCheck-in: 12 May 2023\n"
+              "Check-out: 15 May 2023\nGuests: 2\n\nAmount paid: €420.00\nReservation number: RM88231"),
+        _mail(2, (2023, 3, 3), "Skyways", "Your e-ticket QX7T2L",
+              "Booking reference: QX7T2L\n\nFlight SW 2046 Hamburg → Porto, 12 May 2023\n"
+              "Flight SW 2047 Porto → Hamburg, 15 May 2023\n\nTotal paid: 318.40 EUR"),
+        _mail(3, (2023, 5, 13), "Sam Rivera", "porto", "Checked in at Hotel Lumen, lovely view over the river."),
+        _mail(4, (2023, 8, 20), "Roomly", "Booking confirmed: Pension Kranich, Berlin",
+              "Booking confirmed: Pension Kranich, Berlin\nCheck-in 3 October 2023, check-out 6 October 2023\n"
+              "Total: 180,00 €"),
+        _mail(5, (2023, 8, 21), "Skyways", "Your e-ticket ZP4K9M",
+              "Booking reference: ZP4K9M\n\nFlight SW 881 HAM → BER, 3 Oct 2023\n\nTotal paid: €99.00"),
+        _mail(6, (2023, 9, 30), "Roomly", "Your stay at Pension Kranich has been cancelled",
+              "Your stay at Pension Kranich has been cancelled.\n\nRefund amount: 180,00 €"),
+        _mail(7, (2023, 10, 2), "Skyways", "Check-in is open",
+              "Online check-in for your flight SW 881 to Berlin is open.\nBooking reference: ZP4K9M"),
+        _mail(8, (2023, 11, 5), "Skyways", "Your e-ticket KL22QQ",
+              "Booking reference: KL22QQ\n\nFlight SW 510 HAM → CPH, 1 Dec 2023\n\nTotal paid: €150.00"),
+        _mail(9, (2023, 11, 20), "Skyways", "Booking KL22QQ cancelled",
+              "Your booking KL22QQ (SW 510) has been cancelled. A refund of €150.00 will be issued to your card."),
+        _mail(10, (2023, 6, 1), "Munchbox", "Your order", "Your food is on its way.\n\nTotal €25.49"),
+    ]
+    return write_store(tmp_path / "events.sqlite", mails)
+
+
+def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
+    with EventStore.open(path, read_only=True) as store:
+        retriever, extractor = operator_models(store, "small")
+        return ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How much have I spent on hotels in 2023?", 420.0),   # the Berlin stay's refund takes it back
+    ("how much did I spend on flights last year", 417.4),  # 318.40 + 99, the Copenhagen flight refunded
+    ("what did flights and hotel for the Berlin trip come to?", 99.0),   # the flight found by its reminder
+    ("How much did the Porto trip cost me, flights plus hotel?", 738.4),
+    ("did I spend more on hotels or on flights in 2023?", "hotels"),
+])
+def test_what_the_bookings_cost_is_what_their_mails_say_was_paid(tmp_path, question, value):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_bookings(tmp_path), question, llm, trace)
+    assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
+    assert "booking_costs_frame" in trace.acted and not llm.calls   # the frame writes the whole tree
+
+
+def test_an_added_cost_is_said_as_its_two_parts(tmp_path):
+    answer = _asked(_bookings(tmp_path), "what did flights and hotel for the Porto trip come to?", FakeLLM([]))
+    assert answer.value == pytest.approx(738.4)
+    assert " plus " in answer.text and " against " not in answer.text and "420" in answer.text
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("How much did I pay for hotels on all my trips together?", CostAsked(("hotel",))),
+    ("how much did Edinburgh cost me for flights and hotel", CostAsked(("hotel", "flight_number"), "Edinburgh")),
+    ("How much did I spend on flights in total (not counting the cancelled one)?", CostAsked(("flight_number",))),
+    ("how much did my New York hotel cost in March 2024", CostAsked(("hotel",), "New York", (2024, 3))),
+    # a count, a comparison, the dearest, another matter than the bookings: not this frame's
+    ("how many flights did I take in 2023", None),
+    ("was the porto hotel pricier than the berlin one?", None),
+    ("what was my most expensive flight", None),
+    ("how much did I spend on food during my hotel stay in Rome", None),
+    ("how much did I spend on Amazon in 2023", None),
+])
+def test_the_questions_the_frame_reads(question, asked):
+    assert cost_asked(question) == asked
+
+
+def test_the_booking_costs_frame_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "booking_costs_frame")
+    steps = [' SUM(l=QUD("I bought something online with amount paid"), attr_name="total")',
+             ' EXTRACT(l=QUD("I bought something online"), attr_names=["total"], attr_types=[float])',
+             ' RETRIEVE(query="I bought something online")']
+    steps += [' RETRIEVE(query="I bought something online")'] * 6   # asked again for a JOIN (join_missing)
+    trace = Trace()
+    answer = _asked(_bookings(tmp_path), "How much did I pay for hotels?", FakeLLM(steps), trace)
+    # the model's search for purchases finds one mail, which says no amount
+    assert "booking_costs_frame" not in trace.acted and answer.value is None
