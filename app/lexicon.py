@@ -31,6 +31,9 @@ WEEKDAY_TITLES = tuple(day.capitalize() for day in WEEKDAY_NAMES)               
 # Parts of the day, in the order of the clock from the morning on.
 PARTS_OF_DAY = ("morning", "afternoon", "evening", "night")
 
+# How a calendar marks a birthday's entry: the word, or a cake ("🎂 Jonas").
+BIRTHDAY_MARKS = ("birthday", "bday", "\U0001f382")
+
 # "most recent", "latest", "last" of recency ("my last trip"), not of a period ("last year", "in the last 6 months",
 # "last Tuesday", "last summer", "last night").
 _PERIOD_NOUNS = ("(calendar |\\d+ |few |couple of )?(years?|months?|weeks?|days?|weekends?|nights?)|"
@@ -62,7 +65,7 @@ PERSON_NOUNS = frozenset(r for r in RELATIONS if r != "other") | frozenset(
 
 # Words that name people by their relation to the owner ("Call Mum & Dad", "Trick or treat with the kids").
 KIN_WORDS: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("mum", "mom", "mother", "mama", "mommy", "mummy"), ("mother",)),
+    **dict.fromkeys(("mum", "mom", "mother", "mama", "mam", "mommy", "mummy"), ("mother",)),
     **dict.fromkeys(("dad", "father", "papa", "daddy"), ("father",)),
     "parents": ("mother", "father"),
     **dict.fromkeys(("sister", "sis"), ("sister",)),

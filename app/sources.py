@@ -27,11 +27,13 @@ tests/app/test_sources.py checks the importers' output against them.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from app.lexicon import SPORT_WORD_GROUPS, WORKOUT_TYPES
+from app.lexicon import BIRTHDAY_MARKS, SPORT_WORD_GROUPS, WORKOUT_TYPES
 
 # The value types a key may have, as the spec writes them, and the Python type of such a value.
 VALUE_TYPES: Mapping[str, type] = MappingProxyType({"str": str, "int": int, "float": float, "bool": bool,
@@ -311,3 +313,29 @@ KIND_NOUNS: Mapping[str, str] = MappingProxyType({
     and spec.phrase.split()[-1].lower() in {w.lower() for w in spec.words}
     for form in (spec.phrase.split()[-1].lower(), spec.phrase.split()[-1].lower() + "s")
 })
+
+
+# A stay's own calendar entry (a day or longer) names where it went: its location ("Lisbon, Portugal"), else a title
+# that is nothing but a capitalised name and symbols ("Funchal 🇵🇹", "Kraków", "New York", "OOO - Madeira", "Trip to
+# Tokyo"); not "Weihnachten bei Mama", a birthday's "🎂 Jonas" or "my bday 🎉".
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+_SYMBOLS = ("So", "Sk", "Cf", "Mn")   # emoji, flags and the marks that join them
+# what a title says of the stay besides its place: "Trip to Tokyo", "Holiday: Crete", "OOO - Madeira", "Krakow trip"
+_TRIP_WORDS = re.compile(r"^\s*(?:(?:trip|holiday|vacation|journey|ooo|out\s+of\s+office)\b\s*"
+                         r"(?:to\b|in\b|[:–-])?\s*)|\s+(?:trip|holiday|vacation|getaway)\s*$", re.I)
+
+
+def stay_place(title: Any, location: Any) -> str | None:
+    """The place a stay's own calendar entry went to ("Lisbon" of "Lisbon, Portugal", "Funchal" of "Funchal 🇵🇹"),
+    or None where its location and title name none."""
+    if isinstance(location, str) and location.strip():
+        return location.split(",")[0].strip() or None
+    if not isinstance(title, str) or any(mark in title.lower() for mark in BIRTHDAY_MARKS):   # "🎂 Jonas"
+        return None
+    title = _TRIP_WORDS.sub("", _TRIP_WORDS.sub("", title))   # "Trip: OOO" says no place
+    words = _NAME_WORD.findall(title)
+    left = _NAME_WORD.sub("", title).replace(" ", "") if words else ""
+    if 1 <= len(words) <= 3 and all(w[0].isupper() for w in words) and \
+            all(unicodedata.category(c) in _SYMBOLS for c in left):
+        return " ".join(words)
+    return None

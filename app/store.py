@@ -45,6 +45,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import orjson
 
+from app.sources import stay_place
 from importers.base import Event, FileError, RecordError, event_id, printable
 
 SCHEMA_VERSION = 1
@@ -894,12 +895,12 @@ class EventStore:
 
     def stay_places(self) -> frozenset[str]:
         """The places of the calendar's entries that last a day or longer, as their location names them first
-        ("Berlin" of "Berlin, Germany"): where the person stayed."""
+        ("Berlin" of "Berlin, Germany") or a title that is nothing but the place's name ("Funchal 🇵🇹";
+        app.sources.stay_place): where the person stayed."""
         with self._sql():
-            rows = self._conn.execute("SELECT DISTINCT json_extract(data, '$.location') FROM events"
+            rows = self._conn.execute("SELECT DISTINCT title, json_extract(data, '$.location') FROM events"
                                       " WHERE source='calendar' AND end_utc - start_utc >= 86400")
-            return frozenset(place for (location,) in rows if isinstance(location, str)
-                             for place in (location.split(",")[0].strip(),) if place)
+            return frozenset(place for title, location in rows for place in (stay_place(title, location),) if place)
 
     def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
         """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower

@@ -30,6 +30,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from app.engine.compare import EvalError
 from app.engine.values import MISSING, Item
+from app.sources import stay_place
 
 Converter = Callable[[Any], Any]
 
@@ -70,6 +71,18 @@ def _participants(item: Item) -> Any:
                 people.extend(value)
         return tuple(dict.fromkeys(person_name(p) for p in people if p not in (MISSING, None)))
     return MISSING
+
+
+def _stay_place(item: Item) -> Any:
+    """The place a stay's own entry (a calendar entry of a day or longer) without a location went to, where its title
+    is nothing but the place's name (app.sources.stay_place: "Funchal 🇵🇹"), which the extractor model did not read.
+    An entry with a location is left to the model, and to the trees that read its location."""
+    duration = item.get("duration")
+    if item.get("source") != "calendar" or not isinstance(duration, (int, float)) or duration < 86400 or \
+            item.get("location") not in (MISSING, None, ""):
+        return MISSING
+    place = stay_place(item.get("title"), None)
+    return MISSING if place is None else place
 
 
 def _scaled(key: str, factor: float) -> Callable[[Item], Any]:
@@ -138,6 +151,7 @@ _alias("labels tags", "labels")
 _alias("device", "device")
 _alias("platform", "platform")
 _alias("country", "country")
+_alias("city town trip_destination", "city", _stay_place)
 _alias("profile", "profile")
 _alias("duration duration_s duration_sec duration_seconds length play_time time_played listening_time seconds", "duration")
 _alias("duration_min duration_mins duration_minutes minutes", _scaled("duration", 60.0))

@@ -59,7 +59,7 @@ FILLER = set(
     while during after before since until about into from by as up out over under
     start started end ended date dates datetime datetimes day days names name amount amounts value values
     number numbers count list attribute attributes details info information session sessions
-    event events thing things something anything everything someone anyone somewhere anywhere stuff
+    event events entry entries thing things something anything everything someone anyone somewhere anywhere stuff
     """.split()
 )
 TIME_WORDS = {*MONTH_NAMES, *MONTH_ABBREVIATIONS, *WEEKDAY_NAMES, *PARTS_OF_DAY, *(f"{d}s" for d in PARTS_OF_DAY)} | set(

@@ -17,7 +17,7 @@ that is not such a booking has no value.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from app.engine.extract import normalise
 
@@ -32,6 +32,8 @@ _FIELD_NAMES = {
     "confirmation_code": "booking_reference", "reference": "booking_reference",
     "booking_confirmation": "booking_reference",
     "flight_date": "flight_date", "departure_date": "flight_date",
+    "travellers": "travellers", "travelers": "travellers", "passengers": "travellers", "passenger_names": "travellers",
+    "fellow_travellers": "travellers",
 }
 
 # The text fields of an event where a booking writes its facts; a calendar entry carries a mail merged into it
@@ -59,6 +61,47 @@ _LODGING = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|apartme
                       r"casa|quinta|haus|residence|villa|camping)\b", re.I)
 
 
+# the people a booking is for: "Guests 3 (Maren Solberg, Ines Carvalho, Priya Raman)", "Passengers: Siobhán Kelly,
+# Marek Nowak", or "Passengers:" above one indented name a line
+_TRAVELLERS = (
+    re.compile(r"\b(?i:guests?|travell?ers?|passengers?)[ \t]*:?[ \t]*\d+[ \t]*\((?P<names>[^)\n]+)\)"),
+    re.compile(r"\b(?i:passengers?|travell?ers?|guests?)[ \t]*:[ \t]*(?P<names>[^\W\d_][^\n]*)"),
+    re.compile(r"\b(?i:passengers?|travell?ers?|guests?)[ \t]*:[ \t]*\n(?P<lines>(?:[ \t]+[^\W\d_][^\n]*\n?)+)"),
+)
+_PERSON = re.compile(r"^[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){0,3}$")
+
+
+def _travellers(texts: list[str]) -> tuple[str, ...] | None:
+    for text in texts:
+        for pattern in _TRAVELLERS:
+            match = pattern.search(text)
+            if match is None:
+                continue
+            written = match.group("names") if "names" in pattern.groupindex else match.group("lines")
+            names = [n.strip() for n in re.split(r",|\n|\band\b", written) if n.strip()]
+            if names and all(_PERSON.match(n) and n[0].isupper() for n in names):
+                return tuple(names)
+    return None
+
+
+def booked_travellers(mails: Iterable[Any]) -> list[tuple[str, tuple[str, ...]]]:
+    """The mails (events) that name the travellers of a booking, as (the text in lower case of every mail of that
+    booking: a check-in reminder names the city its booking writes as an airport's code, the travellers)."""
+    texts: dict[str, list[str]] = {}
+    listing = []
+    for mail in mails:
+        attrs = {"title": mail.title, "text": mail.text, **mail.data}
+        text = f"{mail.title}\n{mail.text}".lower()
+        reference = read_booking(attrs, "booking_reference")
+        if reference is not None:
+            texts.setdefault(reference, []).append(text)
+        names = read_booking(attrs, "travellers")
+        if names:
+            listing.append((reference, text, names))
+    return [("\n".join(texts.get(reference, [text])) if reference else text, names)
+            for reference, text, names in listing]
+
+
 def booking_field(name: str) -> str | None:
     """The booking field an attribute name asks for ("hotel", "airline", "flight_number", "booking_reference",
     "flight_date"), or None for other names."""
@@ -77,8 +120,9 @@ def _first(pattern: re.Pattern, texts: list[str], group: str | int = "name") -> 
     return None
 
 
-def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
-    """The `field` (booking_field's) of the event whose attributes are `attrs`, or None where it writes none."""
+def read_booking(attrs: Mapping[str, Any], field: str) -> str | tuple[str, ...] | None:
+    """The `field` (booking_field's) of the event whose attributes are `attrs`, or None where it writes none; the
+    travellers as a tuple of names."""
     texts = _texts(attrs)
     whole = "\n".join(texts)
     flying = _FLYING.search(whole) is not None
@@ -95,6 +139,8 @@ def read_booking(attrs: Mapping[str, Any], field: str) -> str | None:
         if attrs.get("source") != "calendar" or not flying or start is None:
             return None
         return start.date().isoformat() if hasattr(start, "date") else str(start)[:10]
+    if field == "travellers":
+        return _travellers(texts)
     if field == "flight_number":
         if not flying:
             return None

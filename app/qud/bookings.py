@@ -218,35 +218,56 @@ def cost_tree(asked: CostAsked, question: str) -> Node:
     return Node.from_step(question, f"APPLY(l={first}, fct=lambda l: l + {second})", tuple(costs))
 
 
+def _q(text: str) -> str:
+    return format_value(Qud(text))
+
+
+def _read(names: list[str], below: Node, question: str) -> Node:
+    """EXTRACT of `names` (an amount as a number, travellers as a list, the rest as text) over `below`."""
+    written = ", ".join(map(format_value, names))
+    types = ", ".join("float" if name == "total" else "list" if name == "travellers" else "str" for name in names)
+    return Node.from_step(question, f"EXTRACT(l={_q(below.question)}, attr_names=[{written}], attr_types=[{types}])",
+                          (below,))
+
+
+def _kept(below: Node, test: str, question: str, more: tuple[Node, ...] = ()) -> Node:
+    return Node.from_step(question, f"FILTER(l={_q(below.question)}, filter=lambda attr: {test})", (below, *more))
+
+
+def _mails() -> Node:
+    return Node.from_step("my emails", 'RETRIEVE(query="my emails")', ())
+
+
+def _naming(key: str) -> tuple[Node, str]:
+    """Every mail that names a booking by `key` (its hotel, its booking reference), and how they are called."""
+    naming = "hotel" if key == "hotel" else "booking reference"
+    return _kept(_read([key], _mails(), f"my emails with {naming}"), f"attr.get({format_value(key)}) is not None",
+                 f"my emails naming a {naming}"), naming
+
+
+def _for_place(place: str, key: str) -> tuple[str, Node]:
+    """A lambda test that a booking is for `place`, and the node it reads: the booking names the place, or another
+    mail of that booking does ("Check-in is now open for your flight EI 3254 to Edinburgh. Booking reference:
+    0H9QC8" for a booking that writes "DUB -> EDI")."""
+    named, naming = _naming(key)
+    said, name = format_value(place.lower()), format_value(key)
+    naming_place = _kept(named, f"{said} in ({WRITTEN_TEXT}).lower()", f"my emails naming a {naming} and {place}")
+    return (f"({said} in ({WRITTEN_TEXT}).lower() or "
+            f"any(attr.get({name}) == mail[{name}] for mail in {_q(naming_place.question)}))"), naming_place
+
+
 def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
     """What the bookings of one kind (`field` marks them) cost as `asked`, each refund counted against the booking
     whose `key` it names."""
-    q = lambda text: format_value(Qud(text))  # noqa: E731
     noun = "hotel" if field == "hotel" else "flight"
-    naming = "hotel" if key == "hotel" else "booking reference"
-
-    def read(names: list[str], below: Node, question: str) -> Node:
-        written = ", ".join(map(format_value, names))
-        types = ", ".join("float" if name == "total" else "str" for name in names)
-        return Node.from_step(question, f"EXTRACT(l={q(below.question)}, attr_names=[{written}], attr_types=[{types}])",
-                              (below,))
-
-    def kept(below: Node, test: str, question: str, more: tuple[Node, ...] = ()) -> Node:
-        return Node.from_step(question, f"FILTER(l={q(below.question)}, filter=lambda attr: {test})", (below, *more))
-
-    def named() -> Node:   # every mail that names a booking by its key
-        mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")', ())
-        return kept(read([key], mails, f"my emails with {naming}"), f"attr.get({format_value(key)}) is not None",
-                    f"my emails naming a {naming}")
-
+    named, naming = _naming(key)
     # what each such mail paid: a booking's own total, a refund's amount below nothing
-    amounts = kept(read(["total"], named(), f"my emails naming a {naming} with amount paid"),
-                   'attr.get("total") is not None', f"my emails naming a {naming} that say an amount")
+    amounts = _kept(_read(["total"], named, f"my emails naming a {naming} with amount paid"),
+                    'attr.get("total") is not None', f"my emails naming a {naming} that say an amount")
     # the bookings of the kind asked: a total paid, in the year or month asked, for the place
-    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")', ())
-    marked = kept(read([field], mails, f"my emails with {field.replace('_', ' ')}"),
-                  f"attr.get({format_value(field)}) is not None", f"my {noun} bookings and their mails")
-    paid = read(["total"] if key == field else ["total", key], marked, f"my {noun} bookings with amount paid")
+    marked = _kept(_read([field], _mails(), f"my emails with {field.replace('_', ' ')}"),
+                   f"attr.get({format_value(field)}) is not None", f"my {noun} bookings and their mails")
+    paid = _read(["total"] if key == field else ["total", key], marked, f"my {noun} bookings with amount paid")
     tests, said, more = ['attr.get("total") is not None and attr["total"] > 0'], "", ()
     if asked.period is not None:
         year, month = asked.period
@@ -255,18 +276,32 @@ def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
             tests.append(f'attr["start_datetime"].month == {month}')
         said += f" in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
     if asked.place is not None:
-        # a booking for the place names it, or another mail of that booking does ("Check-in is now open for your
-        # flight EI 3254 to Edinburgh. Booking reference: 0H9QC8" for a booking that writes "DUB -> EDI")
-        place, name = format_value(asked.place.lower()), format_value(key)
-        naming_place = kept(named(), f"{place} in ({WRITTEN_TEXT}).lower()", f"my emails naming a {naming} and "
-                                                                                  f"{asked.place}")
-        tests.append(f"({place} in ({WRITTEN_TEXT}).lower() or "
-                     f"any(attr.get({name}) == mail[{name}] for mail in {q(naming_place.question)}))")
+        test, naming_place = _for_place(asked.place, key)
+        tests.append(test)
         said += f" for {asked.place}"
         more = (naming_place,)
-    booked = kept(paid, " and ".join(tests), f"my {noun} bookings{said}", more)
+    booked = _kept(paid, " and ".join(tests), f"my {noun} bookings{said}", more)
     both = Node.from_step(f"my {noun} bookings{said} and their refunds",
-                          f"JOIN(l1={q(amounts.question)}, l2={q(booked.question)}, "
+                          f"JOIN(l1={_q(amounts.question)}, l2={_q(booked.question)}, "
                           f'condition="i1.{key} == i2.{key}")', (amounts, booked))
-    return Node.from_step(f"how much I paid for {noun}s{said}", f'SUM(l={q(both.question)}, attr_name="total")',
+    return Node.from_step(f"how much I paid for {noun}s{said}", f'SUM(l={_q(both.question)}, attr_name="total")',
                           (both,))
+
+
+# --- who travelled with me -------------------------------------------------------------------------------------------
+# "who came with me to Porto?": a booking for the place names its travellers ("Guests 3 (Siobhán Kelly, Aoife Murphy,
+# Chiamaka Obi)", "Passengers: ..."; app.extract.bookings), where the trip's own calendar entry names nobody.
+
+def travellers_listed(place: str, owner: str | None) -> Node:
+    """Every traveller the bookings for `place` name, the `owner` of the data left out, in name order."""
+    listing = _kept(_read(["travellers", "booking_reference"], _mails(), "my emails with travellers"),
+                    'attr.get("travellers") is not None', "my bookings naming their travellers")
+    test, naming_place = _for_place(place, "booking_reference")
+    booked = _kept(listing, test, f"my bookings for {place} naming their travellers", (naming_place,))
+    each = Node.from_step(f"the travellers of my bookings for {place}",
+                          f'UNNEST(l={_q(booked.question)}, nested_attr_name="travellers", '
+                          f'unnested_attr_name="person")', (booked,))
+    if owner is not None:
+        each = _kept(each, f'attr["person"] != {format_value(owner)}', f"who travelled with me to {place}")
+    return Node.from_step(f"everyone who travelled with me to {place}",
+                          f'APPLY(l={_q(each.question)}, fct=lambda l: sorted({{i["person"] for i in l}}))', (each,))

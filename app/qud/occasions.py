@@ -28,7 +28,8 @@ from typing import Callable, Mapping
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import APPOINTMENT_WORD_GROUPS, FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES, SPORT_WORD_GROUPS
+from app.lexicon import (APPOINTMENT_WORD_GROUPS, BIRTHDAY_MARKS, FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES,
+                         SPORT_WORD_GROUPS)
 from app.qud.periods import (
     WRITTEN_TEXT, RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where,
 )
@@ -122,7 +123,7 @@ def _without(question: str, match: re.Match) -> str | None:
 # --- a day ------------------------------------------------------------------------------------------------
 
 # the days of a year that a calendar keeps for a person: their entries say the word or show a cake
-_PERSONAL_DAYS = {"birthday": ("birthday", "bday", "\U0001f382"), "bday": ("birthday", "bday", "\U0001f382"),
+_PERSONAL_DAYS = {"birthday": BIRTHDAY_MARKS, "bday": BIRTHDAY_MARKS,
                   "wedding": ("wedding",), "anniversary": ("anniversary",), "graduation": ("graduation",)}
 # "on my birthday", "on Maria's birthday", "on my wedding day", "on our anniversary"
 _PERSONAL_DAY = re.compile(r"\bon\s+(?P<whose>my|our|(?P<name>[^\W\d_]+)'s?)\s+(?P<day>"
@@ -256,15 +257,48 @@ def within_occasion(tree: Node, occasion: Occasion, question: str,
     return above_each_retrieve(tree, question, words, joined)
 
 
+# Every trip's own entry is one of a day or longer in the calendar, whatever it says ("Trip to Tokyo", "OOO -
+# Chamonix", "Funchal 🇵🇹", "Kyoto"): the search for "I went on a trip" found those that say "trip" (3 of p13's
+# 8, 2 of another calendar's 7). So a search for trips that names nothing else reads every entry of the calendar
+# (app.retrieve: EVERY_ENTRY is looked up, not judged) and keeps those of a day or longer: not a birthday, nor a stay
+# at the parents' or grandparents' ("Mama 🚆", "Weihnachten bei Mama", "Christmas in Cork w/ Mam"), which is a visit.
+EVERY_ENTRY = "my calendar entries"
+_FAMILY_HOME = sorted(word for word, kin in KIN_WORDS.items()
+                      if set(kin) <= {"mother", "father", "grandmother", "grandfather"})
+# the words of a search for trips that name nothing else: "I went on a trip", "my holidays", "I travelled abroad"
+_TRIP_SEARCH_WORDS = FUNCTION_WORDS | frozenset(
+    "i went go going gone took take taking made make did do had have trip trips holiday holidays vacation vacations "
+    "travel travelled traveled travelling traveling away abroad".split())
+
+
+def a_trips_own_entry(text_lower: str = _TEXT_LOWER) -> str:
+    """A lambda test that an event is a trip's own entry: a day or longer, neither a birthday nor a stay with family
+    (`text_lower`: the event's text in lower case, as a lambda expression)."""
+    title = 'str(attr.get("title") or "").lower().split()'
+    return (f"{LASTS_A_DAY} and not ({_marks_a_birthday(text_lower)}) and "
+            f"not any(word in [{', '.join(map(format_value, _FAMILY_HOME))}] for word in {title})")
+
+
+def trips_searched(query: str) -> bool:
+    """Whether a search's query looks for trips and names nothing else ("I went on a trip", "my holidays in 2023";
+    not "my trip to Oslo", "I went on a trip with Ines")."""
+    words = re.findall(r"[^\W\d_][\w'’-]*", query.lower())
+    return (_TRIP_NOUN.search(query) is not None
+            and all(w in _TRIP_SEARCH_WORDS or w in MONTH_NAMES for w in words))
+
+
 def trip_entries(tree: Node) -> Node | None:
     """`tree` with a FILTER above each RETRIEVE of trips ("I went on a trip", "my holidays") that keeps the trips'
-    own entries, those of a day or longer; None when it has no such RETRIEVE. Counting trips then counts trips, not
-    every flight, booking and outing of each."""
+    own entries, those of a day or longer (of every entry of the calendar where the search names nothing but trips);
+    None when it has no such RETRIEVE. Counting trips then counts trips, not every flight, booking and outing of
+    each."""
 
     def entries(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
         if not isinstance(query, str) or not _TRIP_NOUN.search(query):
             return retrieve
+        if trips_searched(query):
+            return kept_where(retrieve, a_trips_own_entry(), query=EVERY_ENTRY, about=f"{query}: {EVERY_ENTRY}")
         # the FILTER asks the model's question; the RETRIEVE under it finds every event about it
         return kept_where(retrieve, LASTS_A_DAY)
 
@@ -674,7 +708,7 @@ def birthday_entries(tree: Node) -> Node | None:
 # question names, and their people are listed (app.qud.frames.people_listed).
 
 _COMPANY = re.compile(
-    r"^who\s+(?:came|come|went|go|travel+ed|flew|was|were|joined)\s+(?:with\s+(?:me|us)\s+)?"
+    r"^who\s+(?:came|come|went|go|travel+ed|flew|was|were|joined)(?:\s+along)?\s+(?:with\s+(?:me|us)\s+)?"
     r"(?P<prep>to|on|in)\s+(?P<what>.+?)(?:\s+with\s+(?:me|us))?(?P<rest>(?:\s+(?:in|during)\b.*)?)$"
     r"|^who\s+(?:did|do)\s+(?:i|we)\s+(?:go|travel|fly|come)\s+(?P<prep2>to|on|in)\s+(?P<what2>.+?)\s+with"
     r"(?P<rest2>(?:\s+(?:in|during)\b.*)?)$", re.I)
@@ -691,10 +725,19 @@ def started_in(dated: re.Match) -> str:
     return test
 
 
-def company_trip(question: str) -> Node | None:
-    """The entries of the trip whose people a "who came with me ..." question asks for, or None for other
-    questions: a place named with "to" or "in" is a trip to it; "the Amsterdam trip" is my Amsterdam trip; a year
-    or month after it ("in January 2024") keeps the entries that start in it."""
+@dataclass(frozen=True)
+class CompanyAsked:
+    """The trip whose people a question asks for: its own entries, and the place it went to (None where the question
+    names the trip otherwise, or dates it: a booking's mail is sent before the trip)."""
+
+    entries: Node
+    place: str | None = None
+
+
+def company_trip(question: str) -> CompanyAsked | None:
+    """The trip whose people a "who came with me ..." question asks for, or None for other questions: a place named
+    with "to" or "in" is a trip to it; "the Amsterdam trip" is my Amsterdam trip; a year or month after it ("in
+    January 2024") keeps the entries that start in it."""
     text = " ".join(question.split()).strip(" ?.!")
     match = _COMPANY.match(text)
     if match is None:
@@ -707,15 +750,18 @@ def company_trip(question: str) -> Node | None:
         return None
     if _TRIP_NOUN.search(what):
         trip = re.sub(r"^(?:(?:the|our|my)\s+)?", "my ", what, count=1, flags=re.I)
+        named = re.fullmatch(r"my\s+(?:trip|holiday|vacation)\s+to\s+(?P<place>.+)|my\s+(?P<place2>.+?)\s+"
+                             r"(?:trip|holiday|vacation)", trip, re.I)
+        place = named and (named.group("place") or named.group("place2"))
     elif prep != "on" and what[:1].isupper():   # not "on a run", "to the cinema"
-        trip = f"my trip to {what}"
+        trip, place = f"my trip to {what}", what
     else:
         return None
     entries = kept_where(Node.from_step(trip, f"RETRIEVE(query={format_value(trip)})", ()), LASTS_A_DAY)
     if dated is None:
-        return entries
-    return Node.from_step(f"{trip}{rest}", f"FILTER(l={format_value(Qud(entries.question))}, filter=lambda attr: "
-                          f"{started_in(dated)})", (entries,))
+        return CompanyAsked(entries, place if place and place[:1].isupper() else None)
+    return CompanyAsked(Node.from_step(f"{trip}{rest}", f"FILTER(l={format_value(Qud(entries.question))}, filter="
+                                       f"lambda attr: {started_in(dated)})", (entries,)))
 
 
 # --- whose birthday ---------------------------------------------------------------------------------------------
@@ -814,14 +860,12 @@ def travels_asked(question: str) -> Node | None:
     dated = DATED.match(rest) if rest.strip() else None
     if match is None or rest.strip() and dated is None:
         return None
-    text_of = _TEXT_LOWER
-    birthday = _marks_a_birthday(text_of)
-    test = f"{LASTS_A_DAY} and not ({birthday})"
+    test = a_trips_own_entry()
     if dated is not None:
         test += f" and {started_in(dated)}"
     trips = f"my trips{rest}"
-    return kept_where(Node.from_step(trips, 'RETRIEVE(query="I went on a trip")', ()), test,
-                      about="every event about a trip")
+    return kept_where(Node.from_step(trips, f"RETRIEVE(query={format_value(EVERY_ENTRY)})", ()), test,
+                      about=f"every trip: {EVERY_ENTRY}")
 
 
 _COUNTRIES = re.compile(r"\b(?:countries|country)\b", re.I)
@@ -927,12 +971,12 @@ def nights_asked(question: str) -> NightsAsked | None:
         test = _names_trip_to(place)
     else:
         trip = "my trips"
-        test = f'{LASTS_A_DAY} and not ({_marks_a_birthday(_TEXT_LOWER)})'
+        test = a_trips_own_entry()
     if dated is not None:
         test += f" and {started_in(dated)}"
-    query = f"my trip to {place}" if place is not None else "I went on a trip"
+    query = f"my trip to {place}" if place is not None else EVERY_ENTRY
     trips = kept_where(Node.from_step(f"{trip}{rest}", f"RETRIEVE(query={format_value(query)})", ()), test,
-                       about=f"every event about {trip}")
+                       about=f"every event about {trip}" if place is not None else f"every trip: {EVERY_ENTRY}")
     return NightsAsked(trips, measure)
 
 

@@ -80,6 +80,7 @@ class RetrieveThresholds:
     mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
     mail_lookup: bool = True         # "I sent an email", "emails I received": the mails by their sender, no model
     sender_lookup: bool = True       # "emails from Nielsen", "a Guardian newsletter": the mails of the senders named
+    calendar_lookup: bool = True     # "my calendar entries": every entry of the calendar, no model
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "RetrieveThresholds":
@@ -181,12 +182,15 @@ class ModelRetriever:
         clock = time.perf_counter()
         index = self.index_for(store, check=check)
         trace.seconds["index_sync"] = time.perf_counter() - clock
-        mails = self.mails(query, store) if self.thresholds.mail_lookup else None
-        if mails is None and self.thresholds.sender_lookup:
-            mails = self.senders_mails(query, store)
-        if mails is not None:
-            kept = heads = mails
-            trace.pool = trace.after_patterns = trace.after_events = [e.id for e in mails]
+        # the queries that name a whole source or a sender's mails are looked up, not judged
+        looked_up = self.mails(query, store) if self.thresholds.mail_lookup else None
+        if looked_up is None and self.thresholds.sender_lookup:
+            looked_up = self.senders_mails(query, store)
+        if looked_up is None and self.thresholds.calendar_lookup and _CALENDAR_QUERY.fullmatch(_plain(query)):
+            looked_up = list(store.events(source=["calendar"]))
+        if looked_up is not None:
+            kept = heads = looked_up
+            trace.pool = trace.after_patterns = trace.after_events = [e.id for e in looked_up]
         else:
             # "emails from my mum": her mails write "Eva", not "mum"; the pool looks for the people the book names
             book = people_book(store) if self.thresholds.name_filter else {}
@@ -517,13 +521,23 @@ _MAIL_QUERIES = (   # a query naming nothing but mails, and which way they went
 )
 
 
+# a query naming nothing but the calendar's entries: the rules ask it for every entry and keep those of a kind (a
+# trip's entry spans a day or more), which the cross-encoders find only where the entry says what it is
+_CALENDAR_QUERY = re.compile(r"(?:all\s+|every\s+)?(?:of\s+)?(?:the\s+|my\s+)?(?:calendar\s+(?:entries|entry|events?)|"
+                             r"calendar|entries\s+(?:in|of)\s+my\s+calendar)")
+
+
+def _plain(query: str) -> str:
+    return " ".join(query.lower().split()).strip(" .?!")
+
+
 def mail_direction(query: str) -> str | None:
     """"sent", "got" or "all" for a query that names nothing but mails (and which way they went), else None.
 
     mail_direction("I sent an email") -> "sent"; mail_direction("emails I received") -> "got";
     mail_direction("emails from Markus") -> None
     """
-    text = " ".join(query.lower().split()).strip(" .?!")
+    text = _plain(query)
     return next((direction for direction, pattern in _MAIL_QUERIES if pattern.fullmatch(text)), None)
 
 

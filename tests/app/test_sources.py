@@ -140,3 +140,23 @@ def test_the_window_shows_every_source_by_keys_of_its_spec():
         assert display.body_key is None or display.body_key in spec.keys, spec.name
         assert set(display.value_keys) <= set(spec.measure_keys), spec.name
     assert len({spec.display.name for spec in SOURCES.values()}) == len(SOURCES)
+
+
+@pytest.mark.parametrize("title, location, place", [
+    ("Trip to Tokyo", "Tokyo, Japan", "Tokyo"),
+    ("Funchal 🇵🇹", "", "Funchal"),
+    ("Edinburgh 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", None, "Edinburgh"),
+    ("New York", None, "New York"),
+    ("Kraków 🇵🇱", None, "Kraków"),
+    ("Trip: OOO", None, None),                  # no name of a place
+    ("OOO - Chamonix", "", "Chamonix"), ("Trip to Lake Como", None, "Lake Como"), ("Krakow trip", None, "Krakow"),
+    ("Holiday: Crete", None, "Crete"), ("Amsterdam with Thomas and Kai", None, None),
+    ("Weihnachten bei Mama", None, None),       # words in lower case: not a name
+    ("🎂 Jonas", None, None),                   # a birthday's entry
+    ("my bday 🎉", None, None),
+    ("Dentist 10:30", None, None),
+])
+def test_the_place_a_stays_own_entry_names(title, location, place):
+    from app.sources import stay_place
+
+    assert stay_place(title, location) == place

@@ -1,5 +1,6 @@
-"""What the bookings cost (booking_costs_frame, app.qud.bookings): the totals their mails write, each refund counted
-against the booking it names, answered through the shipped operators over mails written in layouts of their own."""
+"""What the bookings' mails say (app.qud.bookings), answered through the shipped operators over mails written in
+layouts of their own: what the bookings cost (booking_costs_frame: the totals their mails write, each refund counted
+against the booking it names) and who travelled along (company_frame: the travellers they name)."""
 
 from __future__ import annotations
 
@@ -33,16 +34,19 @@ def _bookings(tmp_path):
     mails = [
         _mail(1, (2023, 3, 2), "Roomly", "Your reservation at Hotel Lumen, Porto",
               "Hi Sam,\n\nyour reservation at Hotel Lumen, Porto is confirmed.\nCheck-in: 12 May 2023\n"
-              "Check-out: 15 May 2023\nGuests: 2\n\nAmount paid: €420.00\nReservation number: RM88231"),
+              "Check-out: 15 May 2023\nGuests 2 (Sam Rivera, Lea Stone)\n\nAmount paid: €420.00\n"
+              "Reservation number: RM88231"),
         _mail(2, (2023, 3, 3), "Skyways", "Your e-ticket QX7T2L",
               "Booking reference: QX7T2L\n\nFlight SW 2046 Hamburg → Porto, 12 May 2023\n"
-              "Flight SW 2047 Porto → Hamburg, 15 May 2023\n\nTotal paid: 318.40 EUR"),
+              "Flight SW 2047 Porto → Hamburg, 15 May 2023\n\nPassengers:\n  Sam Rivera\n  Lea Stone\n  Max Rowe\n\n"
+              "Total paid: 318.40 EUR"),
         _mail(3, (2023, 5, 13), "Sam Rivera", "porto", "Checked in at Hotel Lumen, lovely view over the river."),
         _mail(4, (2023, 8, 20), "Roomly", "Booking confirmed: Pension Kranich, Berlin",
               "Booking confirmed: Pension Kranich, Berlin\nCheck-in 3 October 2023, check-out 6 October 2023\n"
               "Total: 180,00 €"),
         _mail(5, (2023, 8, 21), "Skyways", "Your e-ticket ZP4K9M",
-              "Booking reference: ZP4K9M\n\nFlight SW 881 HAM → BER, 3 Oct 2023\n\nTotal paid: €99.00"),
+              "Booking reference: ZP4K9M\n\nFlight SW 881 HAM → BER, 3 Oct 2023\n\nPassengers: Sam Rivera, Jo Park\n\n"
+              "Total paid: €99.00"),
         _mail(6, (2023, 9, 30), "Roomly", "Your stay at Pension Kranich has been cancelled",
               "Your stay at Pension Kranich has been cancelled.\n\nRefund amount: 180,00 €"),
         _mail(7, (2023, 10, 2), "Skyways", "Check-in is open",
@@ -53,7 +57,10 @@ def _bookings(tmp_path):
               "Your booking KL22QQ (SW 510) has been cancelled. A refund of €150.00 will be issued to your card."),
         _mail(10, (2023, 6, 1), "Munchbox", "Your order", "Your food is on its way.\n\nTotal €25.49"),
     ]
-    return write_store(tmp_path / "events.sqlite", mails)
+    trips = [Event(source="calendar", type="ics", start=datetime(2023, 5, 12, tzinfo=timezone.utc),
+                   end=datetime(2023, 5, 15, tzinfo=timezone.utc), title="Porto 🇵🇹", text="Porto 🇵🇹",
+                   data={"summary": "Porto 🇵🇹", "all_day": True}, position="trip", key=content_key("c", "porto"))]
+    return write_store(tmp_path / "events.sqlite", mails + trips)
 
 
 def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
@@ -108,3 +115,33 @@ def test_the_booking_costs_frame_can_be_switched_off(tmp_path, monkeypatch):
     answer = _asked(_bookings(tmp_path), "How much did I pay for hotels?", FakeLLM(steps), trace)
     # the model's search for purchases finds one mail, which says no amount
     assert "booking_costs_frame" not in trace.acted and answer.value is None
+
+
+# --- who travelled with me -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, people", [
+    ("who came with me to Porto?", ["Lea Stone", "Max Rowe"]),   # the stay's guests and the flight's passengers
+    ("who went to Berlin with me", ["Jo Park"]),   # the flight's booking writes "BER"; its reminder, Berlin
+])
+def test_who_came_along_is_every_traveller_the_trips_bookings_name_but_the_owner(tmp_path, question, people):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_bookings(tmp_path), question, llm, trace)
+    assert "company_frame" in trace.acted and not llm.calls
+    assert answer.value == people
+
+
+@pytest.mark.parametrize("text, travellers", [
+    ("Guests 3 (Maren Solberg, Jonas Brandt, Tomás Ibáñez)\n\nTotal price €298.00", ("Maren Solberg", "Jonas Brandt",
+                                                                                     "Tomás Ibáñez")),
+    ("Passengers:\n  Maren Solberg\n  Ines Carvalho\n\nFlights:", ("Maren Solberg", "Ines Carvalho")),
+    ("Passengers: Siobhán Kelly, Dara Ó Súilleabháin and Marek Nowak", ("Siobhán Kelly", "Dara Ó Súilleabháin",
+                                                                        "Marek Nowak")),
+    ("Passenger: Anna Schwarz\nOutbound: EU1344 Munich - Tokyo", ("Anna Schwarz",)),
+    ("Check-in: 11 April 2020\nGuests: 5", None),   # a number of guests names nobody
+    ("The guests loved the cake", None),
+])
+def test_the_travellers_a_booking_names(text, travellers):
+    from app.extract.bookings import booking_field, read_booking
+
+    assert booking_field("passengers") == booking_field("travellers") == "travellers"
+    assert read_booking({"text": text}, "travellers") == travellers

@@ -366,12 +366,11 @@ def test_rules_off_by_default_can_be_switched_on_and_off_wins(monkeypatch):
     monkeypatch.delenv("LIFELENS_QUD_RULES_OFF", raising=False)
     monkeypatch.delenv("LIFELENS_QUD_RULES_ON", raising=False)
     assert rules_off_from_environment() == RULES_OFF_BY_DEFAULT == {"widen_extract", "impossible_test", "new_topic",
-                                                                    "ruled_out_kinds", "company_frame"}
+                                                                    "ruled_out_kinds"}
     assert not QudConfig().on("new_topic") and QudConfig().on("keep_names")
     monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "new_topic, widen_extract")
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "widen_extract,keep_names")
-    assert rules_off_from_environment() == {"impossible_test", "widen_extract", "keep_names", "ruled_out_kinds",
-                                            "company_frame"}
+    assert rules_off_from_environment() == {"impossible_test", "widen_extract", "keep_names", "ruled_out_kinds"}
     monkeypatch.setenv("LIFELENS_QUD_RULES_ON", "no_such_rule")
     with pytest.raises(ValueError, match="LIFELENS_QUD_RULES_ON: unknown rule"):
         rules_off_from_environment()

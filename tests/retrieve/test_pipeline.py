@@ -539,6 +539,28 @@ def test_mails_by_their_direction_are_looked_up_by_sender_not_judged(tmp_path):
         judged.close()
 
 
+@pytest.mark.parametrize("query", ["my calendar entries", "every calendar entry", "all of my calendar events",
+                                   "entries in my calendar", "My calendar."])
+def test_a_query_naming_nothing_but_the_calendar_is_every_entry_looked_up(tmp_path, query):
+    """The rules ask for every entry and keep those of a kind (a trip's spans days), which the cross-encoder finds
+    only where the entry says what it is; switched off, the cross-encoder decides."""
+    drop_calendar = FakeCrossEncoder(relevant_sources={"mail"}, partly_sources={"calendar"}, keep_word="no such word")
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0)
+    with EventStore.open(tmp_path / "friends.sqlite") as store:
+        import_events(store, friends_life())
+        looked_up = ModelRetriever(cross_encoder=drop_calendar, thresholds=thresholds)
+        judged = ModelRetriever(cross_encoder=drop_calendar, thresholds=replace(thresholds, calendar_lookup=False))
+        assert sorted(i.get("title") for i in looked_up.retrieve(query, store, date(2024, 4, 1))) == [
+            "Dinner with Markus", "Walk"]
+        assert looked_up.last_trace.after_events == looked_up.last_trace.pool   # nothing judged
+        assert not any(i.get("source") == "calendar" for i in judged.retrieve(query, store, date(2024, 4, 1)))
+        # a query that names more than the calendar is judged: the cross-encoder drops the entries
+        assert not any(i.get("source") == "calendar"
+                       for i in looked_up.retrieve("calendar entries about dinner", store, date(2024, 4, 1)))
+        looked_up.close()
+        judged.close()
+
+
 def test_mails_of_a_sender_named_by_a_company_are_looked_up_by_sender(tmp_path):
     """'emails from Nielsen' is every mail from an address at nielsen.com, 'I got a Guardian newsletter' every mail
     The Guardian sent, also where the cross-encoder drops every mail; a word two senders' names share names
