@@ -17,9 +17,11 @@ that is not such a booking has no value.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any, Iterable, Mapping
 
 from app.engine.extract import normalise
+from app.lexicon import MONTH_ABBREVIATIONS, MONTH_NAMES
 
 # attribute names (lower case, words joined by "_") -> the field they ask for
 _FIELD_NAMES = {
@@ -34,6 +36,7 @@ _FIELD_NAMES = {
     "flight_date": "flight_date", "departure_date": "flight_date",
     "travellers": "travellers", "travelers": "travellers", "passengers": "travellers", "passenger_names": "travellers",
     "fellow_travellers": "travellers",
+    "nights_booked": "nights_booked", "booked_nights": "nights_booked",
 }
 
 # The text fields of an event where a booking writes its facts; a calendar entry carries a mail merged into it
@@ -84,6 +87,36 @@ def _travellers(texts: list[str]) -> tuple[str, ...] | None:
     return None
 
 
+# a stay's nights: its labelled line ("Nights 4", "Nights: 3"), else from its check-in to its check-out ("Check-in: 24
+# June 2022 from 15:00", "Check-out Monday, 22 May 2023"); not "we stayed 3 nights" in a diary
+_NIGHTS = re.compile(r"^[ \t]*(?i:nights?)[ \t]*:?[ \t]*(?P<n>\d{1,3})[ \t]*$", re.M)
+_MONTHS = "|".join(sorted({*MONTH_NAMES, *MONTH_ABBREVIATIONS}, key=len, reverse=True))
+_DAY = rf"(?P<day>\d{{1,2}})\.?[ \t]+(?P<month>{_MONTHS})\.?[ \t]+(?P<year>\d{{4}})"
+_CHECK_IN = re.compile(rf"\b(?i:check-?in)\b[ \t]*:?[ \t]*(?:[A-Za-z]+,?[ \t]+)?(?i:{_DAY})")
+_CHECK_OUT = re.compile(rf"\b(?i:check-?out)\b[ \t]*:?[ \t]*(?:[A-Za-z]+,?[ \t]+)?(?i:{_DAY})")
+
+
+def _day(match: re.Match) -> date | None:
+    month = match.group("month").lower()[:3]
+    try:
+        return date(int(match.group("year")), MONTH_ABBREVIATIONS.index(month) + 1, int(match.group("day")))
+    except ValueError:
+        return None
+
+
+def _nights(texts: list[str]) -> int | None:
+    for text in texts:
+        written = _NIGHTS.search(text)
+        if written is not None:
+            return int(written.group("n"))
+        came, left = _CHECK_IN.search(text), _CHECK_OUT.search(text)
+        if came is not None and left is not None:
+            first, last = _day(came), _day(left)
+            if first is not None and last is not None and last > first:
+                return (last - first).days
+    return None
+
+
 def booked_travellers(mails: Iterable[Any]) -> list[tuple[str, tuple[str, ...]]]:
     """The mails (events) that name the travellers of a booking, as (the text in lower case of every mail of that
     booking: a check-in reminder names the city its booking writes as an airport's code, the travellers)."""
@@ -120,9 +153,9 @@ def _first(pattern: re.Pattern, texts: list[str], group: str | int = "name") -> 
     return None
 
 
-def read_booking(attrs: Mapping[str, Any], field: str) -> str | tuple[str, ...] | None:
+def read_booking(attrs: Mapping[str, Any], field: str) -> str | int | tuple[str, ...] | None:
     """The `field` (booking_field's) of the event whose attributes are `attrs`, or None where it writes none; the
-    travellers as a tuple of names."""
+    travellers as a tuple of names, a stay's nights as a number."""
     texts = _texts(attrs)
     whole = "\n".join(texts)
     flying = _FLYING.search(whole) is not None
@@ -141,6 +174,8 @@ def read_booking(attrs: Mapping[str, Any], field: str) -> str | tuple[str, ...] 
         return start.date().isoformat() if hasattr(start, "date") else str(start)[:10]
     if field == "travellers":
         return _travellers(texts)
+    if field == "nights_booked":
+        return _nights(texts) if _STAYING.search(whole) or _LODGING.search(whole) else None
     if field == "flight_number":
         if not flying:
             return None

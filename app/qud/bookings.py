@@ -154,7 +154,8 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
 # did flights and hotel for the Berlin trip come to?": the bookings' mails say what they cost ("Total price €612.00"),
 # and the model searched purchases for them. A booking later cancelled cost nothing: its refund
 # ("Refund: €501.00", app.extract.receipts) is counted against the booking it names (the same booking reference, or
-# the same hotel), in the booking's year.
+# the same hotel: where one hotel was booked twice in the time asked, its refund is counted against both), in the
+# booking's year.
 
 _COST_KINDS = (   # the field that marks a booking of a kind (app.extract.bookings), the key a refund names it by
     ("hotel", "hotel", r"hotels?|hostels?|accommodations?|stays?"),
@@ -209,8 +210,8 @@ def cost_asked(question: str) -> CostAsked | None:
 
 
 def cost_tree(asked: CostAsked, question: str) -> Node:
-    """The tree answering `question` as `asked` reads it: per kind, the amounts of the mails that name one of its
-    bookings (the booking's own total and any refund of it), summed; the kinds added up."""
+    """The tree answering `question` as `asked` reads it: per kind, the bookings' totals and their refunds, summed;
+    the kinds added up."""
     costs = [_kind_cost(field, key, asked) for field, key, _ in _COST_KINDS if field in asked.kinds]
     if len(costs) == 1:
         return replace(costs[0], question=question)
@@ -225,7 +226,7 @@ def _q(text: str) -> str:
 def _read(names: list[str], below: Node, question: str) -> Node:
     """EXTRACT of `names` (an amount as a number, travellers as a list, the rest as text) over `below`."""
     written = ", ".join(map(format_value, names))
-    types = ", ".join("float" if name == "total" else "list" if name == "travellers" else "str" for name in names)
+    types = ", ".join({"total": "float", "travellers": "list", "nights_booked": "int"}.get(name, "str") for name in names)
     return Node.from_step(question, f"EXTRACT(l={_q(below.question)}, attr_names=[{written}], attr_types=[{types}])",
                           (below,))
 
@@ -257,17 +258,9 @@ def _for_place(place: str, key: str) -> tuple[str, Node]:
 
 
 def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
-    """What the bookings of one kind (`field` marks them) cost as `asked`, each refund counted against the booking
-    whose `key` it names."""
+    """What the bookings of one kind (`field` marks them) cost as `asked`: their totals, and the refunds that name
+    one of them by `key` (below nothing)."""
     noun = "hotel" if field == "hotel" else "flight"
-    named, naming = _naming(key)
-    # what each such mail paid: a booking's own total, a refund's amount below nothing
-    amounts = _kept(_read(["total"], named, f"my emails naming a {naming} with amount paid"),
-                    'attr.get("total") is not None', f"my emails naming a {naming} that say an amount")
-    # the bookings of the kind asked: a total paid, in the year or month asked, for the place
-    marked = _kept(_read([field], _mails(), f"my emails with {field.replace('_', ' ')}"),
-                   f"attr.get({format_value(field)}) is not None", f"my {noun} bookings and their mails")
-    paid = _read(["total"] if key == field else ["total", key], marked, f"my {noun} bookings with amount paid")
     tests, said, more = ['attr.get("total") is not None and attr["total"] > 0'], "", ()
     if asked.period is not None:
         year, month = asked.period
@@ -276,16 +269,29 @@ def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
             tests.append(f'attr["start_datetime"].month == {month}')
         said += f" in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
     if asked.place is not None:
-        test, naming_place = _for_place(asked.place, key)
-        tests.append(test)
         said += f" for {asked.place}"
-        more = (naming_place,)
-    booked = _kept(paid, " and ".join(tests), f"my {noun} bookings{said}", more)
-    both = Node.from_step(f"my {noun} bookings{said} and their refunds",
-                          f"JOIN(l1={_q(amounts.question)}, l2={_q(booked.question)}, "
-                          f'condition="i1.{key} == i2.{key}")', (amounts, booked))
-    return Node.from_step(f"how much I paid for {noun}s{said}", f'SUM(l={_q(both.question)}, attr_name="total")',
-                          (both,))
+
+    def booked() -> Node:   # the bookings of the kind asked: a total paid, in the year or month asked, for the place
+        marked = _kept(_read([field], _mails(), f"my emails with {field.replace('_', ' ')}"),
+                       f"attr.get({format_value(field)}) is not None", f"my {noun} bookings and their mails")
+        paid = _read(["total"] if key == field else ["total", key], marked, f"my {noun} bookings with amount paid")
+        if asked.place is None:
+            return _kept(paid, " and ".join(tests), f"my {noun} bookings{said}")
+        test, naming_place = _for_place(asked.place, key)
+        return _kept(paid, " and ".join([*tests, test]), f"my {noun} bookings{said}", (naming_place,))
+
+    named, naming = _naming(key)
+    refunds = _kept(_read(["total"], named, f"my emails naming a {naming} with amount paid"),
+                    'attr.get("total") is not None and attr["total"] < 0', f"the refunds naming a {naming}")
+    refunded = Node.from_step(f"the refunds of my {noun} bookings{said}",
+                              f"JOIN(l1={_q(refunds.question)}, l2={_q(f'my {noun} bookings{said}')}, "
+                              f'condition="i1.{key} == i2.{key}")', (refunds, booked()))
+    paid = Node.from_step(f"what my {noun} bookings{said} cost",
+                          f'SUM(l={_q(f"my {noun} bookings{said}")}, attr_name="total")', (booked(),))
+    back = Node.from_step(f"what was refunded of my {noun} bookings{said}",
+                          f'SUM(l={_q(refunded.question)}, attr_name="total")', (refunded,))
+    return Node.from_step(f"how much I paid for {noun}s{said}",
+                          f"APPLY(l={_q(paid.question)}, fct=lambda l: l + {_q(back.question)})", (paid, back))
 
 
 # --- who travelled with me -------------------------------------------------------------------------------------------
@@ -305,3 +311,72 @@ def travellers_listed(place: str, owner: str | None) -> Node:
         each = _kept(each, f'attr["person"] != {format_value(owner)}', f"who travelled with me to {place}")
     return Node.from_step(f"everyone who travelled with me to {place}",
                           f'APPLY(l={_q(each.question)}, fct=lambda l: sorted({{i["person"] for i in l}}))', (each,))
+
+
+# --- a hotel's nights ---------------------------------------------------------------------------------------------
+# "How many nights did I spend in hotels this year?", "how many hotel nights did i have last year", "how many nights
+# did we stay at The Little Guesthouse?": the nights of the stays the bookings' mails confirm ("Nights 4", or from
+# check-in to check-out; app.extract.bookings), not of a stay a mail says was cancelled. The trips' own calendar
+# entries answer the nights of a place (nights_frame in app.qud.occasions).
+
+_HOTEL_NIGHTS = re.compile(r"^how\s+many\s+(?P<hotel>hotel\s+)?nights?\b(?P<rest>.*)$", re.I)
+_IN_HOTELS = re.compile(r"\b(?:in|at)\s+(?:a\s+|the\s+)?(?:hotels?|hostels?|accommodations?|b&bs?|airbnbs?)\b", re.I)
+_AT_LODGING = re.compile(r"\bat\s+(?:the\s+)?(?P<name>[^\W\d_][\w'’&.-]*(?:\s+[^\W\d_][\w'’&.-]*){0,4}?)"
+                         r"(?=\s*(?:$|\s(?:in|during|this|last|so|since|altogether|total|overall)\b))", re.I)
+_LODGING_WORD = re.compile(r"\b(?:hotel|hostel|inn|lodge|resort|guest\s?house|motel|pension|b&b|apartments?|suites?|"
+                           r"residence|villa)\b", re.I)
+_NIGHTS_OTHER = re.compile(r"\b(?:most|least|average|per|each|or|than|longest|shortest|which|where|when)\b", re.I)
+
+
+@dataclass(frozen=True)
+class HotelNightsAsked:
+    """The stays whose nights a question asks: at the lodging `name` (None: every hotel stay), booked in `period`
+    (the year, or month of the year, if said)."""
+
+    name: str | None = None
+    period: tuple[int, int | None] | None = None
+
+
+def hotel_nights_asked(question: str) -> HotelNightsAsked | None:
+    """What `question` asks of the hotels' nights, or None for other questions (the nights of a place, an average,
+    the longest stay)."""
+    text = " ".join(re.sub(r"\([^)]*\)", " ", question).split()).strip(" ?.!")   # "(not counting cancellations)"
+    match = _HOTEL_NIGHTS.match(text)
+    if match is None or _NIGHTS_OTHER.search(text):
+        return None
+    rest = match.group("rest")
+    period = None
+    dated = _DATED.search(rest)
+    if dated is not None:
+        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
+        period = (int(dated.group("year")), month)
+        rest = rest[:dated.start()] + rest[dated.end():]
+    if match.group("hotel") or _IN_HOTELS.search(rest):
+        return HotelNightsAsked(None, period)
+    named = _AT_LODGING.search(rest.strip())
+    if named is not None and _LODGING_WORD.search(named.group("name")):
+        return HotelNightsAsked(named.group("name"), period)
+    return None
+
+
+def hotel_nights_tree(asked: HotelNightsAsked, question: str) -> Node:
+    """The tree answering `question` as `asked` reads it: the nights of the confirmed stays, summed."""
+    cancelling = f'"cancel" in ({WRITTEN_TEXT}).lower()'
+    read = _read(["hotel", "nights_booked"], _mails(), "my emails with hotel and nights")
+    cancelled = _kept(_read(["hotel"], _mails(), "my emails with hotel"),
+                      f'attr.get("hotel") is not None and {cancelling}', "my cancelled hotel stays")
+    tests = ['attr.get("hotel") is not None and attr.get("nights_booked") is not None',
+             f"not {cancelling}",
+             f'not any(attr["hotel"] == stay["hotel"] for stay in {_q(cancelled.question)})']
+    said = ""
+    if asked.period is not None:
+        year, month = asked.period
+        tests.append(f'attr["start_datetime"].year == {year}')
+        if month is not None:
+            tests.append(f'attr["start_datetime"].month == {month}')
+        said += f" booked in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+    if asked.name is not None:
+        tests.append(f"{format_value(asked.name.lower())} in ({WRITTEN_TEXT}).lower()")
+        said = f" at {asked.name}{said}"
+    stays = _kept(read, " and ".join(tests), f"my hotel stays{said}", (cancelled,))
+    return Node.from_step(question, f'SUM(l={_q(stays.question)}, attr_name="nights_booked")', (stays,))

@@ -24,7 +24,9 @@ from app.engine.signatures import SIGNATURES
 from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, format_value, parse_call
 from app.engine.tree import Node
 from app.qud.accounts import own_profile
-from app.qud.bookings import booking_asked, booking_tree, cost_asked, cost_tree, travellers_listed
+from app.qud.bookings import (
+    booking_asked, booking_tree, cost_asked, cost_tree, hotel_nights_asked, hotel_nights_tree, travellers_listed,
+)
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
 from app.qud.frames import (
@@ -179,6 +181,9 @@ RULES: dict[str, str] = {
                     "overnight; an all-day entry ends at the midnight after its last day), summed, averaged or "
                     "ranked; a side of a comparison too ('more nights in Prague in 2021 or 2023'); not a hotel's "
                     "(app.qud.occasions)",
+    "hotel_nights_frame": "'how many nights did I spend in hotels this year?', 'how many nights did we stay at The "
+                          "Little Guesthouse?' sum the nights of the stays the bookings' mails confirm ('Nights 4', "
+                          "or check-in to check-out), not of one a mail says was cancelled (app.qud.bookings)",
     "recurring_weekday_frame": "'what day is the weekly team sync on': the weekday of the latest entry with the "
                                "recurring title the question names (app.qud.occasions)",
     "company_frame": "'who came with me to Porto?' asks for every person of the trip's own entries and every "
@@ -813,6 +818,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
 
     frames = (   # rule, the frame's reading of the question (None: not this frame), the tree from that reading
         ("nights_frame", nights_asked(question), lambda nights: nights_tree(nights, question)),
+        ("hotel_nights_frame", hotel_nights_asked(question), lambda asked: hotel_nights_tree(asked, question)),
         ("recurring_weekday_frame", recurring_weekday(question, recurring) if recurring else None, lambda tree: tree),
         ("named_time_frame", time_on_named(question, names) if names else None, lambda tree: tree),
         ("season_frame", season_reached(question, names) if names else None, lambda tree: tree),

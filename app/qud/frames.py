@@ -587,7 +587,10 @@ def _numeric_root(tree: Node) -> bool:
     if call.operator in ("SUM", "AVG", "MIN", "MAX"):
         return True
     fct = call.get("fct") if call.operator == "APPLY" else None
-    return fct == FuncRef("len") or isinstance(fct, Lambda) and re.search(r"\b(?:len|sum)\(", fct.source) is not None
+    # a count, a sum, or two numbers added ("lambda l: l + QUD(...)": a cost and its refunds)
+    return fct == FuncRef("len") or isinstance(fct, Lambda) and (
+        re.search(r"\b(?:len|sum)\(", fct.source) is not None
+        or re.match(r"lambda\s+l\s*:\s*l\s*[+-]\s*QUD\(", fct.source) is not None)
 
 
 def as_two_way(first: Node, second: Node, question: str, two: TwoWay) -> Node | None:

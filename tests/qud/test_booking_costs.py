@@ -56,6 +56,8 @@ def _bookings(tmp_path):
         _mail(9, (2023, 11, 20), "Skyways", "Booking KL22QQ cancelled",
               "Your booking KL22QQ (SW 510) has been cancelled. A refund of €150.00 will be issued to your card."),
         _mail(10, (2023, 6, 1), "Munchbox", "Your order", "Your food is on its way.\n\nTotal €25.49"),
+        _mail(11, (2022, 9, 1), "Roomly", "Booking confirmed: Hotel Lumen, Porto",
+              "Booking confirmed: Hotel Lumen, Porto\nNights 2\nGuests 1 (Sam Rivera)\nTotal: €150.00"),
     ]
     trips = [Event(source="calendar", type="ics", start=datetime(2023, 5, 12, tzinfo=timezone.utc),
                    end=datetime(2023, 5, 15, tzinfo=timezone.utc), title="Porto 🇵🇹", text="Porto 🇵🇹",
@@ -73,7 +75,7 @@ def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
     ("How much have I spent on hotels in 2023?", 420.0),   # the Berlin stay's refund takes it back
     ("how much did I spend on flights last year", 417.4),  # 318.40 + 99, the Copenhagen flight refunded
     ("what did flights and hotel for the Berlin trip come to?", 99.0),   # the flight found by its reminder
-    ("How much did the Porto trip cost me, flights plus hotel?", 738.4),
+    ("How much did the Porto trip cost me, flights plus hotel?", 888.4),   # the stay of 2022 too
     ("did I spend more on hotels or on flights in 2023?", "hotels"),
 ])
 def test_what_the_bookings_cost_is_what_their_mails_say_was_paid(tmp_path, question, value):
@@ -84,7 +86,7 @@ def test_what_the_bookings_cost_is_what_their_mails_say_was_paid(tmp_path, quest
 
 
 def test_an_added_cost_is_said_as_its_two_parts(tmp_path):
-    answer = _asked(_bookings(tmp_path), "what did flights and hotel for the Porto trip come to?", FakeLLM([]))
+    answer = _asked(_bookings(tmp_path), "what did flights and hotel for the Porto trip come to in 2023?", FakeLLM([]))
     assert answer.value == pytest.approx(738.4)
     assert " plus " in answer.text and " against " not in answer.text and "420" in answer.text
 
@@ -145,3 +147,31 @@ def test_the_travellers_a_booking_names(text, travellers):
 
     assert booking_field("passengers") == booking_field("travellers") == "travellers"
     assert read_booking({"text": text}, "travellers") == travellers
+
+
+# --- a hotel's nights ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, nights", [
+    ("How many nights did I spend in hotels in 2023?", 3),   # Hotel Lumen's; the Berlin stay was cancelled
+    ("how many hotel nights did I have?", 5),                # and the stay of 2022 ("Nights 2")
+    ("how many nights did we stay at the Hotel Lumen?", 5),
+    ("how many nights did I stay at Pension Kranich (not counting cancellations)", 0),
+])
+def test_a_hotels_nights_are_those_of_the_stays_its_mails_confirm(tmp_path, question, nights):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_bookings(tmp_path), question, llm, trace)
+    assert "hotel_nights_frame" in trace.acted and not llm.calls
+    assert answer.value == nights
+
+
+@pytest.mark.parametrize("text, nights", [
+    ("Check-in Thursday, 18 May 2023\n\nCheck-out Monday, 22 May 2023\n\nNights 4\n", 4),
+    ("your reservation at The Little Guesthouse is confirmed.\nCheck-in: 24 June 2022 from 15:00\n"
+     "Check-out: 2 July 2022 until 11:00", 8),
+    ("We stayed 3 nights at the hotel, lovely.", None),   # a diary's nights are no booking's
+    ("Booking reference: X1Y2Z3\nFlight SW 12, 12 May 2023", None),
+])
+def test_the_nights_a_stays_booking_says(text, nights):
+    from app.extract.bookings import read_booking
+
+    assert read_booking({"text": text}, "nights_booked") == nights
