@@ -19,12 +19,16 @@ from app.engine.extract import normalise
 from app.extract.bookings import NAME
 
 MEAL_PLACE_NAMES = frozenset({"restaurant", "restaurant_name", "takeaway", "takeaway_place", "eatery", "diner"})
+# the names that ask only where food was ordered from (a takeaway order), read from the text alone
+ORDER_PLACE_NAMES = frozenset({"restaurant_ordered_from", "ordered_from"})
 _MEAL = r"(?i:breakfast|brunch|lunch|dinner|supper)"
 _PLACES = (
     re.compile(rf"\b{_MEAL}\b[^.\n]{{0,60}}?\bat[ \t]+" + NAME),                 # "Lunch with Ines at Lotus Garden"
     re.compile(r"\bat[ \t]+" + NAME + rf"[ \t]+for[ \t]+{_MEAL}\b"),              # "Met Marek at Bunsen for dinner"
     re.compile(r"\b(?i:order|food|delivery)[ \t]+from[ \t]+" + NAME),             # "Your Gobble order from Sushi Kaito"
 )
+_ORDERED = _PLACES[-1]
+_FOOD = re.compile(r"\b(?:food|meal|delivery|delivered|restaurant|takeaway|take-?out|courier|rider)\b", re.I)
 _TEXT_KEYS = ("title", "text", "mail.title", "mail.text")
 
 
@@ -43,4 +47,24 @@ def meal_place(attrs: Mapping[str, Any]) -> str | None:
             match = pattern.search(text)
             if match is not None:
                 return match.group("name").strip()
+    return None
+
+
+def asks_order_place(name: str) -> bool:
+    """Whether an attribute name asks where a takeaway was ordered from ("ordered_from")."""
+    return normalise(name) in ORDER_PLACE_NAMES
+
+
+def order_place(attrs: Mapping[str, Any]) -> str | None:
+    """The place a mail about food says it was ordered from ("Your Gobble order from Sushi Kaito", "Your food from
+    Sprezzatura is on its way"), or None for any other event: a meal eaten out, a shop's order."""
+    if attrs.get("source") != "mail":
+        return None
+    texts = [text for key in _TEXT_KEYS if isinstance(text := attrs.get(key), str)]
+    if not any(_FOOD.search(text) for text in texts):   # a shop's "order from Bookshop" is no takeaway
+        return None
+    for text in texts:
+        match = _ORDERED.search(text)
+        if match is not None:
+            return match.group("name").strip()
     return None

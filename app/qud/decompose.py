@@ -40,7 +40,9 @@ from app.qud.items import (
     episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
     time_measured, units_measured, weekday_asked,
 )
-from app.qud.kinds import named_kinds, season_reached, shop_mails, short_names, time_on_named, unheld_names
+from app.qud.kinds import (
+    named_kinds, season_reached, shop_mails, short_names, takeaway_asked, time_on_named, unheld_names,
+)
 from app.qud.occasions import (
     CompanyAsked, Occasion, activity_clause, activity_records, appointment_records, away_clause, birthday_entries,
     birthdays_asked, birthdays_tree, company_trip, day_clause, meeting_entries, nights_asked, nights_tree,
@@ -214,6 +216,11 @@ RULES: dict[str, str] = {
     "booking_costs_frame": "'how much have I spent on hotels this year', 'how much did flights and hotel for the Berlin "
                            "trip come to' ask for the sum of what the bookings' mails say they cost, each refund "
                            "counted against the booking it names (app.qud.bookings, app.extract.receipts)",
+    "takeaway_frame": "'Which takeaway place do I order from the most?', 'How many food delivery orders did I place "
+                      "in the past 30 days?', 'how much have i spent on food delivery this year', 'How many times have "
+                      "I ordered from Saigon Kitchen?': the mails that say where food was ordered from ('Your Gobble "
+                      "order from Sushi Kaito'), counted, their totals summed or grouped by the place (app.qud.kinds, "
+                      "app.extract.meals)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -810,6 +817,10 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         if cost is not None:
             acted.add("booking_costs_frame")
             return cost_tree(cost, asked)
+        takeaways = takeaway_asked(asked) if config.on("takeaway_frame") else None
+        if takeaways is not None:
+            acted.add("takeaway_frame")
+            return takeaways
         timed = time_on_named(asked, names, compared=True) if config.on("named_time_frame") and names else None
         if timed is not None:
             acted.add("named_time_frame")
@@ -833,6 +844,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
         ("booking_costs_frame", cost_asked(question), lambda asked: cost_tree(asked, question)),
+        ("takeaway_frame", takeaway_asked(question), lambda tree: tree),
         ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),

@@ -22,6 +22,7 @@ from typing import Callable, Mapping
 from app.engine.syntax import Qud, format_value
 from app.engine.tree import Node
 from app.qud.frames import MAIL_WORDS, SERVICE_SOURCES, sources_meant
+from app.lexicon import MONTH_NAMES
 from app.qud.occasions import DATED, started_in
 from app.qud.periods import each_search_narrowed, kept_where
 from app.qud.validate import TEXT_WORD
@@ -261,6 +262,69 @@ def _purchases_kept(retrieve: Node, sources: list[str]) -> Node:
     if not isinstance(query, str) or sources_meant(query) != frozenset({"online_purchase"}):
         return retrieve
     return kept_where(retrieve, " or ".join(f'attr["source"] == {format_value(source)}' for source in sources))
+
+
+# --- takeaway orders -------------------------------------------------------------------------------------------
+# "Which takeaway place do I order from the most?", "How many food delivery orders did I place in the past 30 days?",
+# "how much have i spent on food delivery this year", "How many times have I ordered from Saigon Kitchen?": a
+# takeaway is ordered by mail, and its mail says where from ("Your Gobble order from Sushi Kaito";
+# app.extract.meals.order_place). The model searched purchases, or meals eaten out ("I ate at a takeaway").
+
+_TAKEAWAY = re.compile(r"\b(?:take-?aways?|take-?outs?|(?:food\s+)?deliver(?:y|ies)|food\s+orders?)\b", re.I)
+_ORDERED_FROM = re.compile(r"\border(?:ed|s)?\s+(?:food\s+|delivery\s+|takeaway\s+)?from\s+"
+                           r"(?P<place>[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*){0,3})")
+_TAKEAWAY_MOST = re.compile(r"^(?:which|what)(?:'s|\s+is|\s+was)?\s+(?:the\s+|my\s+)?(?:takeaway|take-?out|"
+                            r"restaurant|place|delivery\s+place|food\s+place)s?\b.*\border\w*\b.*\bmost\b", re.I)
+_TAKEAWAY_SUM = re.compile(r"^(?:how\s+much|what)\b.*\b(?:spen[dt]|pa(?:y|id)|cost)\b", re.I)
+_TAKEAWAY_OTHER = re.compile(r"\b(?:or|than|average|per|first|last|latest|when|who|dish|ate|eat)\b", re.I)
+
+
+def takeaway_asked(question: str) -> Node | None:
+    """The tree of a question about the takeaways ordered (their number, what they cost, the place ordered from
+    most), or None for other questions (a comparison, an average, a shop whose purchases the data holds)."""
+    text = " ".join(question.split()).strip(" ?.!")
+    named = _ORDERED_FROM.search(text)
+    if not (_TAKEAWAY.search(text) or named) or _TAKEAWAY_OTHER.search(text) or \
+            any(_names(shop, text) for shop in PURCHASE_HISTORIES):
+        return None
+    if _TAKEAWAY_MOST.match(text):
+        shape = "most"
+    elif re.match(r"^how\s+many\b", text, re.I):
+        shape = "count"
+    elif _TAKEAWAY_SUM.match(text):
+        shape = "sum"
+    else:
+        return None
+    q = lambda t: format_value(Qud(t))  # noqa: E731
+    tests, said = ['attr.get("restaurant_ordered_from") is not None'], ""
+    if named is not None and shape != "most":   # a restaurant ("from Saigon Kitchen") or the app ("from Gobble")
+        place = format_value(named.group("place").lower())
+        tests.append(f'(attr["restaurant_ordered_from"].lower() == {place} or '
+                     f'str(attr.get("from_name")).lower() == {place})')
+        said += f" from {named.group('place')}"
+    dated = re.search(r"\b(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) + r")\s+(?:of\s+)?)?"
+                      r"(?P<year>(?:19|20)\d\d)\b", text, re.I)
+    if dated is not None:
+        tests.append(started_in(dated))
+        said += " " + dated.group(0).strip()
+    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
+    read = Node.from_step("my emails with where food was ordered from",
+                          f'EXTRACT(l={q(mails.question)}, attr_names=["restaurant_ordered_from"], '
+                          f'attr_types=[str])', (mails,))
+    orders = Node.from_step(f"my takeaway orders{said}",
+                            f"FILTER(l={q(read.question)}, filter=lambda attr: {' and '.join(tests)})", (read,))
+    if shape == "count":
+        return Node.from_step(question, f"APPLY(l={q(orders.question)}, fct=len)", (orders,))
+    if shape == "sum":
+        paid = Node.from_step(f"{orders.question} with amount paid", f'EXTRACT(l={q(orders.question)}, '
+                              f'attr_names=["total"], attr_types=[float])', (orders,))
+        return Node.from_step(question, f'SUM(l={q(paid.question)}, attr_name="total")', (paid,))
+    grouped = Node.from_step(f"{orders.question} grouped by where they were ordered from",
+                             f'GROUP_BY(l={q(orders.question)}, attr_names=["restaurant_ordered_from"])', (orders,))
+    counted = Node.from_step(f"number of {orders.question} per place", f'MAP(l={q(grouped.question)}, fct=len, '
+                             f'res_name="count")', (grouped,))
+    return Node.from_step(question, f'ARGMAX(l={q(counted.question)}, arg_attr_name="count", '
+                          f'val_attr_name="restaurant_ordered_from")', (counted,))
 
 
 # --- the time spent on a named thing -----------------------------------------------------------------------------

@@ -344,3 +344,41 @@ def test_each_side_of_a_comparison_of_times_is_the_time_on_its_named_thing(tmp_p
     names = lambda: {"podcast_stream": frozenset({"huberman lab"})}  # noqa: E731
     assert time_on_named("how much time have I spent on Huberman Lab?", names) is None   # no unit to answer in
     assert time_on_named("how much time have I spent on Huberman Lab?", names, compared=True) is not None
+
+
+# --- takeaway orders -----------------------------------------------------------------------------------------------
+
+def _takeaways(tmp_path):
+    """Five Gobble orders from two restaurants (three in 2023), a diary's meal eaten out and a shop's order mail."""
+    orders = [("Saigon Kitchen", 2023, 14.5), ("Sushi Kaito", 2023, 20.0), ("Saigon Kitchen", 2023, 11.0),
+              ("Saigon Kitchen", 2022, 9.5), ("Sushi Kaito", 2022, 18.0)]
+    events = [_shop_mail(i, datetime(year, 3 + i, 2, 19, tzinfo=timezone.utc), "Gobble",
+                         f"Your Gobble order from {place}", f"Your food from {place} is on its way.\n\nTotal €{total:.2f}")
+              for i, (place, year, total) in enumerate(orders)]
+    events += [_shop_mail(10, datetime(2023, 5, 5, 21, tzinfo=timezone.utc), "Siobhan Kelly", "diary",
+                          "Lunch with Aoife at Saigon Kitchen, I had the pho.", to="Siobhan Kelly"),
+               _shop_mail(11, datetime(2023, 6, 1, 9, tzinfo=timezone.utc), "Bookshop Ltd", "Your order from Bookshop",
+                          "Thanks for your order from Bookshop.\n\nTotal €30.00")]
+    return write_store(tmp_path / "events.sqlite", events)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("Which takeaway place do I order from the most?", "Saigon Kitchen"),
+    ("How many times have I ordered from Sushi Kaito?", 2),
+    ("how many times did I order food from Gobble in 2023", 3),     # the app, not a restaurant
+    ("how much have I spent on food delivery in 2023?", 45.5),
+])
+def test_a_takeaway_is_the_mail_that_says_where_food_was_ordered_from(tmp_path, question, value):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_takeaways(tmp_path), question, llm, trace)
+    assert "takeaway_frame" in trace.acted and not llm.calls
+    assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
+
+
+def test_the_takeaway_frame_can_be_switched_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "takeaway_frame")
+    trace = Trace()
+    answer = _asked(_takeaways(tmp_path), "How many times have I ordered from Sushi Kaito?",
+                    FakeLLM([' APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)', ' RETRIEVE(query="I ate at Sushi Kaito")']),
+                    trace)
+    assert "takeaway_frame" not in trace.acted and answer.tree.step == 'APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)'
