@@ -28,7 +28,8 @@ from app.lexicon import FUNCTION_WORDS, MONTH_NAMES
 from app.qud.periods import WRITTEN_TEXT
 
 _FIELDS = (   # the field, the words that ask for it
-    ("flight_number", r"flight\s*(?:number|no\.?|#)"),
+    # "flight number for madeira?", "what flight did I take to Munich" (a flight is named by its number)
+    ("flight_number", r"flight\s*(?:number|no\.?|#)|flight(?=\s+(?:did|have)\s+(?:i|we)\s+(?:take|took|catch|book))"),
     ("booking_reference", r"(?:booking|reservation|confirmation)\s+(?:reference|ref|code|number|no\.?)"
                           r"|reference\s+(?:number|code)"),
     ("airline", r"airlines?"),
@@ -60,7 +61,7 @@ _HOMEWARD = re.compile(r"\b(?:home|back)\b|\bfrom\b", re.I)
 _NOT_PLACE = FUNCTION_WORDS | frozenset(
     "did do stay stayed staying fly flew flown flying take took book booked go went get got travel travelled traveled "
     "out trip trips holiday holidays flight flights home back return there time name booking bookings hotel hotels "
-    "airline airlines reference number".split())
+    "airline airlines reference number please pls thanks code".split())
 BOOKED_BEFORE = timedelta(days=183)   # a trip's bookings are made up to half a year before it
 
 
@@ -71,7 +72,7 @@ class BookingAsked:
     if dated."""
 
     field: str
-    place: str
+    place: str | None
     home: bool = False
     period: tuple[date, date] | None = None
 
@@ -90,7 +91,7 @@ def booking_asked(question: str) -> BookingAsked | None:
         field, rest = "flight_date", flew.group("rest")
     else:
         return None
-    if _OTHER_ASKS.search(rest):
+    if _OTHER_ASKS.search(_RECENTLY.sub("", rest)):   # "the most", not "on my most recent trip"
         return None
     period = None
     dated = _DATED.search(rest)
@@ -101,9 +102,12 @@ def booking_asked(question: str) -> BookingAsked | None:
         last = date(year, month or 12, calendar.monthrange(year, month or 12)[1])
         period = (first - BOOKED_BEFORE, last)
         rest = rest[:dated.start()] + rest[dated.end():]
+    latest = _RECENTLY.search(rest) is not None
     rest = _RECENTLY.sub("", rest)
     words = re.findall(r"[^\W\d_][\w'’.-]*", rest)
     place = [w.strip(".") for w in words if w.lower() not in _NOT_PLACE]
+    if not place and latest and field == "hotel":   # "what hotel was I at on my most recent trip?": the latest stay's
+        return BookingAsked(field, None, False, period)
     if not place or len(place) > 3:
         return None
     home = field != "hotel" and _HOMEWARD.search(rest) is not None
@@ -113,12 +117,14 @@ def booking_asked(question: str) -> BookingAsked | None:
 def booking_tree(asked: BookingAsked, question: str) -> Node:
     """The tree answering `question` as `asked` reads it: the latest of the place's bookings that writes the field."""
     q = lambda text: format_value(Qud(text))  # noqa: E731
-    if asked.field == "hotel":
+    if asked.place is None:   # the latest stay of all: every mail that names a hotel
+        search = "my emails"
+    elif asked.field == "hotel":
         search = f"my hotel in {asked.place}"
     else:
         search = f"my flight home from {asked.place}" if asked.home else f"my flight to {asked.place}"
     node = Node.from_step(search, f"RETRIEVE(query={format_value(search)})", ())
-    if asked.field != "hotel":   # a flight there says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
+    if asked.field != "hotel" and asked.place is not None:   # a flight there says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
         place = asked.place.lower()
         said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to ", f"{place} airport"]
                 if asked.home else
@@ -140,11 +146,12 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
                           f'EXTRACT(l={q(node.question)}, attr_names=["start_datetime", {format_value(field)}], '
                           f'attr_types=[datetime.fromisoformat, str])', (node,))
     # what the answer says it chose among: "The hotel with the latest time among your stays in Bangkok was ..."
-    trips = (f"my stays in {asked.place}" if field == "hotel" else
+    trips = ("my stays" if asked.place is None else f"my stays in {asked.place}" if field == "hotel" else
              f"my flights home from {asked.place}" if asked.home else f"my flights to {asked.place}")
-    written = Node.from_step(trips,
-                             f'FILTER(l={q(read.question)}, filter=lambda attr: attr.get({format_value(field)}) '
-                             f'is not None)', (read,))
+    test = f"attr.get({format_value(field)}) is not None"
+    if asked.place is None:   # a stay cancelled was no trip's
+        test += f' and "cancel" not in ({WRITTEN_TEXT}).lower()'
+    written = Node.from_step(trips, f"FILTER(l={q(read.question)}, filter=lambda attr: {test})", (read,))
     return Node.from_step(question, f'ARGMAX(l={q(written.question)}, arg_attr_name="start_datetime", '
                           f'val_attr_name={format_value(field)})', (written,))
 

@@ -64,3 +64,20 @@ def test_the_tree_gives_the_latest_event_that_writes_the_field_from_half_a_year_
         'RETRIEVE(query="my flight to Seoul")',
     ]
     assert tree.question == question
+
+
+@pytest.mark.parametrize("question, field, place", [
+    ("What flight did I take to Munich?", "flight_number", "Munich"),    # a flight is named by its number
+    ("booking code for the reykjavik flights pls", "booking_reference", "Reykjavik"),
+    ("what hotel was i at on my most recent trip?", "hotel", None),      # the latest stay of all
+])
+def test_more_ways_to_ask_for_a_bookings_field(question, field, place):
+    asked = booking_asked(question)
+    assert (asked.field, asked.place) == (field, place)
+
+
+def test_the_latest_stay_of_all_is_the_latest_mail_naming_a_hotel_not_a_cancelled_one():
+    question = "what hotel was i at on my most recent trip?"
+    steps = [node.step for node in booking_tree(booking_asked(question), question).walk()]
+    assert steps[0] == 'ARGMAX(l=QUD("my stays"), arg_attr_name="start_datetime", val_attr_name="hotel")'
+    assert '"cancel" not in' in steps[1] and steps[-1] == 'RETRIEVE(query="my emails")'
