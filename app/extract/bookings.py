@@ -117,9 +117,10 @@ def _nights(texts: list[str]) -> int | None:
     return None
 
 
-def booked_travellers(mails: Iterable[Any]) -> list[tuple[str, tuple[str, ...]]]:
+def booked_travellers(mails: Iterable[Any]) -> list[tuple[str, tuple[str, ...], bool]]:
     """The mails (events) that name the travellers of a booking, as (the text in lower case of every mail of that
-    booking: a check-in reminder names the city its booking writes as an airport's code, the travellers)."""
+    booking: a check-in reminder names the city its booking writes as an airport's code; the travellers; whether it
+    books a stay)."""
     texts: dict[str, list[str]] = {}
     listing = []
     for mail in mails:
@@ -130,9 +131,9 @@ def booked_travellers(mails: Iterable[Any]) -> list[tuple[str, tuple[str, ...]]]
             texts.setdefault(reference, []).append(text)
         names = read_booking(attrs, "travellers")
         if names:
-            listing.append((reference, text, names))
-    return [("\n".join(texts.get(reference, [text])) if reference else text, names)
-            for reference, text, names in listing]
+            listing.append((reference, text, names, read_booking(attrs, "hotel") is not None))
+    return [("\n".join(texts.get(reference, [text])) if reference else text, names, stay)
+            for reference, text, names, stay in listing]
 
 
 def booking_field(name: str) -> str | None:

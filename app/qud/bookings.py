@@ -124,7 +124,8 @@ def booking_tree(asked: BookingAsked, question: str) -> Node:
     else:
         search = f"my flight home from {asked.place}" if asked.home else f"my flight to {asked.place}"
     node = Node.from_step(search, f"RETRIEVE(query={format_value(search)})", ())
-    if asked.field != "hotel" and asked.place is not None:   # a flight there says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
+    # a flight there says so ("to Tokyo", "Munich - Tokyo"); the one back names it too
+    if asked.field != "hotel" and asked.place is not None:
         place = asked.place.lower()
         said = ([f"from {place}", f"{place} -", f"{place} –", f"{place} →", f"{place} to ", f"{place} airport"]
                 if asked.home else
@@ -230,10 +231,13 @@ def _q(text: str) -> str:
     return format_value(Qud(text))
 
 
+_TYPES = {"total": "float", "travellers": "list", "nights_booked": "int"}
+
+
 def _read(names: list[str], below: Node, question: str) -> Node:
     """EXTRACT of `names` (an amount as a number, travellers as a list, the rest as text) over `below`."""
     written = ", ".join(map(format_value, names))
-    types = ", ".join({"total": "float", "travellers": "list", "nights_booked": "int"}.get(name, "str") for name in names)
+    types = ", ".join(_TYPES.get(name, "str") for name in names)
     return Node.from_step(question, f"EXTRACT(l={_q(below.question)}, attr_names=[{written}], attr_types=[{types}])",
                           (below,))
 
@@ -387,3 +391,52 @@ def hotel_nights_tree(asked: HotelNightsAsked, question: str) -> Node:
         said = f" at {asked.name}{said}"
     stays = _kept(read, " and ".join(tests), f"my hotel stays{said}", (cancelled,))
     return Node.from_step(question, f'SUM(l={_q(stays.question)}, attr_name="nights_booked")', (stays,))
+
+
+# --- trips with someone -------------------------------------------------------------------------------------------
+# "How many trips did I do with Conor?", "How many times did I go away with Ines?": the stays whose bookings name
+# them among the travellers ("Guests 2 (Siobhán Kelly, Conor Byrne)"), not one a mail says was cancelled; asked only
+# where a booking names them (else the trips' own entries answer, which the model searches).
+
+_TRIPS_WITH = re.compile(r"^how\s+many\s+(?:(?:trips|holidays|vacations|getaways)\b(?:\s+[\w']+){0,4}?|"
+                         r"times\b(?:\s+[\w']+){0,4}?\s+(?:away|travel(?:l?ed)?|on\s+(?:a\s+)?(?:trip|holiday)))"
+                         r"\s+with\s+"
+                         r"(?P<who>[^\W\d_][\w'’-]*)(?P<rest>(?:\s+(?:in|during)\b.*)?)$", re.I)
+
+
+def trips_with(question: str) -> tuple[str, tuple[int, int | None] | None] | None:
+    """The person whose trips with the owner `question` counts, and the year (or month of it) they were booked in, or
+    None for other questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _TRIPS_WITH.match(text)
+    if match is None or match.group("who").lower() in FUNCTION_WORDS:
+        return None
+    period, rest = None, match.group("rest")
+    if rest.strip():
+        dated = _DATED.fullmatch(rest)
+        if dated is None:
+            return None
+        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
+        period = (int(dated.group("year")), month)
+    return match.group("who"), period
+
+
+def stays_with_tree(who: str, period: tuple[int, int | None] | None, question: str) -> Node:
+    """The tree counting the stays whose bookings name `who` among the travellers, booked in `period`."""
+    cancelling = f'"cancel" in ({WRITTEN_TEXT}).lower()'
+    read = _read(["hotel", "travellers"], _mails(), "my emails with hotel and travellers")
+    cancelled = _kept(_read(["hotel"], _mails(), "my emails with hotel"),
+                      f'attr.get("hotel") is not None and {cancelling}', "my cancelled hotel stays")
+    name = format_value(who.lower())
+    tests = ['attr.get("hotel") is not None and attr.get("travellers") is not None',
+             f"any(person.lower().split()[0] == {name} for person in attr[\"travellers\"])", f"not {cancelling}",
+             f'not any(attr["hotel"] == stay["hotel"] for stay in {_q(cancelled.question)})']
+    said = ""
+    if period is not None:
+        year, month = period
+        tests.append(f'attr["start_datetime"].year == {year}')
+        if month is not None:
+            tests.append(f'attr["start_datetime"].month == {month}')
+        said = f" booked in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+    stays = _kept(read, " and ".join(tests), f"my stays with {who}{said}", (cancelled,))
+    return Node.from_step(question, f"APPLY(l={_q(stays.question)}, fct=len)", (stays,))

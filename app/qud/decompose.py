@@ -25,7 +25,8 @@ from app.engine.syntax import Call, Lambda, Qud, StepSyntaxError, format_call, f
 from app.engine.tree import Node
 from app.qud.accounts import own_profile
 from app.qud.bookings import (
-    booking_asked, booking_tree, cost_asked, cost_tree, hotel_nights_asked, hotel_nights_tree, travellers_listed,
+    booking_asked, booking_tree, cost_asked, cost_tree, hotel_nights_asked, hotel_nights_tree, stays_with_tree,
+    travellers_listed, trips_with,
 )
 from app.qud.cues import step_operators
 from app.qud.flags import flagged_events
@@ -213,14 +214,17 @@ RULES: dict[str, str] = {
     "booking_frame": "'which hotel did we stay at in Bangkok?', 'which airline did I fly to Lisbon with', 'flight "
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
-    "booking_costs_frame": "'how much have I spent on hotels this year', 'how much did flights and hotel for the Berlin "
-                           "trip come to' ask for the sum of what the bookings' mails say they cost, each refund "
+    "booking_costs_frame": "'how much have I spent on hotels this year', 'how much did flights and hotel for the "
+                           "Berlin trip come to' ask for the sum of what the bookings' mails say they cost, each refund "
                            "counted against the booking it names (app.qud.bookings, app.extract.receipts)",
     "takeaway_frame": "'Which takeaway place do I order from the most?', 'How many food delivery orders did I place "
                       "in the past 30 days?', 'how much have i spent on food delivery this year', 'How many times have "
                       "I ordered from Saigon Kitchen?': the mails that say where food was ordered from ('Your Gobble "
                       "order from Sushi Kaito'), counted, their totals summed or grouped by the place (app.qud.kinds, "
                       "app.extract.meals)",
+    "trips_with_frame": "'How many trips did I do with Conor?', 'How many times did I go away with Ines?' count the "
+                        "stays whose bookings name them among the travellers, not one a mail says was cancelled; only "
+                        "where a booking names them (app.qud.bookings)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -599,7 +603,7 @@ def decompose(
     recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
     shops: Callable[[], Mapping[str, str]] | None = None,
     places: Callable[[], frozenset[str]] | None = None,
-    travellers: Callable[[], Sequence[tuple[str, tuple[str, ...]]]] | None = None,
+    travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -625,8 +629,8 @@ def decompose(
     search looks for purchases or meals (rule shop_mails). `places`: tells where the person stayed
     (EventStore.stay_places), read only for a question with a word in lower case that may be a name (rule
     names_capitalised). `travellers`: tells the bookings' mails that name their travellers, as (their text in lower
-    case, the travellers) (app.extract.bookings.booked_travellers), read only for a question who came along on a
-    trip (rule company_frame).
+    case, the travellers, whether it books a stay) (app.extract.bookings.booked_travellers), read only for a
+    question who came along on a trip or how many trips were with someone (rules company_frame, trips_with_frame).
     """
     question = " ".join(question.split())
     if not question:
@@ -785,7 +789,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
             solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None,
             recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
             names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
-            travellers: Callable[[], Sequence[tuple[str, tuple[str, ...]]]] | None = None) -> Node | None:
+            travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
@@ -804,9 +808,15 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         # Aoife Murphy, Chiamaka Obi)"); an EXTRACT of people none of its events name would fail the answer
         who = owner() if owner else None
         if company.place is not None and travellers is not None and any(
-                company.place.lower() in text and set(names) - {who} for text, names in travellers()):
+                company.place.lower() in text and set(names) - {who} for text, names, _ in travellers()):
             return replace(travellers_listed(company.place, who), question=question)
         return people_listed(company.entries, question, who)
+
+    def booked_with(asked: tuple[str, tuple[int, int | None] | None] | None) -> bool:
+        # only where a stay's booking names them among its travellers; else the model searches the trips' entries
+        who = asked[0].lower() if asked is not None else None
+        return who is not None and travellers is not None and any(
+            stay and who in {name.lower().split()[0] for name in names} for _, names, stay in travellers())
 
     def side_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights, hours, costs
         nights = nights_asked(asked) if config.on("nights_frame") else None
@@ -841,6 +851,8 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("when_most_frame", when_most(question), lambda asked: as_when_most(solve(asked.total_question), question,
                                                                             asked)),
         ("company_frame", company_trip(question), listed_people),
+        ("trips_with_frame", with_whom if booked_with(with_whom := trips_with(question)) else None,
+         lambda asked: stays_with_tree(*asked, question)),
         ("birthdays_frame", birthdays_asked(question), lambda asked: birthdays_tree(asked, question)),
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
         ("booking_costs_frame", cost_asked(question), lambda asked: cost_tree(asked, question)),

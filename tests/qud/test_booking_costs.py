@@ -175,3 +175,23 @@ def test_the_nights_a_stays_booking_says(text, nights):
     from app.extract.bookings import read_booking
 
     assert read_booking({"text": text}, "nights_booked") == nights
+
+
+# --- trips with someone ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, trips", [
+    ("How many trips did I do with Lea?", 1),            # the Porto stay; the stay of 2022 names only the owner
+    ("how many times did I go away with Lea in 2022", 0),
+])
+def test_trips_with_someone_are_the_stays_whose_bookings_name_them(tmp_path, question, trips):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_bookings(tmp_path), question, llm, trace)
+    assert "trips_with_frame" in trace.acted and not llm.calls
+    assert answer.value == trips
+
+
+def test_trips_with_someone_no_booking_names_are_left_to_the_model(tmp_path):
+    trace = Trace()
+    llm = FakeLLM([' APPLY(l=QUD("I went on a trip with Max"), fct=len)', ' RETRIEVE(query="I went on a trip with Max")'])
+    _asked(_bookings(tmp_path), "How many trips did I do with Max?", llm, trace)   # Max flew; no stay names him
+    assert "trips_with_frame" not in trace.acted and llm.calls
