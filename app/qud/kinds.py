@@ -276,7 +276,10 @@ _ORDERED_FROM = re.compile(r"\border(?:ed|s)?\s+(?:food\s+|delivery\s+|takeaway\
 _TAKEAWAY_MOST = re.compile(r"^(?:which|what)(?:'s|\s+is|\s+was)?\s+(?:the\s+|my\s+)?(?:takeaway|take-?out|"
                             r"restaurant|place|delivery\s+place|food\s+place)s?\b.*\border\w*\b.*\bmost\b", re.I)
 _TAKEAWAY_SUM = re.compile(r"^(?:how\s+much|what)\b.*\b(?:spen[dt]|pa(?:y|id)|cost)\b", re.I)
-_TAKEAWAY_OTHER = re.compile(r"\b(?:or|than|average|per|first|last|latest|when|who|dish|ate|eat)\b", re.I)
+# what else such a question may ask or say, which the frame does not read: a comparison, an average, a time named by
+# what happened then ("while away on a trip")
+_TAKEAWAY_OTHER = re.compile(r"\b(?:or|than|average|per|first|last|latest|when|who|dish|ate|eat|while|whilst|during|"
+                             r"after|before|since|until|trip|holiday|birthday|weekend|weekday)\b", re.I)
 
 
 def takeaway_asked(question: str) -> Node | None:

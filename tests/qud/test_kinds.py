@@ -382,3 +382,15 @@ def test_the_takeaway_frame_can_be_switched_off(tmp_path, monkeypatch):
                     FakeLLM([' APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)', ' RETRIEVE(query="I ate at Sushi Kaito")']),
                     trace)
     assert "takeaway_frame" not in trace.acted and answer.tree.step == 'APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)'
+
+
+@pytest.mark.parametrize("question", [
+    "how many times did i order from Sushi Kaito while away on a trip?",   # a time the frame does not read
+    "did I spend more on restaurants or on food delivery in 2023?",        # a comparison: each side on its own
+    "what day of the week do I usually get takeaway",
+    "how many times have I ordered from Amazon?",                          # a shop whose purchases the data holds
+])
+def test_other_questions_about_takeaways_are_left_to_other_readings(question):
+    from app.qud.kinds import takeaway_asked
+
+    assert takeaway_asked(question) is None
