@@ -259,7 +259,7 @@ def within_occasion(tree: Node, occasion: Occasion, question: str,
 
 # Every trip's own entry is one of a day or longer in the calendar, whatever it says ("Trip to Tokyo", "OOO -
 # Chamonix", "Funchal 🇵🇹", "Kyoto"): the search for "I went on a trip" found those that say "trip" (3 of p13's
-# 8, 2 of another calendar's 7). So a search for trips that names nothing else reads every entry of the calendar
+# 8, 2 of another calendar's 4). So a search for trips that names nothing else reads every entry of the calendar
 # (app.retrieve: EVERY_ENTRY is looked up, not judged) and keeps those of a day or longer: not a birthday, nor a stay
 # at the parents' or grandparents' ("Mama 🚆", "Weihnachten bei Mama", "Christmas in Cork w/ Mam"), which is a visit.
 EVERY_ENTRY = "my calendar entries"
