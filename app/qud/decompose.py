@@ -79,9 +79,10 @@ RULES: dict[str, str] = {
     "calendar_seasons": "a season named relative to today ('last summer', 'this spring') is taken out of the "
                         "question, and the rest's tree keeps only the events that started in its months of that "
                         "year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
-    "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip') is taken out of the "
-                    "question, and each RETRIEVE of the rest's tree is joined with the days of that trip: the "
-                    "trip's events that name the place and last a day or longer (app.qud.occasions)",
+    "away_clauses": "a stay named as a time ('while I was in Krakow', 'on my Sicily trip', or a place stayed said "
+                    "after what was done: 'how far did i run in seoul?') is taken out of the question, and each "
+                    "RETRIEVE of the rest's tree is joined with the days of that trip: the trip's events that name "
+                    "the place and last a day or longer (app.qud.occasions)",
     "occasion_days": "a day named by what happened then ('on my birthday', 'on the day of the Malahide Castle gig') "
                      "is taken out of the question, and each RETRIEVE of the rest's tree is joined with the entries "
                      "of that day: those that say whose day it is, or name the event (app.qud.occasions)",
@@ -680,7 +681,7 @@ def decompose(
         framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring, names, travellers)
         return framed if framed is not None else solve(rest)
 
-    tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved)
+    tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved, places)
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
     # span's FILTER
     for rule, rewrite in (("birthday_entries", birthday_entries),
@@ -694,7 +695,7 @@ def decompose(
 
 
 def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[str],
-                     tree_of: Callable[[str], Node]) -> Node:
+                     tree_of: Callable[[str], Node], places: Callable[[], frozenset[str]] | None = None) -> Node:
     """The tree of `question` (`tree_of` the rest) with the times the model reads badly taken out of it and put back
     above each RETRIEVE: a rolling span ("the past 30 days") as a FILTER on `date.today()` minus the span, which the
     engine evaluates at the reference date (rule rolling_spans), or a season ("last summer") as a FILTER on its days
@@ -705,7 +706,7 @@ def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[s
     if span is None and config.on("calendar_seasons"):
         span, span_rule = season_span(question, today), "calendar_seasons"
     asked = span.rest if span is not None else question
-    occasion, rule = _occasion(asked, config)
+    occasion, rule = _occasion(asked, config, places)
     tree = tree_of(occasion.rest if occasion is not None else asked)
     if span is not None:
         acted.add(span_rule)
@@ -718,9 +719,12 @@ def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[s
     return tree
 
 
-def _occasion(question: str, config: QudConfig) -> tuple[Occasion | None, str]:
-    """The stay, day or sport that `question` names as its time (app.qud.occasions), with the rule that reads it."""
-    for rule, read in (("away_clauses", away_clause), ("occasion_days", day_clause),
+def _occasion(question: str, config: QudConfig,
+              places: Callable[[], frozenset[str]] | None = None) -> tuple[Occasion | None, str]:
+    """The stay, day or sport that `question` names as its time (app.qud.occasions), with the rule that reads it;
+    `places` (where the person stayed) are read for a stay said as "in Budapest" alone."""
+    stayed = functools.partial(away_clause, places=places) if places is not None else away_clause
+    for rule, read in (("away_clauses", stayed), ("occasion_days", day_clause),
                        ("activity_clauses", activity_clause)):
         occasion = read(question) if config.on(rule) else None
         if occasion is not None:

@@ -90,11 +90,36 @@ _DURING = "i1.start_datetime >= i2.start_datetime and i1.start_datetime < i2.end
 _SAME_DAY = "i1.start_date == i2.start_date"
 
 
-def away_clause(question: str) -> Occasion | None:
+# "how far did i run in seoul?", "How many hikes did I do in Tenerife?": a place the person stayed, said after what
+# they did, is the time of that stay, as "while I was in Seoul" is; not where the question asks about the stay or
+# the travel itself ("How many nights did I stay in Vienna?", "how many times have I been to New Orleans?").
+_ABOUT_THE_STAY = re.compile(r"\b(?:stay|stayed|staying|nights?|trips?|travel\w*|visit\w*|live|lived|living|move|"
+                             r"moved|been|go|went|going|fly|flew|flights?|hotels?|holidays?|vacations?|away|where|"
+                             r"born|weather)\b", re.I)
+
+
+def _in_a_place_stayed(question: str, places: frozenset[str]) -> re.Match | None:
+    """The clause "in <a place stayed>" said last (before a year or "last/this ..."), after words about what the
+    person did rather than about the stay."""
+    if not places:
+        return None
+    names = "|".join(sorted(map(re.escape, places), key=len, reverse=True))
+    match = re.search(rf"\s+in\s+(?P<place>{names})(?=\s*(?:$|[?.!,]|\s+(?:in|during)\s+(?:19|20)\d\d\b|"
+                      rf"\s+(?:last|this)\s+\w+\s*[?.!]*$))", question, re.I)
+    if match is None or _ABOUT_THE_STAY.search(question[:match.start()]) or re.search(r"\bor\b", question, re.I):
+        return None   # the stay itself, or a comparison of places ("in porto or in berlin")
+    return match
+
+
+def away_clause(question: str, places: Callable[[], frozenset[str]] | None = None) -> Occasion | None:
     """The stay that `question` asks within and the question without it; None when it names none, names two, or
-    the rest asks nothing of its own ("Who came along on my trip to Rome?": the trip is what it asks about)."""
+    the rest asks nothing of its own ("Who came along on my trip to Rome?": the trip is what it asks about).
+    `places` (where the person stayed: EventStore.stay_places) are read only for a question that names no stay
+    otherwise, for "in <a place stayed>" alone."""
     match = _one_clause([m for pattern in _CLAUSES for m in pattern.finditer(question)
                                    if _a_place(m.group("place"))])
+    if match is None and places is not None and re.search(r"\sin\s", question, re.I):
+        match = _in_a_place_stayed(question, places())
     rest = _without(question, match) if match is not None else None
     if rest is None:
         return None

@@ -116,6 +116,28 @@ def test_a_season_said_with_the_stay_dates_the_stay_not_each_event(trip_store):
                                      'date(2024, 3, 1) and attr["start_date"] <= date(2024, 5, 31))')
 
 
+def test_a_place_stayed_said_after_what_was_done_is_the_stay(trip_store):
+    trace = Trace()
+    with EventStore.open(trip_store, read_only=True) as store:
+        answer = ask("How many times did I hike in Zermatt?", store, TODAY, llm=FakeLLM(list(HIKE_COUNT)),
+                     trace=trace)
+    assert answer.value == 1 and "away_clauses" in trace.acted   # the hike of 10 April, as "while I was in Zermatt"
+    assert answer.tree.children[0].question == "my hikes in Zermatt"
+
+
+@pytest.mark.parametrize("question, rest", [
+    ("how far did i run in seoul?", "how far did i run?"),
+    ("how many km did i run in budapest in 2023", "how many km did i run in 2023"),
+    ("How many nights did I stay in Seoul?", None),            # the stay itself
+    ("how many times have I been to Budapest?", None),
+    ("did i spend more eating out in seoul or in budapest?", None),   # a comparison of places
+    ("how many songs did I play in Rome?", None),              # no place stayed
+])
+def test_a_place_is_a_stay_only_where_the_person_stayed_and_the_question_asks_what_they_did(question, rest):
+    stayed = away_clause(question, lambda: frozenset({"Seoul", "Budapest"}))
+    assert (stayed.rest if stayed is not None else None) == rest
+
+
 def test_the_away_rule_can_be_switched_off(trip_store, monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "away_clauses")
     llm = FakeLLM([' APPLY(l=QUD("my hikes in Zermatt"), fct=len)', ' RETRIEVE(query="I went hiking in Zermatt")'])
