@@ -868,7 +868,7 @@ _TRAVEL_VERBS = r"(?:go|gone|went|been|travel+ed|travel|fly|flew|flown|visit|vis
 _ON_A_TRIP = r"(?:\s+(?:on|for)\s+(?:a\s+|an\s+|my\s+|our\s+)?(?:holiday|holidays|vacation|vacations|trip|trips|" \
              r"break|getaway|city\s+break))?"
 _WHERE_TRAVELLED = re.compile(
-    rf"^(?:where\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}(?:\s+to)?{_ON_A_TRIP}"
+    rf"^(?:where(?:\s+all)?\s+(?:did|have)\s+(?:i|we)\s+{_TRAVEL_VERBS}(?:\s+to)?{_ON_A_TRIP}"
     rf"|(?:what|which)\s+(?:city|cities|places?|destinations?|countries|country)\s+(?:did|have)\s+(?:i|we)\s+"
     rf"{_TRAVEL_VERBS}"
     rf"(?:\s+to)?{_ON_A_TRIP}"

@@ -642,6 +642,7 @@ def test_who_came_along_is_every_person_of_the_trips_entries_but_the_owner(tmp_p
     ("what city did I go to in October 2023", ' and attr["start_datetime"].year == 2023 and '
                                               'attr["start_datetime"].month == 10'),
     ("which cities did i travel to?", ""),
+    ("where all have i traveled in 2024", ' and attr["start_datetime"].year == 2024'),
     ("which countries did I visit in 2023?", ' and attr["start_datetime"].year == 2023'),
 ])
 def test_a_question_for_where_i_travelled_is_read_as_the_trips_entries(question, period):
