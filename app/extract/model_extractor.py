@@ -36,6 +36,7 @@ from typing import Any, Callable, Sequence
 from app.engine.extract import means_participants, resolve, with_converted_values
 from app.engine.values import MISSING, Item
 from app.extract.bookings import booking_field, read_booking
+from app.extract.diary import asks_finished_book, finished_book
 from app.extract.meals import asks_meal_place, asks_order_place, meal_place, order_place
 from app.extract.receipts import asks_amount_paid, read_paid
 from app.people import kin_named, named_people
@@ -155,6 +156,8 @@ class ModelExtractor:
             return [MISSING if value is None or value == self.owner else value for value in read], "booking"
         if asks_order_place(name):   # where a takeaway was ordered from: as an order's mail writes it, never guessed
             return [MISSING if (value := order_place(item.attrs)) is None else value for item in items], "order"
+        if asks_finished_book(name):   # a book the person's notes say they finished
+            return [MISSING if (value := finished_book(item.attrs)) is None else value for item in items], "diary"
         looked_up = [resolve(item, name) for item in items]
         if asks_meal_place(name):   # where its own record says no place, the place its text eats at or orders from
             read = (meal_place(item.attrs) if v is MISSING else v for v, item in zip(looked_up, items))

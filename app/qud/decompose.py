@@ -38,8 +38,8 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked, things_listed,
-    time_measured, units_measured, weekday_asked,
+    books_finished, episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked,
+    things_listed, time_measured, units_measured, weekday_asked,
 )
 from app.qud.kinds import (
     named_kinds, season_reached, shop_mails, short_names, takeaway_asked, time_on_named, unheld_names,
@@ -216,8 +216,8 @@ RULES: dict[str, str] = {
                      "number for Madeira?' ask for a field of the place's bookings, read from their text, the latest "
                      "that writes it (app.qud.bookings, app.extract.bookings)",
     "booking_costs_frame": "'how much have I spent on hotels this year', 'how much did flights and hotel for the "
-                           "Berlin trip come to' ask for the sum of what the bookings' mails say they cost, each refund "
-                           "counted against the booking it names (app.qud.bookings, app.extract.receipts)",
+                           "Berlin trip come to' ask for the sum of what the bookings' mails say they cost, each "
+                           "refund counted against the booking it names (app.qud.bookings, app.extract.receipts)",
     "takeaway_frame": "'Which takeaway place do I order from the most?', 'How many food delivery orders did I place "
                       "in the past 30 days?', 'how much have i spent on food delivery this year', 'How many times have "
                       "I ordered from Saigon Kitchen?': the mails that say where food was ordered from ('Your Gobble "
@@ -226,6 +226,9 @@ RULES: dict[str, str] = {
     "trips_with_frame": "'How many trips did I do with Conor?', 'How many times did I go away with Ines?' count the "
                         "stays whose bookings name them among the travellers, not one a mail says was cancelled; only "
                         "where a booking names them (app.qud.bookings)",
+    "books_frame": "'What book did I finish in January?', 'how many books did I finish in 2023': the books the "
+                   "person's own notes say they finished ('Finished “The Bee Sting” by Paul Murray.'), in the year or "
+                   "month asked (app.qud.items, app.extract.diary)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -861,6 +864,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("travels_frame", travels_asked(question), lambda trips: places_listed(trips, question)),
         ("booking_costs_frame", cost_asked(question), lambda asked: cost_tree(asked, question)),
         ("takeaway_frame", takeaway_asked(question), lambda tree: tree),
+        ("books_frame", books_finished(question), lambda tree: tree),
         ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),

@@ -370,3 +370,45 @@ def weekday_asked(tree: Node, question: str) -> Node | None:
     below = tree.children[0]
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
                                          f'arg_attr_name={format_value(ranked)}, val_attr_name="weekday")', (below,))
+
+
+# --- books finished ------------------------------------------------------------------------------------------------
+# "What book did I finish in January?", "how many books did I finish in 2023": the books the person's own notes say
+# they finished ("Finished “The Bee Sting” by Paul Murray."; app.extract.diary), in the year or month asked. The model
+# had counted the mails or purchases that name a book.
+
+_BOOKS_FINISHED = re.compile(r"^(?:(?P<which>what|which)\s+(?P<noun>books?)|how\s+many\s+books)\s+(?:did|have)\s+"
+                             r"(?:i|we)\s+(?:finish|finished|read)\b(?P<rest>.*)$", re.I)
+_MONTHS = "january february march april may june july august september october november december".split()
+
+
+def books_finished(question: str) -> Node | None:
+    """The tree of a question for the books finished (which, or how many), or None for other questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _BOOKS_FINISHED.match(text)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+(?:of\s+)?)?"
+                         r"(?P<year>(?:19|20)\d\d)", rest, re.I)
+    if rest and dated is None:
+        return None
+    q = lambda t: format_value(Qud(t))  # noqa: E731
+    test, said = 'attr.get("book_finished") is not None', ""
+    if dated is not None:
+        test += f' and attr["start_datetime"].year == {int(dated.group("year"))}'
+        if dated.group("month"):
+            test += f' and attr["start_datetime"].month == {_MONTHS.index(dated.group("month").lower()) + 1}'
+        said = f" {rest}"
+    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
+    read = Node.from_step("my emails with the book they say I finished", f'EXTRACT(l={q(mails.question)}, '
+                          f'attr_names=["book_finished"], attr_types=[str])', (mails,))
+    books = Node.from_step(f"the books I finished{said}", f"FILTER(l={q(read.question)}, filter=lambda attr: {test})",
+                           (read,))
+    if match.group("which") is None:
+        return Node.from_step(question, f"APPLY(l={q(books.question)}, fct=len)", (books,))
+    if match.group("noun").lower() == "book":   # one book: the last finished
+        return Node.from_step(question, f'ARGMAX(l={q(books.question)}, arg_attr_name="start_datetime", '
+                              f'val_attr_name="book_finished")', (books,))
+    return Node.from_step(question, f'APPLY(l={q(books.question)}, fct=lambda l: sorted({{i["book_finished"] '
+                          f'for i in l}}))', (books,))

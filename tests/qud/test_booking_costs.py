@@ -192,6 +192,7 @@ def test_trips_with_someone_are_the_stays_whose_bookings_name_them(tmp_path, que
 
 def test_trips_with_someone_no_booking_names_are_left_to_the_model(tmp_path):
     trace = Trace()
-    llm = FakeLLM([' APPLY(l=QUD("I went on a trip with Max"), fct=len)', ' RETRIEVE(query="I went on a trip with Max")'])
+    llm = FakeLLM([' APPLY(l=QUD("I went on a trip with Max"), fct=len)',
+                   ' RETRIEVE(query="I went on a trip with Max")'])
     _asked(_bookings(tmp_path), "How many trips did I do with Max?", llm, trace)   # Max flew; no stay names him
     assert "trips_with_frame" not in trace.acted and llm.calls

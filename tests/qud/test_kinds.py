@@ -353,7 +353,8 @@ def _takeaways(tmp_path):
     orders = [("Saigon Kitchen", 2023, 14.5), ("Sushi Kaito", 2023, 20.0), ("Saigon Kitchen", 2023, 11.0),
               ("Saigon Kitchen", 2022, 9.5), ("Sushi Kaito", 2022, 18.0)]
     events = [_shop_mail(i, datetime(year, 3 + i, 2, 19, tzinfo=timezone.utc), "Gobble",
-                         f"Your Gobble order from {place}", f"Your food from {place} is on its way.\n\nTotal €{total:.2f}")
+                         f"Your Gobble order from {place}",
+                         f"Your food from {place} is on its way.\n\nTotal €{total:.2f}")
               for i, (place, year, total) in enumerate(orders)]
     events += [_shop_mail(10, datetime(2023, 5, 5, 21, tzinfo=timezone.utc), "Siobhan Kelly", "diary",
                           "Lunch with Aoife at Saigon Kitchen, I had the pho.", to="Siobhan Kelly"),
@@ -379,7 +380,8 @@ def test_the_takeaway_frame_can_be_switched_off(tmp_path, monkeypatch):
     monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "takeaway_frame")
     trace = Trace()
     answer = _asked(_takeaways(tmp_path), "How many times have I ordered from Sushi Kaito?",
-                    FakeLLM([' APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)', ' RETRIEVE(query="I ate at Sushi Kaito")']),
+                    FakeLLM([' APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)',
+                             ' RETRIEVE(query="I ate at Sushi Kaito")']),
                     trace)
     assert "takeaway_frame" not in trace.acted and answer.tree.step == 'APPLY(l=QUD("I ate at Sushi Kaito"), fct=len)'
 
@@ -394,3 +396,28 @@ def test_other_questions_about_takeaways_are_left_to_other_readings(question):
     from app.qud.kinds import takeaway_asked
 
     assert takeaway_asked(question) is None
+
+
+# --- books finished ------------------------------------------------------------------------------------------------
+
+def _diary(tmp_path):
+    notes = [((2023, 3, 26), "Sunday. Finished “Tomorrow, and Tomorrow, and Tomorrow” by Gabrielle Zevin."),
+             ((2023, 11, 12), "Sunday. Finished “Yellowface” by R. F. Kuang. Early night."),
+             ((2024, 1, 21), "Sunday. I finished reading Tom Lake, then lunch with Jonas."),
+             ((2024, 1, 28), "Finished “The Crown” on Netflix, what a show."),   # a series: no author, no "reading"
+             ((2023, 12, 15), "The Bee Sting is out in paperback, 20% off!")]          # a shop's mail naming a book
+    events = [_shop_mail(i, datetime(*day, 21, tzinfo=timezone.utc), "Siobhan Kelly", "diary", text, to="Siobhan Kelly")
+              for i, (day, text) in enumerate(notes)]
+    return write_store(tmp_path / "events.sqlite", events)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("how many books did I finish in 2023", 2),
+    ("What book did I finish in January 2024?", "Tom Lake"),
+    ("which books have I read?", ["Tom Lake", "Tomorrow, and Tomorrow, and Tomorrow", "Yellowface"]),
+])
+def test_a_book_finished_is_one_the_persons_notes_say_they_finished(tmp_path, question, value):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_diary(tmp_path), question, llm, trace)
+    assert "books_frame" in trace.acted and not llm.calls
+    assert answer.value == value
