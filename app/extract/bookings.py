@@ -91,9 +91,15 @@ def _travellers(texts: list[str]) -> tuple[str, ...] | None:
 # June 2022 from 15:00", "Check-out Monday, 22 May 2023"); not "we stayed 3 nights" in a diary
 _NIGHTS = re.compile(r"^[ \t]*(?i:nights?)[ \t]*:?[ \t]*(?P<n>\d{1,3})[ \t]*$", re.M)
 _MONTHS = "|".join(sorted({*MONTH_NAMES, *MONTH_ABBREVIATIONS}, key=len, reverse=True))
-_DAY = rf"(?P<day>\d{{1,2}})\.?[ \t]+(?P<month>{_MONTHS})\.?[ \t]+(?P<year>\d{{4}})"
+WRITTEN_DAY = rf"(?P<day>\d{{1,2}})\.?[ \t]+(?P<month>{_MONTHS})\.?[ \t]+(?P<year>\d{{4}})"   # "24 June 2022"
+_DAY = WRITTEN_DAY
 _CHECK_IN = re.compile(rf"\b(?i:check-?in)\b[ \t]*:?[ \t]*(?:[A-Za-z]+,?[ \t]+)?(?i:{_DAY})")
 _CHECK_OUT = re.compile(rf"\b(?i:check-?out)\b[ \t]*:?[ \t]*(?:[A-Za-z]+,?[ \t]+)?(?i:{_DAY})")
+
+
+def written_day(match: re.Match) -> date | None:
+    """The date a WRITTEN_DAY match writes, or None where it is no date ("31 June")."""
+    return _day(match)
 
 
 def _day(match: re.Match) -> date | None:

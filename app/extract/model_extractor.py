@@ -37,6 +37,7 @@ from app.engine.extract import means_participants, resolve, with_converted_value
 from app.engine.values import MISSING, Item
 from app.extract.bookings import booking_field, read_booking
 from app.extract.diary import asks_finished_book, finished_book
+from app.extract.tickets import read_ticket, ticket_field
 from app.extract.meals import asks_meal_place, asks_order_place, meal_place, order_place
 from app.extract.receipts import asks_amount_paid, read_paid
 from app.people import kin_named, named_people
@@ -156,6 +157,10 @@ class ModelExtractor:
             return [MISSING if value is None or value == self.owner else value for value in read], "booking"
         if asks_order_place(name):   # where a takeaway was ordered from: as an order's mail writes it, never guessed
             return [MISSING if (value := order_place(item.attrs)) is None else value for item in items], "order"
+        ticket = ticket_field(name)
+        if ticket is not None:   # a ticket's act, venue or day, as its mail writes them
+            read = (read_ticket(item.attrs, ticket) for item in items)
+            return [MISSING if value is None else value for value in read], "ticket"
         if asks_finished_book(name):   # a book the person's notes say they finished
             return [MISSING if (value := finished_book(item.attrs)) is None else value for item in items], "diary"
         looked_up = [resolve(item, name) for item in items]

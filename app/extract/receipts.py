@@ -2,7 +2,8 @@
 
 A shop or service whose orders the data holds only as mails (a food delivery app, a booking site, a ticket seller)
 writes the amount paid the same few ways whatever the service: a total line with a label and an amount in a currency
-("Total €39.99", "Total price €512.60", "Order total: 52.99 EUR", "Amount paid: £18.00", "Gesamt 24,90 €"). The
+("Total €39.99", "Total price €512.60", "Order total: 52.99 EUR", "Amount paid: £18.00", "Gesamt 24,90 €", or after a
+dash: "2 x Standing – total €68.40"). The
 small extractor model read none of them (it answered nothing for "total" on every order mail), so a money attribute
 asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's price ("1x
 Burrata €9.00"), a delivery fee or a bank statement's lines ("Total card spending: -€412.10") is not what the order
@@ -31,7 +32,9 @@ _LABEL = (r"(?:(?:order|grand|booking|basket)\s+total|total\s+(?:price|paid|char
 # the label at the start of a line, then the amount with its currency before or after it, and nothing more
 _BEFORE, _AFTER = _NUMBER.format("before"), _NUMBER.format("after")
 _AMOUNT = rf"(?:{_CURRENCY}[ \t]*{_BEFORE}|{_AFTER}[ \t]*{_CURRENCY})"
-_PAID_LINE = re.compile(rf"^[ \t]*(?i:{_LABEL})[ \t]*:?[ \t]*{_AMOUNT}[ \t]*(?:\(.*\))?[ \t]*$", re.M)
+# (or ending a line after a dash: "2 x Standing – total €68.40")
+_PAID_LINE = re.compile(rf"^(?:[^\n]*?[ \t][–-][ \t]+)?[ \t]*(?i:{_LABEL})[ \t]*:?[ \t]*{_AMOUNT}[ \t]*"
+                        r"(?:\(.*\))?[ \t]*$", re.M)
 # a refund as a labelled line ("Refund: €501.00", "Refund amount 18,40 EUR") or said in a sentence ("A refund of
 # €236.40 will be issued", "we have refunded €12.99")
 _REFUNDS = (re.compile(rf"^[ \t]*(?i:refund(?:ed)?(?:[ \t]+(?:amount|total))?)[ \t]*:?[ \t]*{_AMOUNT}[ \t]*$", re.M),

@@ -38,8 +38,8 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    books_finished, episodes_by_title, finished_last, item_prices, measure_asked, orders_counted, thing_asked,
-    things_listed, time_measured, units_measured, weekday_asked,
+    books_finished, concerts_asked, episodes_by_title, finished_last, item_prices, measure_asked, orders_counted,
+    thing_asked, things_listed, time_measured, units_measured, weekday_asked,
 )
 from app.qud.kinds import (
     named_kinds, season_reached, shop_mails, short_names, takeaway_asked, time_on_named, unheld_names,
@@ -229,6 +229,10 @@ RULES: dict[str, str] = {
     "books_frame": "'What book did I finish in January?', 'how many books did I finish in 2023': the books the "
                    "person's own notes say they finished ('Finished “The Bee Sting” by Paul Murray.'), in the year or "
                    "month asked (app.qud.items, app.extract.diary)",
+    "concerts_frame": "'how many concerts did i go to', 'which concert did i go to in november?', 'who did I see at "
+                      "Malahide Castle?', 'How much have I spent on concert tickets altogether?': the tickets' mails "
+                      "('Your tickets: Khruangbin – Stadtpark Open Air'), dated by the concert's day, their totals "
+                      "summed or ranked (app.qud.items, app.extract.tickets)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -865,6 +869,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("booking_costs_frame", cost_asked(question), lambda asked: cost_tree(asked, question)),
         ("takeaway_frame", takeaway_asked(question), lambda tree: tree),
         ("books_frame", books_finished(question), lambda tree: tree),
+        ("concerts_frame", concerts_asked(question), lambda tree: tree),
         ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),

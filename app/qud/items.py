@@ -412,3 +412,72 @@ def books_finished(question: str) -> Node | None:
                               f'val_attr_name="book_finished")', (books,))
     return Node.from_step(question, f'APPLY(l={q(books.question)}, fct=lambda l: sorted({{i["book_finished"] '
                           f'for i in l}}))', (books,))
+
+
+# --- concerts ------------------------------------------------------------------------------------------------------
+# "how many concerts did i go to", "which concert did i go to in november?", "who did I see at Malahide Castle?",
+# "How much have I spent on concert tickets altogether?", "which concert tickets cost me the most": the concerts are
+# the tickets' mails (app.extract.tickets: the act and venue of "Your tickets: Khruangbin – Stadtpark Open Air", the
+# day the text names), dated by the concert's day, not the mail's; what they cost is the mail's total. The model had
+# searched "I went to a concert", which found the artists' songs.
+
+_GIG = r"(?:concerts?|gigs?)"
+_CONCERTS = (   # the shape, the question
+    ("count", re.compile(rf"^how\s+many\s+{_GIG}\s+(?:did|have)\s+(?:i|we)\s+(?:go\s+to|gone\s+to|been\s+to|"
+                         rf"attend(?:ed)?|see|seen|buy\s+tickets\s+for|bought\s+tickets\s+for)(?P<rest>.*)$", re.I)),
+    ("list", re.compile(rf"^(?:which|what)\s+{_GIG}\s+(?:did|have)\s+(?:i|we)\s+(?:go\s+to|gone\s+to|been\s+to|"
+                        rf"attend(?:ed)?|see|seen)(?P<rest>.*)$", re.I)),
+    ("at", re.compile(r"^who\s+did\s+(?:i|we)\s+see\s+(?:at|in)\s+(?P<venue>.+?)(?P<rest>)$", re.I)),
+    ("spent", re.compile(rf"^how\s+much\s+(?:did|have)\s+(?:i|we)\s+(?:spend|spent|paid|pay)\s+(?:on|for)\s+"
+                         rf"(?:concert|gig)\s+tickets(?P<rest>.*)$", re.I)),
+    ("dearest", re.compile(rf"^(?:which|what)\s+(?:concert|gig)\s+tickets?\s+cost\s+(?:me\s+|us\s+)?the\s+most"
+                           rf"(?P<rest>.*)$", re.I)),
+)
+_ALTOGETHER = re.compile(r"^\s*(?:altogether|in\s+total|all\s+together|so\s+far|ever)?\s*$", re.I)
+
+
+def concerts_asked(question: str) -> Node | None:
+    """The tree of a question about the concerts the person had tickets for, or None for other questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    for shape, pattern in _CONCERTS:
+        match = pattern.match(text)
+        if match is not None:
+            break
+    else:
+        return None
+    rest = match.group("rest").strip()
+    dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+(?:of\s+)?)?"
+                         r"(?P<year>(?:19|20)\d\d)", rest, re.I)
+    if dated is None and not _ALTOGETHER.match(rest):
+        return None
+    q = lambda t: format_value(Qud(t))  # noqa: E731
+    tests, said = ['attr.get("performer") is not None and attr.get("event_day") is not None'], ""
+    if dated is not None:
+        tests.append(f'attr["event_day"].year == {int(dated.group("year"))}')
+        if dated.group("month"):
+            tests.append(f'attr["event_day"].month == {_MONTHS.index(dated.group("month").lower()) + 1}')
+        said = f" {rest}"
+    if shape == "at":
+        venue = re.sub(r"^the\s+", "", match.group("venue").strip(), flags=re.I)
+        tests.append(f'{format_value(venue.lower())} in str(attr.get("ticket_venue") or "").lower()')
+        said = f" at {venue}"
+    names = '"performer", "ticket_venue", "event_day"'
+    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
+    read = Node.from_step("my emails with the act, venue and day of a ticket", f'EXTRACT(l={q(mails.question)}, '
+                          f'attr_names=[{names}], attr_types=[str, str, date.fromisoformat])', (mails,))
+    gigs = Node.from_step(f"the concerts I had tickets for{said}", f"FILTER(l={q(read.question)}, filter=lambda "
+                          f"attr: {' and '.join(tests)})", (read,))
+    if shape == "count":
+        return Node.from_step(question, f"APPLY(l={q(gigs.question)}, fct=len)", (gigs,))
+    if shape == "list":   # "which concert did I go to in November?": the one, or each of them
+        return Node.from_step(question, f'APPLY(l={q(gigs.question)}, fct=lambda l: sorted({{i["performer"] for i '
+                              f'in l}}) if len(l) != 1 else l[0]["performer"])', (gigs,))
+    if shape == "at":
+        return Node.from_step(question, f'ARGMAX(l={q(gigs.question)}, arg_attr_name="event_day", '
+                              f'val_attr_name="performer")', (gigs,))
+    paid = Node.from_step(f"{gigs.question} with amount paid", f'EXTRACT(l={q(gigs.question)}, attr_names=["total"], '
+                          f'attr_types=[float])', (gigs,))
+    if shape == "spent":
+        return Node.from_step(question, f'SUM(l={q(paid.question)}, attr_name="total")', (paid,))
+    return Node.from_step(question, f'ARGMAX(l={q(paid.question)}, arg_attr_name="total", val_attr_name="performer")',
+                          (paid,))

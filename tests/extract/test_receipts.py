@@ -73,3 +73,8 @@ def test_a_mail_without_an_amount_of_its_own_has_its_receipt_total_before_the_mo
     out = ModelExtractor(model=SilentModel()).extract(receipts + [purchase], ["total"], [float])
     assert [i.attrs["total"] for i in out] == [12.49, 39.99, 23.5]   # the purchase's own amount stays
     assert asks_amount_paid("amount_spent") and asks_amount_paid("Price") and not asks_amount_paid("unit_price")
+
+
+def test_a_total_after_a_dash_ends_a_tickets_line():
+    text = "Your e-tickets\n\nNils Frahm\nElbphilharmonie, Hamburg\n\n2 x Standing – total €82.00"
+    assert read_paid({"source": "mail", "from_name": "TicketBox", "text": text}) == 82.0

@@ -421,3 +421,36 @@ def test_a_book_finished_is_one_the_persons_notes_say_they_finished(tmp_path, qu
     answer = _asked(_diary(tmp_path), question, llm, trace)
     assert "books_frame" in trace.acted and not llm.calls
     assert answer.value == value
+
+
+# --- concerts ----------------------------------------------------------------------------------------------------
+
+def _tickets(tmp_path):
+    """Three concerts' tickets (mailed weeks before each), a bank statement and a friend's mail about a gig."""
+    gigs = [((2023, 5, 18), "Khruangbin", "Stadtpark Open Air", "Wednesday 16 August 2023", 68.4),
+            ((2023, 9, 10), "Nils Frahm", "Elbphilharmonie", "Tuesday 28 November 2023", 82.0),
+            ((2023, 12, 30), "Arlo Parks", "Mojo Club", "Saturday 09 March 2024", 39.9)]
+    events = [_shop_mail(i, datetime(*sent, 10, tzinfo=timezone.utc), "TicketBox", f"Your tickets: {act} – {venue}",
+                         f"Your e-tickets\n\n{act}\n{venue}, Hamburg\n{day}, doors 19:00\n\n"
+                         f"2 x Standing – total €{paid:.2f}")
+              for i, (sent, act, venue, day, paid) in enumerate(gigs)]
+    events += [_shop_mail(10, datetime(2023, 11, 2, 9, tzinfo=timezone.utc), "Aoife Murphy", "gig tickets?",
+                          "Are you getting tickets for the Lankum gig? Total bargain at €20"),
+               _shop_mail(11, datetime(2023, 12, 3, 9, tzinfo=timezone.utc), "Nordbank", "Ihr Kontoauszug",
+                          "28.11.2023  ELBPHILHARMONIE   Freizeit   -82,00 EUR\n\nSumme Kartenumsätze: -82,00 EUR")]
+    return write_store(tmp_path / "events.sqlite", events)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("how many concerts did i go to", 3),
+    ("which concert did i go to in November 2023?", "Nils Frahm"),   # the concert's day, not the mail's
+    ("how many gigs did I go to in 2023?", 2),
+    ("who did I see at the Mojo Club?", "Arlo Parks"),
+    ("How much have I spent on concert tickets altogether?", 190.3),
+    ("which concert tickets cost me the most", "Nils Frahm"),
+])
+def test_a_concert_is_a_tickets_mail_dated_by_the_concerts_day(tmp_path, question, value):
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(_tickets(tmp_path), question, llm, trace)
+    assert "concerts_frame" in trace.acted and not llm.calls
+    assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
