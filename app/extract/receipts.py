@@ -3,9 +3,8 @@
 A shop or service whose orders the data holds only as mails (a food delivery app, a booking site, a ticket seller)
 writes the amount paid the same few ways whatever the service: a total line with a label and an amount in a currency
 ("Total €39.99", "Total price €512.60", "Order total: 52.99 EUR", "Amount paid: £18.00", "Gesamt 24,90 €", or after a
-dash: "2 x Standing – total €68.40"). The
-small extractor model read none of them (it answered nothing for "total" on every order mail), so a money attribute
-asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's price ("1x
+dash: "2 x Standing – total €68.40"). The small extractor model read none of them (it answered nothing for "total" on
+every order mail), so a money attribute asked of a mail that records no amount of its own is read here. Only a labelled line counts: an item's price ("1x
 Burrata €9.00"), a delivery fee or a bank statement's lines ("Total card spending: -€412.10") is not what the order
 cost. A refund is money paid back, so a mail that says one ("Refund: €501.00", "A refund of €236.40 will be issued
 to your card") paid its amount less: a cancelled booking's confirmation and its refund add up to nothing. A shop whose
