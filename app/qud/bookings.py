@@ -200,11 +200,9 @@ def cost_asked(question: str) -> CostAsked | None:
     kinds = tuple(field for field, _, words in _COST_KINDS if re.search(rf"\b(?:{words})\b", text, re.I))
     if not kinds:
         return None
-    period = None
     dated = _DATED.search(text)
+    period = _period(dated)
     if dated is not None:
-        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
-        period = (int(dated.group("year")), month)
         text = text[:dated.start()] + text[dated.end():]
     tokens = re.findall(r"[^\W\d_][\w'’.-]*", text)
     at = [i for i, w in enumerate(tokens) if w.lower() not in _COST_WORDS]
@@ -268,17 +266,44 @@ def _for_place(place: str, key: str) -> tuple[str, Node]:
             f"any(attr.get({name}) == mail[{name}] for mail in {_q(naming_place.question)}))"), naming_place
 
 
+def _booked_in(period: tuple[int, int | None] | None, said: str = " in") -> tuple[list[str], str]:
+    """The lambda tests that a booking's mail was sent in `period` (a year, or a month of it), and how to say it."""
+    if period is None:
+        return [], ""
+    year, month = period
+    tests = [f'attr["start_datetime"].year == {year}']
+    if month is not None:
+        tests.append(f'attr["start_datetime"].month == {month}')
+    return tests, f"{said} {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+
+
+def _period(dated: re.Match | None) -> tuple[int, int | None] | None:
+    """The year (and month) a `_DATED` match names."""
+    if dated is None:
+        return None
+    month = dated.group("month")
+    return int(dated.group("year")), MONTH_NAMES.index(month.lower()) + 1 if month else None
+
+
+def _stays(names: list[str], tests: list[str], question: str) -> Node:
+    """The stays the bookings' mails confirm (the mails naming a hotel, with `names` read too) that pass `tests`,
+    not one a mail says was cancelled, asked as `question`."""
+    cancelling = f'"cancel" in ({WRITTEN_TEXT}).lower()'
+    read = _read(["hotel", *names], _mails(),
+                 f"my emails with hotel and {' and '.join(n.replace('_', ' ') for n in names)}")
+    cancelled = _kept(_read(["hotel"], _mails(), "my emails with hotel"),
+                      f'attr.get("hotel") is not None and {cancelling}', "my cancelled hotel stays")
+    kept = ['attr.get("hotel") is not None', *(f"attr.get({format_value(n)}) is not None" for n in names), *tests,
+            f"not {cancelling}", f'not any(attr["hotel"] == stay["hotel"] for stay in {_q(cancelled.question)})']
+    return _kept(read, " and ".join(kept), question, (cancelled,))
+
+
 def _kind_cost(field: str, key: str, asked: CostAsked) -> Node:
     """What the bookings of one kind (`field` marks them) cost as `asked`: their totals, and the refunds that name
     one of them by `key` (below nothing)."""
     noun = "hotel" if field == "hotel" else "flight"
-    tests, said, more = ['attr.get("total") is not None and attr["total"] > 0'], "", ()
-    if asked.period is not None:
-        year, month = asked.period
-        tests.append(f'attr["start_datetime"].year == {year}')
-        if month is not None:
-            tests.append(f'attr["start_datetime"].month == {month}')
-        said += f" in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+    dated, said = _booked_in(asked.period)
+    tests = ['attr.get("total") is not None and attr["total"] > 0', *dated]
     if asked.place is not None:
         said += f" for {asked.place}"
 
@@ -356,11 +381,9 @@ def hotel_nights_asked(question: str) -> HotelNightsAsked | None:
     if match is None or _NIGHTS_OTHER.search(text):
         return None
     rest = match.group("rest")
-    period = None
     dated = _DATED.search(rest)
+    period = _period(dated)
     if dated is not None:
-        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
-        period = (int(dated.group("year")), month)
         rest = rest[:dated.start()] + rest[dated.end():]
     if match.group("hotel") or _IN_HOTELS.search(rest):
         return HotelNightsAsked(None, period)
@@ -372,24 +395,11 @@ def hotel_nights_asked(question: str) -> HotelNightsAsked | None:
 
 def hotel_nights_tree(asked: HotelNightsAsked, question: str) -> Node:
     """The tree answering `question` as `asked` reads it: the nights of the confirmed stays, summed."""
-    cancelling = f'"cancel" in ({WRITTEN_TEXT}).lower()'
-    read = _read(["hotel", "nights_booked"], _mails(), "my emails with hotel and nights")
-    cancelled = _kept(_read(["hotel"], _mails(), "my emails with hotel"),
-                      f'attr.get("hotel") is not None and {cancelling}', "my cancelled hotel stays")
-    tests = ['attr.get("hotel") is not None and attr.get("nights_booked") is not None',
-             f"not {cancelling}",
-             f'not any(attr["hotel"] == stay["hotel"] for stay in {_q(cancelled.question)})']
-    said = ""
-    if asked.period is not None:
-        year, month = asked.period
-        tests.append(f'attr["start_datetime"].year == {year}')
-        if month is not None:
-            tests.append(f'attr["start_datetime"].month == {month}')
-        said += f" booked in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
+    tests, said = _booked_in(asked.period, " booked in")
     if asked.name is not None:
         tests.append(f"{format_value(asked.name.lower())} in ({WRITTEN_TEXT}).lower()")
         said = f" at {asked.name}{said}"
-    stays = _kept(read, " and ".join(tests), f"my hotel stays{said}", (cancelled,))
+    stays = _stays(["nights_booked"], tests, f"my hotel stays{said}")
     return Node.from_step(question, f'SUM(l={_q(stays.question)}, attr_name="nights_booked")', (stays,))
 
 
@@ -411,32 +421,16 @@ def trips_with(question: str) -> tuple[str, tuple[int, int | None] | None] | Non
     match = _TRIPS_WITH.match(text)
     if match is None or match.group("who").lower() in FUNCTION_WORDS:
         return None
-    period, rest = None, match.group("rest")
-    if rest.strip():
-        dated = _DATED.fullmatch(rest)
-        if dated is None:
-            return None
-        month = MONTH_NAMES.index(dated.group("month").lower()) + 1 if dated.group("month") else None
-        period = (int(dated.group("year")), month)
-    return match.group("who"), period
+    rest = match.group("rest")
+    dated = _DATED.fullmatch(rest) if rest.strip() else None
+    if rest.strip() and dated is None:
+        return None
+    return match.group("who"), _period(dated)
 
 
 def stays_with_tree(who: str, period: tuple[int, int | None] | None, question: str) -> Node:
     """The tree counting the stays whose bookings name `who` among the travellers, booked in `period`."""
-    cancelling = f'"cancel" in ({WRITTEN_TEXT}).lower()'
-    read = _read(["hotel", "travellers"], _mails(), "my emails with hotel and travellers")
-    cancelled = _kept(_read(["hotel"], _mails(), "my emails with hotel"),
-                      f'attr.get("hotel") is not None and {cancelling}', "my cancelled hotel stays")
-    name = format_value(who.lower())
-    tests = ['attr.get("hotel") is not None and attr.get("travellers") is not None',
-             f"any(person.lower().split()[0] == {name} for person in attr[\"travellers\"])", f"not {cancelling}",
-             f'not any(attr["hotel"] == stay["hotel"] for stay in {_q(cancelled.question)})']
-    said = ""
-    if period is not None:
-        year, month = period
-        tests.append(f'attr["start_datetime"].year == {year}')
-        if month is not None:
-            tests.append(f'attr["start_datetime"].month == {month}')
-        said = f" booked in {MONTH_NAMES[month - 1].capitalize() + ' ' if month else ''}{year}"
-    stays = _kept(read, " and ".join(tests), f"my stays with {who}{said}", (cancelled,))
+    tests, said = _booked_in(period, " booked in")
+    tests.insert(0, f"any(person.lower().split()[0] == {format_value(who.lower())} for person in attr[\"travellers\"])")
+    stays = _stays(["travellers"], tests, f"my stays with {who}{said}")
     return Node.from_step(question, f"APPLY(l={_q(stays.question)}, fct=len)", (stays,))

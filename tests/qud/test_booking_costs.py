@@ -71,6 +71,14 @@ def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
         return ask(question, store, TODAY, llm=llm, trace=trace, retriever=retriever, extractor=extractor)
 
 
+def _framed(path, question: str, rule: str):
+    """`question`'s answer, which the frame `rule` writes the whole tree of (the model is never asked)."""
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(path, question, llm, trace)
+    assert rule in trace.acted and not llm.calls
+    return answer
+
+
 @pytest.mark.parametrize("question, value", [
     ("How much have I spent on hotels in 2023?", 420.0),   # the Berlin stay's refund takes it back
     ("how much did I spend on flights last year", 417.4),  # 318.40 + 99, the Copenhagen flight refunded
@@ -126,9 +134,7 @@ def test_the_booking_costs_frame_can_be_switched_off(tmp_path, monkeypatch):
     ("who went to Berlin with me", ["Jo Park"]),   # the flight's booking writes "BER"; its reminder, Berlin
 ])
 def test_who_came_along_is_every_traveller_the_trips_bookings_name_but_the_owner(tmp_path, question, people):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_bookings(tmp_path), question, llm, trace)
-    assert "company_frame" in trace.acted and not llm.calls
+    answer = _framed(_bookings(tmp_path), question, "company_frame")
     assert answer.value == people
 
 
@@ -158,9 +164,7 @@ def test_the_travellers_a_booking_names(text, travellers):
     ("how many nights did I stay at Pension Kranich (not counting cancellations)", 0),
 ])
 def test_a_hotels_nights_are_those_of_the_stays_its_mails_confirm(tmp_path, question, nights):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_bookings(tmp_path), question, llm, trace)
-    assert "hotel_nights_frame" in trace.acted and not llm.calls
+    answer = _framed(_bookings(tmp_path), question, "hotel_nights_frame")
     assert answer.value == nights
 
 
@@ -184,9 +188,7 @@ def test_the_nights_a_stays_booking_says(text, nights):
     ("how many times did I go away with Lea in 2022", 0),
 ])
 def test_trips_with_someone_are_the_stays_whose_bookings_name_them(tmp_path, question, trips):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_bookings(tmp_path), question, llm, trace)
-    assert "trips_with_frame" in trace.acted and not llm.calls
+    answer = _framed(_bookings(tmp_path), question, "trips_with_frame")
     assert answer.value == trips
 
 

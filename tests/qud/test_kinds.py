@@ -164,6 +164,14 @@ def test_plays_of_a_show_named_short_are_counted(streams, monkeypatch):
         'RETRIEVE(query="I listened to the podcast conan")']
 
 
+def _framed(path, question: str, rule: str):
+    """`question`'s answer, which the frame `rule` writes the whole tree of (the model is never asked)."""
+    trace, llm = Trace(), FakeLLM([])
+    answer = _asked(path, question, llm, trace)
+    assert rule in trace.acted and not llm.calls
+    return answer
+
+
 def _asked(path, question: str, llm: FakeLLM, trace: Trace | None = None):
     """`question`'s answer over the store at `path` with the shipped operator models (the receipts' totals and the
     names' plays are read by them, not by the lexical baselines)."""
@@ -370,9 +378,7 @@ def _takeaways(tmp_path):
     ("how much have I spent on food delivery in 2023?", 45.5),
 ])
 def test_a_takeaway_is_the_mail_that_says_where_food_was_ordered_from(tmp_path, question, value):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_takeaways(tmp_path), question, llm, trace)
-    assert "takeaway_frame" in trace.acted and not llm.calls
+    answer = _framed(_takeaways(tmp_path), question, "takeaway_frame")
     assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
 
 
@@ -417,9 +423,7 @@ def _diary(tmp_path):
     ("which books have I read?", ["Tom Lake", "Tomorrow, and Tomorrow, and Tomorrow", "Yellowface"]),
 ])
 def test_a_book_finished_is_one_the_persons_notes_say_they_finished(tmp_path, question, value):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_diary(tmp_path), question, llm, trace)
-    assert "books_frame" in trace.acted and not llm.calls
+    answer = _framed(_diary(tmp_path), question, "books_frame")
     assert answer.value == value
 
 
@@ -450,7 +454,5 @@ def _tickets(tmp_path):
     ("which concert tickets cost me the most", "Nils Frahm"),
 ])
 def test_a_concert_is_a_tickets_mail_dated_by_the_concerts_day(tmp_path, question, value):
-    trace, llm = Trace(), FakeLLM([])
-    answer = _asked(_tickets(tmp_path), question, llm, trace)
-    assert "concerts_frame" in trace.acted and not llm.calls
+    answer = _framed(_tickets(tmp_path), question, "concerts_frame")
     assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
