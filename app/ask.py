@@ -24,7 +24,9 @@ from datetime import date
 from typing import Any, Callable
 
 from app.answer import Answer, AnswerStatus, FailureKind, NodeReport
+from app.engine.values import Item
 from app.extract.bookings import booked_travellers
+from app.extract.statements import statement_lines
 from app.people import mail_owner, mailing_services, owner_and_people
 from app.qud import pipeline as qud_pipeline
 from app.qud.decompose import Cancelled, DecompositionError, QudConfig, Trace, decompose
@@ -86,6 +88,9 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     places = functools.cache(store.stay_places)
     # read once, and only for a question who came along on a trip: the bookings that name their travellers
     travellers = functools.cache(lambda: booked_travellers(store.events(source=["mail"])))
+    # read once, and only for a question that counts or sums payments of a kind: whether statements come by mail
+    statements = functools.cache(lambda: any(statement_lines(mail.attrs) for mail in
+                                             map(Item.from_event, store.events(source=["mail"]))))
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -102,7 +107,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                                           cancel=check, avoid=avoid, join_for=join_for, owner=owner,
                                           people=people, names=names,
                                           profiles=profiles, written=written, recurring=recurring,
-                                          shops=shops, places=places, travellers=travellers)
+                                          shops=shops, places=places, travellers=travellers,
+                                          statements=statements)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

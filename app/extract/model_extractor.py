@@ -37,6 +37,7 @@ from app.engine.extract import means_participants, resolve, with_converted_value
 from app.engine.values import MISSING, Item
 from app.extract.bookings import booking_field, read_booking
 from app.extract.diary import asks_finished_book, finished_book
+from app.extract.statements import asks_statement_lines, statement_lines
 from app.extract.tickets import read_ticket, ticket_field
 from app.extract.meals import asks_meal_place, asks_order_place, meal_place, order_place
 from app.extract.receipts import asks_amount_paid, read_paid
@@ -161,6 +162,8 @@ class ModelExtractor:
         if ticket is not None:   # a ticket's act, venue or day, as its mail writes them
             read = (read_ticket(item.attrs, ticket) for item in items)
             return [MISSING if value is None else value for value in read], "ticket"
+        if asks_statement_lines(name):   # a statement's payments, one a line
+            return [MISSING if (value := statement_lines(item.attrs)) is None else value for item in items], "statement"
         if asks_finished_book(name):   # a book the person's notes say they finished
             return [MISSING if (value := finished_book(item.attrs)) is None else value for item in items], "diary"
         looked_up = [resolve(item, name) for item in items]

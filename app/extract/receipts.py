@@ -48,6 +48,11 @@ def asks_amount_paid(name: str) -> bool:
     return normalise(name) in MONEY_NAMES
 
 
+def amount_written(written: str) -> float:
+    """A written amount as a number: "1,234.56", "1.234,56" and "24,90" alike."""
+    return _number(written)
+
+
 def _number(written: str) -> float:
     """A written amount as a number: "1,234.56", "1.234,56" and "24,90" alike."""
     digits = written.replace(" ", "")

@@ -38,8 +38,8 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    books_finished, concerts_asked, episodes_by_title, finished_last, item_prices, measure_asked, orders_counted,
-    thing_asked, things_listed, time_measured, units_measured, weekday_asked,
+    books_finished, card_payments_asked, concerts_asked, episodes_by_title, finished_last, item_prices, measure_asked,
+    orders_counted, thing_asked, things_listed, time_measured, units_measured, weekday_asked,
 )
 from app.qud.kinds import (
     named_kinds, season_reached, shop_mails, short_names, takeaway_asked, time_on_named, unheld_names,
@@ -233,6 +233,10 @@ RULES: dict[str, str] = {
                       "Malahide Castle?', 'How much have I spent on concert tickets altogether?': the tickets' mails "
                       "('Your tickets: Khruangbin – Stadtpark Open Air'), dated by the concert's day, their totals "
                       "summed or ranked (app.qud.items, app.extract.tickets)",
+    "card_payments_frame": "'how many times did I eat out in March 2024?', 'How much did I spend eating out in April "
+                           "2024?', 'how much did I spend on groceries last month?': where the data holds statements "
+                           "by mail, the lines of the category or payee asked, by the line's day (app.qud.items, "
+                           "app.extract.statements)",
     "people_names": "a word in lower case that is the first name of one of the people of the data ('harriet's "
                     "birthday?') is a name for keep_names (app.people)",
     "people_only": "'which friend / colleague ... the most' counts only the data's people (app.people: those the "
@@ -612,6 +616,7 @@ def decompose(
     shops: Callable[[], Mapping[str, str]] | None = None,
     places: Callable[[], frozenset[str]] | None = None,
     travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None,
+    statements: Callable[[], bool] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -639,6 +644,8 @@ def decompose(
     names_capitalised). `travellers`: tells the bookings' mails that name their travellers, as (their text in lower
     case, the travellers, whether it books a stay) (app.extract.bookings.booked_travellers), read only for a
     question who came along on a trip or how many trips were with someone (rules company_frame, trips_with_frame).
+    `statements`: tells whether the data holds statements by mail (app.extract.statements), read only for a question
+    that counts or sums payments of a kind (rule card_payments_frame).
     """
     question = " ".join(question.split())
     if not question:
@@ -685,7 +692,8 @@ def decompose(
         return tree
 
     def framed_or_solved(rest: str) -> Node:
-        framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring, names, travellers)
+        framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring, names, travellers,
+                         statements)
         return framed if framed is not None else solve(rest)
 
     tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved, places)
@@ -800,7 +808,8 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
             solve: Callable[[str], Node], people: Callable[[], Sequence[str]] | None = None,
             recurring: Callable[[], Mapping[str, frozenset[str]]] | None = None,
             names: Callable[[], Mapping[str, frozenset[str]]] | None = None,
-            travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None) -> Node | None:
+            travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None,
+            statements: Callable[[], bool] | None = None) -> Node | None:
     """The tree of the first question frame (app.qud.frames) that takes the question and whose questions the
     model decomposed (`solve`); None when none did: the model's own reading of the question is then used."""
 
@@ -829,6 +838,10 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         return who is not None and travellers is not None and any(
             stay and who in {name.lower().split()[0] for name in names} for _, names, stay in travellers())
 
+    def paid_by_card(asked: str) -> Node | None:   # only where the data holds statements by mail
+        tree = card_payments_asked(asked)
+        return tree if tree is not None and statements is not None and statements() else None
+
     def side_solved(asked: str) -> Node:   # "more nights in Prague in 2021 or 2023": each side's nights, hours, costs
         nights = nights_asked(asked) if config.on("nights_frame") else None
         if nights is not None:
@@ -842,6 +855,10 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         if takeaways is not None:
             acted.add("takeaway_frame")
             return takeaways
+        paid = paid_by_card(asked) if config.on("card_payments_frame") else None
+        if paid is not None:
+            acted.add("card_payments_frame")
+            return paid
         timed = time_on_named(asked, names, compared=True) if config.on("named_time_frame") and names else None
         if timed is not None:
             acted.add("named_time_frame")
@@ -870,6 +887,7 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("takeaway_frame", takeaway_asked(question), lambda tree: tree),
         ("books_frame", books_finished(question), lambda tree: tree),
         ("concerts_frame", concerts_asked(question), lambda tree: tree),
+        ("card_payments_frame", paid_by_card(question), lambda tree: tree),
         ("booking_frame", booking_asked(question), lambda asked: booking_tree(asked, question)),
         ("yes_no_frame", count_question(question), lambda count: as_yes_no(solve(count), question)),
         ("list_frame", most_question(question), lambda most: as_list(solve(most), question)),

@@ -481,3 +481,70 @@ def concerts_asked(question: str) -> Node | None:
         return Node.from_step(question, f'SUM(l={q(paid.question)}, attr_name="total")', (paid,))
     return Node.from_step(question, f'ARGMAX(l={q(paid.question)}, arg_attr_name="total", val_attr_name="performer")',
                           (paid,))
+
+
+# --- card payments -------------------------------------------------------------------------------------------------
+# "how many times did I eat out in March 2024?", "How much did I spend eating out in April 2024?", "how much did I
+# spend on groceries last month?", "How many times have I eaten at Lotus Garden?": where the person's statements come
+# by mail, each meal out or shop is a line of one (app.extract.statements: its day, payee and category), and the
+# lines of the category (restaurants, groceries) or payee asked are counted or their amounts summed, by the line's
+# day. Asked only where the data holds statements (the calendar answers for data without them).
+
+_PAID_FOR = (   # the words that ask for a category, the test of a line's category, how the lines are called
+    (re.compile(r"\b(?:eat(?:ing|en)?\s+out|(?:went|go|gone)\s+out\s+to\s+eat|dining\s+out|restaurants?|caf[eé]s)\b",
+                re.I), '"restaurant" in attr["line"]["category"].lower()', " at restaurants"),
+    (re.compile(r"\b(?:grocer(?:y|ies)|supermarkets?)\b", re.I), '"grocer" in attr["line"]["category"].lower()',
+     " for groceries"),
+    (re.compile(r"\b(?:on|with)\s+my\s+(?:credit\s+|debit\s+|bank\s+)?card\b", re.I), "True", ""),
+)
+_COUNT_PAID = re.compile(r"^how\s+many\s+times\s+(?:did|have)\s+(?:i|we)\s+(?P<what>.+?)(?P<rest>\s+(?:in|during)\s+"
+                         r"(?:(?:" + "|".join(_MONTHS) + r")\s+)?(?:19|20)\d\d)?$", re.I)
+_SUM_PAID = re.compile(r"^how\s+much\s+(?:did|have)\s+(?:i|we)\s+(?:spend|spent)\s+(?P<what>.+?)"
+                       r"(?P<rest>\s+(?:in|during)\s+(?:(?:" + "|".join(_MONTHS) + r")\s+)?(?:19|20)\d\d)?$", re.I)
+_EATEN_AT = re.compile(r"^(?:eat(?:en)?|eaten\s+out|had\s+(?:lunch|dinner|a\s+meal))\s+at\s+(?P<payee>[A-Z][\w'’&-]*"
+                       r"(?:\s+[A-Z][\w'’&-]*){0,3})$")
+_PAID_OTHER = re.compile(r"\b(?:or|than|average|per|most|least|who|with|alone|own|while|during|trip|birthday|"
+                         r"takeaway|delivery|order\w*)\b", re.I)
+
+
+def card_payments_asked(question: str) -> Node | None:
+    """The tree of a question counting or summing the statement lines of a category or payee, or None for other
+    questions."""
+    text = " ".join(question.split()).strip(" ?.!")
+    match = _COUNT_PAID.match(text) or _SUM_PAID.match(text)
+    if match is None or _PAID_OTHER.search(match.group("what")):
+        return None
+    what = match.group("what")
+    eaten = _EATEN_AT.match(what) if match.re is _COUNT_PAID else None
+    if eaten is not None:
+        test = f'{format_value(eaten.group("payee").upper())} in attr["line"]["payee"].upper()'
+        said = f" at {eaten.group('payee')}"
+    else:
+        test, said = next(((test, said) for words, test, said in _PAID_FOR if words.search(what)), (None, ""))
+        words = re.sub(r"\b(?:on|in|at|for|my|the|eat(?:ing|en)?\s+out|out|to|eat|go|went|gone|spend|spent|"
+                       r"dining|restaurants?|caf[eé]s|grocer(?:y|ies)|supermarkets?|card|credit|debit|bank|with)\b",
+                       " ", what, flags=re.I)
+        if test is None or words.strip():
+            return None
+    rest = (match.group("rest") or "").strip()
+    if rest:
+        said += f" {rest}"
+        dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+)?(?P<year>(?:19|20)\d\d)",
+                             rest, re.I)
+        test += f' and attr["line"]["day"].year == {int(dated.group("year"))}'
+        if dated.group("month"):
+            test += f' and attr["line"]["day"].month == {_MONTHS.index(dated.group("month").lower()) + 1}'
+    q = lambda t: format_value(Qud(t))  # noqa: E731
+    mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
+    read = Node.from_step("my statements' lines", f'EXTRACT(l={q(mails.question)}, attr_names=["statement_lines"], '
+                          'attr_types=[list])', (mails,))
+    statements = Node.from_step("my statements", f'FILTER(l={q(read.question)}, filter=lambda attr: '
+                                'attr.get("statement_lines") is not None)', (read,))
+    lines = Node.from_step("my card payments", f'UNNEST(l={q(statements.question)}, '
+                           'nested_attr_name="statement_lines", unnested_attr_name="line")', (statements,))
+    asked = Node.from_step(f"my card payments{said}", f"FILTER(l={q(lines.question)}, filter=lambda attr: "
+                           f"{test})", (lines,))
+    if match.re is _COUNT_PAID:
+        return Node.from_step(question, f"APPLY(l={q(asked.question)}, fct=len)", (asked,))
+    return Node.from_step(question, f'APPLY(l={q(asked.question)}, fct=lambda l: round(sum(i["line"]["spent"] for i '
+                          f'in l), 2))', (asked,))

@@ -456,3 +456,59 @@ def _tickets(tmp_path):
 def test_a_concert_is_a_tickets_mail_dated_by_the_concerts_day(tmp_path, question, value):
     answer = _framed(_tickets(tmp_path), question, "concerts_frame")
     assert answer.value == pytest.approx(value) if isinstance(value, float) else answer.value == value
+
+
+# --- card payments -----------------------------------------------------------------------------------------------
+
+def _statements(tmp_path, with_statements: bool = True):
+    """Two monthly statements by mail (one with columns two spaces apart, one with single spaces) and a diary's meal."""
+    march = ("Ihr Kontoauszug für März 2024.\n\nDatum       Empfänger              Kategorie              Betrag\n"
+             "02.03.2024  ALDI NORD              Groceries              -80,56 EUR\n"
+             "03.03.2024  LOTUS GARDEN HAMBURG   Restaurants & cafés    -19,71 EUR\n"
+             "06.03.2024  LOTUS GARDEN HAMBURG   Restaurants & cafés    -15,06 EUR\n"
+             "09.03.2024  REWE MARKT             Groceries              -94,92 EUR\n\nSumme Kartenumsätze: -210,25 EUR")
+    april = ("Your statement for April 2024 is ready.\n\nDate Description Category Amount\n\n"
+             "02/04/2024 TESCO RATHMINES Groceries -€70.32\n\n"
+             "04/04/2024 BASTIBLE RESTAURANT Restaurants & cafés -€22.10\n\n"
+             "05/04/2024 CAFE ODE Refund 5.00 EUR\n\n09/04/2024 LIDL RANELAGH Groceries -€55.38\n\n"
+             "Total card spending: -€142.80")
+    events = [_shop_mail(20, datetime(2024, 4, 3, 5, tzinfo=timezone.utc), "Nordbank", "Ihr Kontoauszug März 2024",
+                         march),
+              _shop_mail(21, datetime(2024, 5, 3, 5, tzinfo=timezone.utc), "Liffey Bank", "Your statement", april)]
+    events = events if with_statements else []
+    events += [_shop_mail(22, datetime(2024, 3, 3, 21, tzinfo=timezone.utc), "Siobhan Kelly", "diary",
+                          "Lunch with Aoife at Lotus Garden, I had the pho.", to="Siobhan Kelly")]
+    return write_store(tmp_path / "events.sqlite", events)
+
+
+@pytest.mark.parametrize("question, value", [
+    ("how many times did I eat out in March 2024?", 2),            # the lines' days, not the statement's
+    ("How many times have I eaten at Lotus Garden?", 2),
+    ("How much did I spend eating out in April 2024?", 22.1),
+    ("how much did I spend on groceries in 2024?", 301.18),
+    ("how much did I spend on my card in April 2024", 142.8),      # the refund less
+])
+def test_where_statements_come_by_mail_a_payment_is_a_line_of_one(tmp_path, question, value):
+    answer = _framed(_statements(tmp_path), question, "card_payments_frame")
+    assert answer.value == pytest.approx(value)
+
+
+def test_without_statements_payments_are_left_to_the_model(tmp_path):
+    trace = Trace()
+    llm = FakeLLM([' APPLY(l=QUD("I ate at a restaurant"), fct=len)', ' RETRIEVE(query="I ate at a restaurant")'])
+    _asked(_statements(tmp_path, with_statements=False), "how many times did I eat out?", llm, trace)
+    assert "card_payments_frame" not in trace.acted and llm.calls
+
+
+def test_a_statements_lines_are_its_payments():
+    from app.extract.statements import statement_lines
+
+    text = ("Datum       Empfänger              Kategorie              Betrag\n"
+            "02.03.2024  ALDI NORD              Groceries              -80,56 EUR\n"
+            "03.03.2024  LOTUS GARDEN HAMBURG   Restaurants & cafés    -19,71 EUR\n"
+            "2024-03-04 AMAZON EU SARL Shopping -€15.67\n")
+    lines = statement_lines({"source": "mail", "text": text})
+    assert [(line["payee"], line["category"], line["spent"]) for line in lines] == [
+        ("ALDI NORD", "Groceries", 80.56), ("LOTUS GARDEN HAMBURG", "Restaurants & cafés", 19.71),
+        ("AMAZON EU SARL", "Shopping", 15.67)]
+    assert statement_lines({"source": "mail", "text": "03.03.2024 we paid LOTUS GARDEN -19,71 EUR"}) is None  # one line
