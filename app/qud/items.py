@@ -542,8 +542,10 @@ def card_payments_asked(question: str) -> Node | None:
                                 'attr.get("statement_lines") is not None)', (read,))
     lines = Node.from_step("my card payments", f'UNNEST(l={q(statements.question)}, '
                            'nested_attr_name="statement_lines", unnested_attr_name="line")', (statements,))
-    asked = Node.from_step(f"my card payments{said}", f"FILTER(l={q(lines.question)}, filter=lambda attr: "
-                           f"{test})", (lines,))
+    dated = Node.from_step("my card payments on their days", f'MAP(l={q(lines.question)}, fct=lambda attr: '
+                           'attr["line"]["day"], res_name="start_datetime")', (lines,))   # a line's day, not its mail's
+    asked = Node.from_step(f"my card payments{said}", f"FILTER(l={q(dated.question)}, filter=lambda attr: "
+                           f"{test})", (dated,))
     if match.re is _COUNT_PAID:
         return Node.from_step(question, f"APPLY(l={q(asked.question)}, fct=len)", (asked,))
     return Node.from_step(question, f'APPLY(l={q(asked.question)}, fct=lambda l: round(sum(i["line"]["spent"] for i '
