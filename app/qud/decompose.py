@@ -843,8 +843,9 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         return tree if tree is not None and statements is not None and statements() else None
 
     # the question a frame asks of its own ("more nights in Prague in 2021 or 2023": each side's nights; "which month
-    # did I eat out the most": how many times I ate out), through the frames that read it, else the model
-    def side_solved(asked: str) -> Node:
+    # did I eat out the most": how many times I ate out), through the frames that read it, else the model; the time
+    # spent on a named thing only for a comparison's sides ("minutes of music a day": "music" is no song's name)
+    def side_solved(asked: str, compared: bool = True) -> Node:
         nights = nights_asked(asked) if config.on("nights_frame") else None
         if nights is not None:
             acted.add("nights_frame")
@@ -861,7 +862,8 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         if paid is not None:
             acted.add("card_payments_frame")
             return paid
-        timed = time_on_named(asked, names, compared=True) if config.on("named_time_frame") and names else None
+        timed = (time_on_named(asked, names, compared=True) if compared and config.on("named_time_frame") and names
+                 else None)
         if timed is not None:
             acted.add("named_time_frame")
             return timed
@@ -873,13 +875,13 @@ def _framed(question: str, today: date, config: QudConfig, acted: set[str], owne
         ("recurring_weekday_frame", recurring_weekday(question, recurring) if recurring else None, lambda tree: tree),
         ("named_time_frame", time_on_named(question, names) if names else None, lambda tree: tree),
         ("season_frame", season_reached(question, names) if names else None, lambda tree: tree),
-        ("per_period_frame", per_period(question, today), lambda per: as_per_period(side_solved(per.total_question),
-                                                                                      question, per)),
+        ("per_period_frame", per_period(question, today),
+         lambda per: as_per_period(side_solved(per.total_question, compared=False), question, per)),
         ("two_way_frame", two_way(question), lambda two: as_two_way(*map(side_solved, two.questions), question,
                                                                     two)),
         ("who_most_frame", who_most_count(question), most_often),
-        ("when_most_frame", when_most(question), lambda asked: as_when_most(side_solved(asked.total_question),
-                                                                            question, asked)),
+        ("when_most_frame", when_most(question),
+         lambda asked: as_when_most(side_solved(asked.total_question, compared=False), question, asked)),
         ("company_frame", company_trip(question), listed_people),
         ("trips_with_frame", with_whom if booked_with(with_whom := trips_with(question)) else None,
          lambda asked: stays_with_tree(*asked, question)),
