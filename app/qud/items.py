@@ -522,7 +522,7 @@ def card_payments_asked(question: str) -> Node | None:
     else:
         test, said = next(((test, said) for words, test, said in _PAID_FOR if words.search(what)), (None, ""))
         words = re.sub(r"\b(?:on|in|at|for|my|the|eat(?:ing|en)?\s+out|out|to|eat|go|went|gone|spend|spent|"
-                       r"dining|restaurants?|caf[eé]s|grocer(?:y|ies)|supermarkets?|card|credit|debit|bank|with)\b",
+                       r"dining|restaurants?|caf[eé]s|grocer(?:y|ies)|supermarkets?|card|credit|debit|bank|with|and)\b",
                        " ", what, flags=re.I)
         if test is None or words.strip():
             return None
@@ -540,13 +540,14 @@ def card_payments_asked(question: str) -> Node | None:
                           'attr_types=[list])', (mails,))
     statements = Node.from_step("my statements", f'FILTER(l={q(read.question)}, filter=lambda attr: '
                                 'attr.get("statement_lines") is not None)', (read,))
-    lines = Node.from_step("my card payments", f'UNNEST(l={q(statements.question)}, '
+    lines = Node.from_step("every line of my statements", f'UNNEST(l={q(statements.question)}, '
                            'nested_attr_name="statement_lines", unnested_attr_name="line")', (statements,))
-    dated = Node.from_step("my card payments on their days", f'MAP(l={q(lines.question)}, fct=lambda attr: '
+    dated = Node.from_step("every line of my statements, on its day", f'MAP(l={q(lines.question)}, fct=lambda attr: '
                            'attr["line"]["day"], res_name="start_datetime")', (lines,))   # a line's day, not its mail's
-    asked = Node.from_step(f"my card payments{said}", f"FILTER(l={q(dated.question)}, filter=lambda attr: "
-                           f"{test})", (dated,))
+    spent = Node.from_step("every line of my statements, with its amount", f'MAP(l={q(dated.question)}, fct=lambda '
+                           'attr: attr["line"]["spent"], res_name="spent")', (dated,))
+    asked = Node.from_step(f"my card payments{said}", f"FILTER(l={q(spent.question)}, filter=lambda attr: "
+                           f"{test})", (spent,))
     if match.re is _COUNT_PAID:
         return Node.from_step(question, f"APPLY(l={q(asked.question)}, fct=len)", (asked,))
-    return Node.from_step(question, f'APPLY(l={q(asked.question)}, fct=lambda l: round(sum(i["line"]["spent"] for i '
-                          f'in l), 2))', (asked,))
+    return Node.from_step(question, f'SUM(l={q(asked.question)}, attr_name="spent")', (asked,))
