@@ -256,8 +256,7 @@ RULES: dict[str, str] = {
 # Rules that are off unless switched on ($LIFELENS_QUD_RULES_ON, `lifelens bench --rule-on`): with the adapter they
 # run beside, each earned nothing on dev, test and wild when switched off where it acted (the README's rules table).
 # ruled_out_kinds brings counts nearer (Relaxed) but lost one answer that was right and won none (session 18).
-# company_frame, off from session 20 (it won one answer of wild2, whose failures it was written from), is on from
-# session 31, where it reads the travellers of the trip's bookings too.
+# company_frame is on since it reads the travellers of a trip's bookings too (README, "Session 31").
 RULES_OFF_BY_DEFAULT = frozenset({"widen_extract", "impossible_test", "new_topic", "ruled_out_kinds"})
 
 

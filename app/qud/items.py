@@ -25,7 +25,9 @@ from app.engine.syntax import Call, FuncRef, Lambda, Qud, format_value
 from app.engine.tree import Node
 from app.engine.units import STORED_UNITS, asked_unit
 from app.engine.values import DERIVED
+from app.lexicon import MONTH_NAMES
 from app.qud.frames import EVENT_STEPS, sources_meant
+from app.qud.occasions import DATED, started_in
 from app.qud.validate import TEXT_WORD
 from app.qud.vocabulary import TYPE_OF
 from app.sources import NAMING_WORDS, SOURCES, carrier_sources
@@ -379,7 +381,6 @@ def weekday_asked(tree: Node, question: str) -> Node | None:
 
 _BOOKS_FINISHED = re.compile(r"^(?:(?P<which>what|which)\s+(?P<noun>books?)|how\s+many\s+books)\s+(?:did|have)\s+"
                              r"(?:i|we)\s+(?:finish|finished|read)\b(?P<rest>.*)$", re.I)
-_MONTHS = "january february march april may june july august september october november december".split()
 
 
 def books_finished(question: str) -> Node | None:
@@ -389,16 +390,13 @@ def books_finished(question: str) -> Node | None:
     if match is None:
         return None
     rest = match.group("rest").strip()
-    dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+(?:of\s+)?)?"
-                         r"(?P<year>(?:19|20)\d\d)", rest, re.I)
+    dated = DATED.match(rest)
     if rest and dated is None:
         return None
     q = lambda t: format_value(Qud(t))  # noqa: E731
     test, said = 'attr.get("book_finished") is not None', ""
     if dated is not None:
-        test += f' and attr["start_datetime"].year == {int(dated.group("year"))}'
-        if dated.group("month"):
-            test += f' and attr["start_datetime"].month == {_MONTHS.index(dated.group("month").lower()) + 1}'
+        test += f" and {started_in(dated)}"
         said = f" {rest}"
     mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
     read = Node.from_step("my emails with the book they say I finished", f'EXTRACT(l={q(mails.question)}, '
@@ -446,16 +444,13 @@ def concerts_asked(question: str) -> Node | None:
     else:
         return None
     rest = match.group("rest").strip()
-    dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+(?:of\s+)?)?"
-                         r"(?P<year>(?:19|20)\d\d)", rest, re.I)
+    dated = DATED.match(rest)
     if dated is None and not _ALTOGETHER.match(rest):
         return None
     q = lambda t: format_value(Qud(t))  # noqa: E731
     tests, said = ['attr.get("performer") is not None and attr.get("event_day") is not None'], ""
     if dated is not None:
-        tests.append(f'attr["event_day"].year == {int(dated.group("year"))}')
-        if dated.group("month"):
-            tests.append(f'attr["event_day"].month == {_MONTHS.index(dated.group("month").lower()) + 1}')
+        tests.append(started_in(dated, 'attr["event_day"]'))
         said = f" {rest}"
     if shape == "at":
         venue = re.sub(r"^the\s+", "", match.group("venue").strip(), flags=re.I)
@@ -498,9 +493,9 @@ _PAID_FOR = (   # the words that ask for a category, the test of a line's catego
     (re.compile(r"\b(?:on|with)\s+my\s+(?:credit\s+|debit\s+|bank\s+)?card\b", re.I), "True", ""),
 )
 _COUNT_PAID = re.compile(r"^how\s+many\s+times\s+(?:did|have)\s+(?:i|we)\s+(?P<what>.+?)(?P<rest>\s+(?:in|during)\s+"
-                         r"(?:(?:" + "|".join(_MONTHS) + r")\s+)?(?:19|20)\d\d)?$", re.I)
+                         r"(?:(?:" + "|".join(MONTH_NAMES) + r")\s+)?(?:19|20)\d\d)?$", re.I)
 _SUM_PAID = re.compile(r"^how\s+much\s+(?:did|have)\s+(?:i|we)\s+(?:spend|spent)\s+(?P<what>.+?)"
-                       r"(?P<rest>\s+(?:in|during)\s+(?:(?:" + "|".join(_MONTHS) + r")\s+)?(?:19|20)\d\d)?$", re.I)
+                       r"(?P<rest>\s+(?:in|during)\s+(?:(?:" + "|".join(MONTH_NAMES) + r")\s+)?(?:19|20)\d\d)?$", re.I)
 _EATEN_AT = re.compile(r"^(?:eat(?:en)?|eaten\s+out|had\s+(?:lunch|dinner|a\s+meal))\s+at\s+(?P<payee>[A-Z][\w'’&-]*"
                        r"(?:\s+[A-Z][\w'’&-]*){0,3})$")
 _PAID_OTHER = re.compile(r"\b(?:or|than|average|per|most|least|who|with|alone|own|while|during|trip|birthday|"
@@ -529,11 +524,7 @@ def card_payments_asked(question: str) -> Node | None:
     rest = (match.group("rest") or "").strip()
     if rest:
         said += f" {rest}"
-        dated = re.fullmatch(r"(?:in|during)\s+(?:(?P<month>" + "|".join(_MONTHS) + r")\s+)?(?P<year>(?:19|20)\d\d)",
-                             rest, re.I)
-        test += f' and attr["line"]["day"].year == {int(dated.group("year"))}'
-        if dated.group("month"):
-            test += f' and attr["line"]["day"].month == {_MONTHS.index(dated.group("month").lower()) + 1}'
+        test += " and " + started_in(DATED.match(rest), 'attr["line"]["day"]')
     q = lambda t: format_value(Qud(t))  # noqa: E731
     mails = Node.from_step("my emails", 'RETRIEVE(query="my emails")')
     read = Node.from_step("my statements' lines", f'EXTRACT(l={q(mails.question)}, attr_names=["statement_lines"], '

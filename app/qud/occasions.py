@@ -283,8 +283,8 @@ def within_occasion(tree: Node, occasion: Occasion, question: str,
 
 
 # Every trip's own entry is one of a day or longer in the calendar, whatever it says ("Trip to Tokyo", "OOO -
-# Chamonix", "Funchal 🇵🇹", "Kyoto"): the search for "I went on a trip" found those that say "trip" (3 of p13's
-# 8, 2 of another calendar's 4). So a search for trips that names nothing else reads every entry of the calendar
+# Chamonix", "Funchal 🇵🇹", "Kyoto"): the search for "I went on a trip" found mostly those that say "trip" (the
+# cross-encoder card has the counts). So a search for trips that names nothing else reads every entry of the calendar
 # (app.retrieve: EVERY_ENTRY is looked up, not judged) and keeps those of a day or longer: not a birthday, nor a stay
 # at the parents' or grandparents' ("Mama 🚆", "Weihnachten bei Mama", "Christmas in Cork w/ Mam"), which is a visit.
 EVERY_ENTRY = "my calendar entries"
@@ -742,11 +742,12 @@ DATED = re.compile(r"^\s*(?:in|during)\s+(?:(?P<month>" + "|".join(MONTH_NAMES) 
                     r"(?P<year>(?:19|20)\d\d)\s*$", re.I)
 
 
-def started_in(dated: re.Match) -> str:
-    """A lambda test that an event started in the year, or month of the year, that `dated` (DATED) read."""
-    test = f'attr["start_datetime"].year == {int(dated.group("year"))}'
+def started_in(dated: re.Match, day: str = 'attr["start_datetime"]') -> str:
+    """A lambda test that an event started in the year, or month of the year, that `dated` (DATED) read; `day`: the
+    expression of the day tested (a concert's, a statement line's)."""
+    test = f'{day}.year == {int(dated.group("year"))}'
     if dated.group("month"):
-        test += f' and attr["start_datetime"].month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
+        test += f' and {day}.month == {MONTH_NAMES.index(dated.group("month").lower()) + 1}'
     return test
 
 
