@@ -28,6 +28,13 @@ MONTH_PATTERN = "|".join(MONTH_NAMES)
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday() order
 WEEKDAY_TITLES = tuple(day.capitalize() for day in WEEKDAY_NAMES)                            # as dates print them
 
+# Days English names by what is kept on them, the same day of the year every year: (month, day). Apostrophes as
+# people type them ("new years eve", "valentines day") are matched by app.qud.periods.
+NAMED_DAYS: dict[str, tuple[int, int]] = {
+    "new year's day": (1, 1), "valentine's day": (2, 14), "st patrick's day": (3, 17), "halloween": (10, 31),
+    "christmas eve": (12, 24), "christmas day": (12, 25), "boxing day": (12, 26), "new year's eve": (12, 31),
+}
+
 # Parts of the day, in the order of the clock from the morning on.
 PARTS_OF_DAY = ("morning", "afternoon", "evening", "night")
 

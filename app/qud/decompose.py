@@ -50,7 +50,7 @@ from app.qud.occasions import (
     places_listed, recurring_entries, recurring_weekday, span_joins, sport_restored, travels_asked, trip_entries,
     visit_entries, within_occasion,
 )
-from app.qud.periods import absolute_periods, rolling_span, season_span, within_span
+from app.qud.periods import DaySpan, absolute_periods, calendar_days, rolling_span, season_span, within_span
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
@@ -76,6 +76,10 @@ RULES: dict[str, str] = {
     "rolling_spans": "a span ending today ('in the last 6 months', 'over the past 30 days') is taken out of the "
                      "question, and the rest's tree keeps only the events that started in it: a FILTER on the start "
                      "date above each RETRIEVE (app.qud.periods)",
+    "calendar_days": "days named by their date or their name ('on November 22', 'on christmas day last year') or as "
+                     "a range of months ('between October and December', 'in April or May') are taken out of the "
+                     "question, and the rest's tree keeps only the events that started on those days: a FILTER on the "
+                     "start date above each RETRIEVE (app.qud.periods)",
     "calendar_seasons": "a season named relative to today ('last summer', 'this spring') is taken out of the "
                         "question, and the rest's tree keeps only the events that started in its months of that "
                         "year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
@@ -655,6 +659,12 @@ def decompose(
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
     acted = trace.acted if trace is not None else set()
+    # days named by their date or name are read before "last year" in them is written as a year
+    days = calendar_days(question, reference_date) if config.on("calendar_days") else None
+    whole = question
+    if days is not None:
+        acted.add("calendar_days")
+        question = days.rest
     if config.on("absolute_periods"):
         dated = absolute_periods(question, reference_date)
         if dated != question:
@@ -695,7 +705,9 @@ def decompose(
                          statements)
         return framed if framed is not None else solve(rest)
 
-    tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved, places)
+    if days is not None:
+        whole = absolute_periods(whole, reference_date) if config.on("absolute_periods") else whole
+    tree = _times_taken_out(question, reference_date, config, acted, framed_or_solved, places, days, whole)
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
     # span's FILTER
     for rule, rewrite in (("birthday_entries", birthday_entries),
@@ -709,17 +721,23 @@ def decompose(
 
 
 def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[str],
-                     tree_of: Callable[[str], Node], places: Callable[[], frozenset[str]] | None = None) -> Node:
+                     tree_of: Callable[[str], Node], places: Callable[[], frozenset[str]] | None = None,
+                     days: DaySpan | None = None, whole: str | None = None) -> Node:
     """The tree of `question` (`tree_of` the rest) with the times the model reads badly taken out of it and put back
     above each RETRIEVE: a rolling span ("the past 30 days") as a FILTER on `date.today()` minus the span, which the
     engine evaluates at the reference date (rule rolling_spans), or a season ("last summer") as a FILTER on its days
     (rule calendar_seasons); a stay ("while I was in Krakow"), a day ("on my birthday") or a sport ("while playing
     tennis") as a JOIN with that trip's or day's own entries or the workouts (rules away_clauses, occasion_days,
-    activity_clauses), which a span said with it dates."""
-    span, span_rule = rolling_span(question) if config.on("rolling_spans") else None, "rolling_spans"
-    if span is None and config.on("calendar_seasons"):
-        span, span_rule = season_span(question, today), "calendar_seasons"
-    asked = span.rest if span is not None else question
+    activity_clauses), which a span said with it dates. `days`: the days the question names by their date or name
+    or as a range of months (rule calendar_days), already taken out of `question`, which is `whole` without them."""
+    if days is not None:
+        span, span_rule, asked = days, "calendar_days", question
+        question = whole or question
+    else:
+        span, span_rule = rolling_span(question) if config.on("rolling_spans") else None, "rolling_spans"
+        if span is None and config.on("calendar_seasons"):
+            span, span_rule = season_span(question, today), "calendar_seasons"
+        asked = span.rest if span is not None else question
     occasion, rule = _occasion(asked, config, places)
     tree = tree_of(occasion.rest if occasion is not None else asked)
     if span is not None:

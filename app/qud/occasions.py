@@ -31,7 +31,7 @@ from app.engine.tree import Node
 from app.lexicon import (APPOINTMENT_WORD_GROUPS, BIRTHDAY_MARKS, FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES,
                          SPORT_WORD_GROUPS)
 from app.qud.periods import (
-    WRITTEN_TEXT, RollingSpan, SeasonSpan, above_each_retrieve, each_search_narrowed, kept_where,
+    WRITTEN_TEXT, RollingSpan, DaySpan, above_each_retrieve, each_search_narrowed, kept_where,
 )
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, carrier_sources
@@ -259,7 +259,7 @@ def _asks_of_its_own(rest: str) -> bool:
 
 
 def within_occasion(tree: Node, occasion: Occasion, question: str,
-                    span: RollingSpan | SeasonSpan | None = None) -> Node:
+                    span: RollingSpan | DaySpan | None = None) -> Node:
     """`tree` asked as `question`, each of its RETRIEVEs joined with the occasion's own events: only the events that
     happened then remain (with the occasion's keys beside theirs, as a JOIN gives). A `span` the question names with
     the occasion ("while I was in Krakow this summer") dates the occasion: its own events that started in the span,

@@ -31,7 +31,7 @@ from typing import Callable
 
 from app.engine.syntax import Call, Qud, format_value
 from app.engine.tree import Node
-from app.lexicon import MONTH_NAMES, NUMBER_WORDS
+from app.lexicon import MONTH_NAMES, NAMED_DAYS, NUMBER_WORDS
 
 # a month as people write it: full name or the usual abbreviation ("mar" and "may" only in full: words too)
 _MONTH_WORDS = {name: n for n, name in enumerate(MONTH_NAMES, 1)}
@@ -45,6 +45,8 @@ _BARE_YEAR_BEFORE = re.compile(r"\b(?:in|during|for|of|since|until|from|by|throu
 _THIS_OR_LAST = re.compile(r"\b(?:" + _MONTH + r"\s+(?:of\s+)?)?(?P<so_far>so\s+far\s+)?(?P<which>this|last)\s+"
                            r"(?P<unit>year|month)\b", re.I)
 _THIS_MONTH_NAME = re.compile(r"\bthis\s+" + _MONTH + r"(?=\W|$)", re.I)
+# "last October": the latest October that has ended (asked in June 2024: October 2023; in November 2024: October 2024)
+_LAST_MONTH_NAME = re.compile(r"\b(?P<prep>(?:in|during)\s+)?last\s+" + _MONTH + r"(?=\W|$)" + _YEAR_AFTER, re.I)
 _MONTH_WITHOUT_YEAR = re.compile(r"\b(?P<prep>in|during|for|of|since|until|by|from|through)\s+" + _MONTH
                                  + r"(?=\W|$)" + _YEAR_AFTER, re.I)
 # "the last year", "the past month", "over the last month": a rolling span, not a calendar period
@@ -55,6 +57,7 @@ def absolute_periods(question: str, today: date) -> str:
     """`question` with its calendar periods relative to `today` written as dates; unchanged when it has none."""
     text = _THIS_OR_LAST.sub(lambda m: _year_or_month(m, question, today), question)
     text = _THIS_MONTH_NAME.sub(lambda m: f"in {_month_of_year(m.group('month'), today.year)}", text)
+    text = _LAST_MONTH_NAME.sub(lambda m: f"in {_last_month_named(m.group('month'), today)}", text)
     return _MONTH_WITHOUT_YEAR.sub(lambda m: f"{m.group('prep')} {_latest_month(m.group('month'), today)}", text)
 
 
@@ -78,6 +81,12 @@ def _year_or_month(match: re.Match, question: str, today: date) -> str:
 
 def _month_of_year(word: str, year: int) -> str:
     return f"{MONTH_NAMES[_MONTH_WORDS[word.lower().rstrip('.')] - 1].capitalize()} {year}"
+
+
+def _last_month_named(word: str, today: date) -> str:
+    """The latest month of that name that has ended before `today`'s month began."""
+    month = _MONTH_WORDS[word.lower().rstrip(".")]
+    return _month_of_year(word, today.year if month < today.month else today.year - 1)
 
 
 def _latest_month(word: str, today: date) -> str:
@@ -149,9 +158,9 @@ _SEASONS = re.compile(r"(?:,\s*)?\b(?:(?:in|during|over|for|from)\s+)?(?P<which>
 
 
 @dataclass(frozen=True)
-class SeasonSpan:
-    """A season of one year, `first` to `last` day, as the question wrote it (`said`), written out as `words`
-    ("in summer 2023"), and the question without it."""
+class DaySpan:
+    """Calendar days, `first` to `last` (a season of one year, a month range, one day), as the question wrote them
+    (`said`), written out as `words` ("in summer 2023", "on 25 December 2023"), and the question without them."""
 
     rest: str
     said: str
@@ -176,7 +185,7 @@ def _season_days(season: str, year: int) -> tuple[date, date]:
     return date(year, first_month, 1), date.fromordinal(after.toordinal() - 1)
 
 
-def season_span(question: str, today: date) -> SeasonSpan | None:
+def season_span(question: str, today: date) -> DaySpan | None:
     """The season `question` names relative to today ("last summer", "this spring") as its days, and the question
     without it; None when it names none, names two, or is nothing but the season.
 
@@ -200,10 +209,114 @@ def season_span(question: str, today: date) -> SeasonSpan | None:
         return None
     named = "autumn" if season == "fall" else season
     words = f"in {named} {year}" if season != "winter" else f"in the winter of {year}/{str(year + 1)[2:]}"
-    return SeasonSpan(rest, " ".join(match.group(0).strip(" ,").split()), words, first, last)
+    return DaySpan(rest, " ".join(match.group(0).strip(" ,").split()), words, first, last)
 
 
-def within_span(tree: Node, span: RollingSpan | SeasonSpan, question: str) -> Node:
+# Days a question names by their date or their name, and ranges of months: the small model keeps their year and
+# drops the rest ("on christmas day 2021" as the whole of 2021, "between october and december" as December).
+_YEAR = r"(?:(?P<{0}>(?:19|20)\d\d)|(?P<{0}_rel>this|last)\s+year)"
+_APOSTROPHE = "['\u2019]?"
+_NAMED_DAY = "|".join(
+    r"\s+".join(word.replace("'", _APOSTROPHE).replace(".", r"\.?") for word in name.split())
+    for name in sorted(NAMED_DAYS, key=len, reverse=True)).replace("st\\s+", r"(?:st\.?|saint)\s+")
+_DAY_NUMBER = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_MONTH2 = _MONTH.replace("?P<month>", "?P<month2>")
+_ON_A_DAY = re.compile(
+    r"(?:,\s*)?\b(?:on|for)\s+(?:the\s+)?(?:"
+    r"(?P<named>" + _NAMED_DAY + r")|" + _MONTH + r"\s+" + _DAY_NUMBER + r"|"
+    + _DAY_NUMBER.replace("?P<day>", "?P<day2>") + r"\s+(?:of\s+)?" + _MONTH2 + r"|"
+    r"(?P<iso>(?:19|20)\d\d-[01]\d-[0-3]\d))(?!\w)(?:\s*,?\s*(?:(?:in|of)\s+)?" + _YEAR.format("year") + r")?"
+    r"(?!\s*(?:\d|,\s*\d))", re.I)
+_BETWEEN_MONTHS = re.compile(
+    r"(?:,\s*)?\b(?:(?:in|during)\s+)?(?:(?P<between>between)|from)\s+" + _MONTH + r"(?:\s+(?P<year1>(?:19|20)\d\d))?"
+    r"\s+(?(between)and|(?:to|through|thru|until|till|-|\u2013))\s+" + _MONTH2 + r"(?:\s*,?\s*(?:of\s+)?"
+    + _YEAR.format("year") + r")?(?=\W|$)", re.I)
+_MONTH_OR_NEXT = re.compile(
+    r"(?:,\s*)?\b(?:in|during)\s+" + _MONTH + r"\s+or\s+" + _MONTH2 + r"(?:\s*,?\s*(?:of\s+)?" + _YEAR.format("year")
+    + r")?(?=\W|$)", re.I)
+# a comparison asks each side by itself, an average per period divides by the period: neither is one span
+_COMPARED_OR_PER_PERIOD = re.compile(r"\b(?:more|less|fewer|than|compared?|versus|vs|average|avg|per|"
+                                     r"daily|weekly|monthly|each|every)\b|\ba\s+(?:day|week|month)\b", re.I)
+
+
+def calendar_days(question: str, today: date) -> DaySpan | None:
+    """The days `question` names by their date ("on November 22", "on 25 December 2023", "on 2024-03-01"), by their
+    name ("on christmas day last year", "on Valentine's Day") or as a range of months ("between October and December
+    last year", "from jan to may this year", "in April or May"), and the question without them; None when it names
+    none or two, compares or averages over them, or is nothing but them.
+
+    A date without its year is the latest that has begun by `today` ("on November 22" asked on 6 April 2024: 22
+    November 2023); "this year" and "last year" are today's year and the one before."""
+    if _COMPARED_OR_PER_PERIOD.search(question):
+        return None
+    found = [*_ON_A_DAY.finditer(question), *_BETWEEN_MONTHS.finditer(question), *_MONTH_OR_NEXT.finditer(question)]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    days = _days_of(match, today)
+    if days is None:
+        return None
+    first, last = days
+    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
+    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    if len(rest.split()) < 2:
+        return None
+    return DaySpan(rest, " ".join(match.group(0).strip(" ,").split()), _days_written(first, last), first, last)
+
+
+def _days_of(match: re.Match, today: date) -> tuple[date, date] | None:
+    groups = match.groupdict()
+    year = int(groups["year"]) if groups.get("year") else (
+        {"this": today.year, "last": today.year - 1}[groups["year_rel"].lower()] if groups.get("year_rel") else None)
+    try:
+        if groups.get("iso"):
+            day = date.fromisoformat(groups["iso"])
+            return day, day
+        if "day" in groups:   # one day: named, month and day, or day and month
+            if groups["named"]:
+                said = re.sub(r"[^a-z ]", "", " ".join(groups["named"].lower().split()))
+                month, number = next(md for name, md in NAMED_DAYS.items()
+                                     if re.sub(r"[^a-z ]", "", name) in (said, said.replace("saint", "st")))
+            else:
+                month = _MONTH_WORDS[(groups["month"] or groups["month2"]).lower().rstrip(".")]
+                number = int(groups["day"] or groups["day2"])
+            if year is None:
+                year = today.year if (month, number) <= (today.month, today.day) else today.year - 1
+            day = date(year, month, number)
+            return day, day
+        first_month = _MONTH_WORDS[groups["month"].lower().rstrip(".")]
+        last_month = _MONTH_WORDS[groups["month2"].lower().rstrip(".")]
+    except (ValueError, StopIteration):   # "on February 30"
+        return None
+    if "between" not in groups and last_month != first_month % 12 + 1:
+        return None   # "in April or June" is two spans
+    wraps = last_month < first_month   # "from November to February"
+    if groups.get("year1"):
+        first_year = int(groups["year1"])
+        last_year = year if year is not None else first_year + wraps
+    elif year is not None:
+        first_year, last_year = year - wraps, year
+    else:
+        first_year = today.year if first_month <= today.month else today.year - 1
+        last_year = first_year + wraps
+    after = date(last_year + 1, 1, 1) if last_month == 12 else date(last_year, last_month + 1, 1)
+    first, last = date(first_year, first_month, 1), date.fromordinal(after.toordinal() - 1)
+    return (first, last) if first <= last else None
+
+
+def _days_written(first: date, last: date) -> str:
+    def day(d: date, year: bool = True) -> str:
+        return f"{d.day} {MONTH_NAMES[d.month - 1].capitalize()}" + (f" {d.year}" if year else "")
+
+    if first == last:
+        return f"on {day(first)}"
+    first_month, last_month = (MONTH_NAMES[d.month - 1].capitalize() for d in (first, last))
+    if first.year == last.year:
+        return f"from {first_month} to {last_month} {last.year}"
+    return f"from {first_month} {first.year} to {last_month} {last.year}"
+
+
+def within_span(tree: Node, span: RollingSpan | DaySpan, question: str) -> Node:
     """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
     return above_each_retrieve(tree, question, span.words, lambda retrieve: Node.from_step(
         f"{retrieve.question} {span.words}", f"FILTER(l={format_value(Qud(retrieve.question))}, filter={span.test})",

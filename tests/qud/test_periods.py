@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from app.qud.periods import RollingSpan, absolute_periods, rolling_span, season_span
+from app.qud.periods import RollingSpan, absolute_periods, calendar_days, rolling_span, season_span
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -30,6 +30,10 @@ APRIL_6 = date(2024, 4, 6)
     ("how many amazon orders did I place in march?", APRIL_6, "how many amazon orders did I place in March 2024?"),
     ("how many rammstein plays did i have in july", APRIL_6, "how many rammstein plays did i have in July 2023"),
     ("spent in the first five months of this year", APRIL_6, "spent in the first five months of 2024"),
+    # "last October": the latest October that has ended
+    ("what song did i have on repeat last october", date(2024, 6, 24), "what song did i have on repeat in October 2023"),
+    ("runs during last march", APRIL_6, "runs in March 2024"),
+    ("runs last april", APRIL_6, "runs in April 2023"),
 ])
 def test_a_calendar_period_relative_to_today_is_written_as_its_dates(question, today, written):
     assert absolute_periods(question, today) == written
@@ -176,3 +180,58 @@ def test_the_events_of_each_retrieve_are_kept_to_the_season(store_path):  # noqa
         llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
         last = ask("How many times did I hike last spring?", store, TODAY, llm=llm)
         assert last.value == 0 and last.tree.children[0].question == "my hikes in spring 2023"
+
+
+@pytest.mark.parametrize("question, today, rest, words, first, last", [
+    ("what movie did i watch on christmas day last year?", date(2024, 6, 24), "what movie did i watch?",
+     "on 25 December 2023", date(2023, 12, 25), date(2023, 12, 25)),
+    ("how many episodes of bluey did we watch on christmas day 2021?", APRIL_6, "how many episodes of bluey did we watch?",
+     "on 25 December 2021", date(2021, 12, 25), date(2021, 12, 25)),
+    # a date without its year: the latest that has begun
+    ("What did I watch on Netflix on November 22?", APRIL_6, "What did I watch on Netflix?", "on 22 November 2023",
+     date(2023, 11, 22), date(2023, 11, 22)),
+    ("which artist did i listen to most during my run on nov 23", APRIL_6, "which artist did i listen to most during my run",
+     "on 23 November 2023", date(2023, 11, 23), date(2023, 11, 23)),
+    ("songs I played on the 3rd of May, 2022", APRIL_6, "songs I played", "on 3 May 2022", date(2022, 5, 3),
+     date(2022, 5, 3)),
+    ("did I run on St. Patrick's Day?", APRIL_6, "did I run?", "on 17 March 2024", date(2024, 3, 17), date(2024, 3, 17)),
+    ("what did I do on new years eve 2022", APRIL_6, "what did I do", "on 31 December 2022", date(2022, 12, 31),
+     date(2022, 12, 31)),
+    # a range of months, and two months one after the other
+    ("how many films did i watch on netflix between october and december last year?", date(2024, 6, 24),
+     "how many films did i watch on netflix?", "from October to December 2023", date(2023, 10, 1), date(2023, 12, 31)),
+    ("did i listen to zeit verbrechen at all in april or may?", date(2024, 6, 24), "did i listen to zeit verbrechen at all?",
+     "from April to May 2024", date(2024, 4, 1), date(2024, 5, 31)),
+    ("how many runs from November to February?", APRIL_6, "how many runs?", "from November 2023 to February 2024",
+     date(2023, 11, 1), date(2024, 2, 29)),
+])
+def test_days_named_by_date_or_name_are_taken_out_of_the_question(question, today, rest, words, first, last):
+    span = calendar_days(question, today)
+    assert (span.rest, span.words, span.first, span.last) == (rest, words, first, last)
+
+
+@pytest.mark.parametrize("question", [
+    "did I spend more on amazon in october or november this year",   # a comparison asks each side by itself
+    "avg monthly grocery spend jan to may this year?",               # an average divides by the months
+    "was i at my mom's for christmas last year",                     # Christmas is more than its day
+    "did I run in April or June?",                                    # two spans
+    "runs on February 30",                                            # no such day
+    "on May 3",                                                       # nothing but the day
+    "runs on 2 May and on 3 May",                                     # two days
+    "How many hikes in March 2024?",                                  # a month of a year: the model's
+])
+def test_other_questions_name_no_days(question):
+    assert calendar_days(question, APRIL_6) is None
+
+
+def test_the_events_of_each_retrieve_are_kept_to_the_days(store_path):  # noqa: F811
+    # hikes on 3, 10 and 17 April 2024 and a run on 20 April: one hike on 10 April
+    from app.qud.decompose import Trace
+
+    llm, trace = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")']), Trace()
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How many times did I hike on April 10?", store, TODAY, llm=llm, trace=trace)
+        assert 'QUD("How many times did I hike?")' in llm.calls[0][0] and answer.value == 1
+        assert answer.tree.question == "How many times did I hike on April 10?"
+        assert answer.tree.children[0].question == "my hikes on 10 April 2024"
+        assert "calendar_days" in trace.acted
