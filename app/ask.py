@@ -77,6 +77,9 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     people = functools.cache(lambda: known()[1])
     # read once, and only where a search calls a name a kind ("the podcast Friends")
     names = functools.cache(lambda: store.name_values({s: SOURCES[s].name_keys for s in KIND_OF_SOURCE}))
+    # read once, and only for a question with a word in lower case: the works the data holds, as it writes them
+    titles = functools.cache(lambda: frozenset().union(*store.name_values(
+        {s: SOURCES[s].work_keys for s in KIND_OF_SOURCE if SOURCES[s].work_keys}, lower=False).values()))
     # read only where a search goes to a named place: how the calendar writes it
     written = functools.cache(store.written_forms)
     # read once: the titles of the entries a calendar holds again and again ("Weekly team sync")
@@ -108,7 +111,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                                           people=people, names=names,
                                           profiles=profiles, written=written, recurring=recurring,
                                           shops=shops, places=places, travellers=travellers,
-                                          statements=statements)
+                                          statements=statements, titles=titles)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -82,6 +82,9 @@ class SourceSpec:
     # keys whose values are names a person writes as such ("Queen", "Football Weekly"): a RETRIEVE query naming
     # one asks for the events with that value (app.retrieve.pipeline, the value filter)
     name_keys: tuple[str, ...] = ()
+    # of name_keys, those naming a whole work or who made it (an artist, a show, a series, a film, an audiobook),
+    # which a person writes in lower case too ("stranger things"); not a track's or an episode's name, often a word
+    work_keys: tuple[str, ...] = ()
     # the service whose export the events come from, as a person names it ("Spotify"); None where many services
     # write such events (mail, calendars)
     service: str | None = None
@@ -142,7 +145,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("artist", "track", "album", "ms_played"),
         display=Display("Music", details=("artist", "album", "ms_played"), value_keys=("ms_played",),
                         examples=("Which artist did I listen to most?", "How many songs did I listen to per month?")),
-        name_keys=("artist", "track", "album"),
+        name_keys=("artist", "track", "album"), work_keys=("artist",),
         flag_words={"skipped": ("skip", "skips", "skipped", "skipping")},
     ),
     SourceSpec(
@@ -157,7 +160,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("show", "episode", "ms_played"),
         display=Display("Podcasts", details=("show", "ms_played"), value_keys=("ms_played",),
                         examples=("Which podcast did I listen to most?",)),
-        name_keys=("show", "episode"),
+        name_keys=("show", "episode"), work_keys=("show",),
     ),
     SourceSpec(
         "audiobook_stream",
@@ -168,7 +171,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("audiobook", "chapter", "ms_played"),
         display=Display("Audiobooks", details=("audiobook", "chapter"), value_keys=("ms_played",),
                         examples=("Which audiobook did I listen to last?",)),
-        name_keys=("audiobook",),
+        name_keys=("audiobook",), work_keys=("audiobook",),
     ),
     SourceSpec(
         "movie_stream",
@@ -183,7 +186,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         sql_keys=("title", "duration_s"),
         display=Display("Movies", details=("profile", "device", "duration_s"), value_keys=("duration_s",),
                         examples=("How many movies did I watch last year?",)),
-        name_keys=("title",),
+        name_keys=("title",), work_keys=("title",),
         profile_key="profile",
     ),
     SourceSpec(
@@ -202,7 +205,7 @@ SOURCES: Mapping[str, SourceSpec] = MappingProxyType({spec.name: spec for spec i
         display=Display("TV series", details=("series", "profile", "device", "duration_s"),
                         value_keys=("duration_s",),
                         examples=("Which TV series did I watch most?", "How many episodes did I watch per month?")),
-        name_keys=("series", "title"),
+        name_keys=("series", "title"), work_keys=("series",),
         profile_key="profile",
     ),
     SourceSpec(

@@ -902,15 +902,16 @@ class EventStore:
                                       " WHERE source='calendar' AND end_utc - start_utc >= 86400")
             return frozenset(place for title, location in rows for place in (stay_place(title, location),) if place)
 
-    def name_values(self, keys: Mapping[str, Sequence[str]]) -> dict[str, frozenset[str]]:
+    def name_values(self, keys: Mapping[str, Sequence[str]], *, lower: bool = True) -> dict[str, frozenset[str]]:
         """Per source of `keys` (source -> data keys), the distinct text values of those keys in its events, in lower
-        case ("friends" for a series' name)."""
+        case ("friends" for a series' name), or as the events write them (`lower` false: "Friends")."""
         found: dict[str, frozenset[str]] = {}
+        value = "lower(json_extract(data, ?))" if lower else "json_extract(data, ?)"
         with self._sql():
             for source, names in keys.items():
                 values: set[str] = set()
                 for key in names:
-                    rows = self._conn.execute("SELECT DISTINCT lower(json_extract(data, ?)) FROM events WHERE source=?",
+                    rows = self._conn.execute(f"SELECT DISTINCT {value} FROM events WHERE source=?",
                                               (f"$.{key}", source))
                     values.update(value for (value,) in rows if isinstance(value, str) and value.strip())
                 found[source] = frozenset(values)

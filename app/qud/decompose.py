@@ -33,7 +33,7 @@ from app.qud.flags import flagged_events
 from app.qud.frames import (
     as_list, as_per_period, as_two_way, as_when_most, as_yes_no, asks_for_someone_known, count_question, events_below,
     keeping_names, lost_names, lower_case_words, mail_searches, most_question, names_capitalised, people_listed,
-    people_of, per_period, service_searches, sourcing_services, two_way, when_most, who_most_count,
+    people_of, per_period, service_searches, sourcing_services, titles_capitalised, two_way, when_most, who_most_count,
     without_ruled_out_kinds,
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
@@ -121,6 +121,10 @@ RULES: dict[str, str] = {
                          "written as the data writes it before the model reads it ('how many times did i see rhys "
                          "this year': Rhys; 'how far did i run in seoul': Seoul), as the examples write names "
                          "(app.qud.frames)",
+    "titles_capitalised": "a series, show, artist or film the data holds, said in lower case ('how many stranger "
+                          "things episodes', 'did i watch any ozark'), is written as the data writes it before the "
+                          "model reads it, as names_capitalised writes people; one word only where it could be a "
+                          "name, not a word the questions use ('friends') (app.qud.frames)",
     "named_time_frame": "'how many hours have I spent listening to the Where the Crawdads Sing audiobook?', 'how many "
                         "hours of Queer Eye have I watched': the durations of the plays of that name, one the data "
                         "holds (an audiobook, a podcast, a series, an artist), summed (app.qud.kinds)",
@@ -620,6 +624,7 @@ def decompose(
     places: Callable[[], frozenset[str]] | None = None,
     travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None,
     statements: Callable[[], bool] | None = None,
+    titles: Callable[[], frozenset[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -648,7 +653,9 @@ def decompose(
     case, the travellers, whether it books a stay) (app.extract.bookings.booked_travellers), read only for a
     question who came along on a trip or how many trips were with someone (rules company_frame, trips_with_frame).
     `statements`: tells whether the data holds statements by mail (app.extract.statements), read only for a question
-    that counts or sums payments of a kind (rule card_payments_frame).
+    that counts or sums payments of a kind (rule card_payments_frame). `titles`: tells the names of the works the
+    data holds as it writes them (a series, a show, an artist, a film: the sources' work_keys), read only for a
+    question with a word in lower case (rule titles_capitalised).
     """
     question = " ".join(question.split())
     if not question:
@@ -675,6 +682,11 @@ def decompose(
         if named != question:
             acted.add("names_capitalised")
         question = named
+    if config.on("titles_capitalised") and titles and lower_case_words(question):
+        written_so = titles_capitalised(question, titles())
+        if written_so != question:
+            acted.add("titles_capitalised")
+        question = written_so
 
     def solve(asked: str) -> Node:
         tree = _decompose(asked, llm, selector, config, progress, cancel, trace, avoid, join_for)

@@ -817,6 +817,24 @@ def names_capitalised(question: str, people: Sequence[str], places: Iterable[str
     return question
 
 
+def titles_capitalised(question: str, titles: Iterable[str]) -> str:
+    """`question` with each title of `titles` (a series, a show, an artist, a film the data holds) said in lower case
+    written as the data writes it ("how many stranger things episodes" -> "... Stranger Things episodes", "did i
+    watch any ozark" -> "... Ozark"), as names_capitalised writes people: the model reads "stranger things" as
+    words ("I watched a stranger thing"). A title of one word only where that word could be a name
+    (lower_case_words: not "friends" or "wednesday", which the questions use as words), one of more words where two
+    of them are more than function words; not the first word."""
+    could_be_names = lower_case_words(question)
+    for title in sorted(titles, key=len, reverse=True):
+        words = title.lower().split()
+        if title == title.lower() or not (
+                len([w for w in words if w not in FUNCTION_WORDS]) >= 2
+                or (len(words) == 1 and words[0] in could_be_names and len(words[0]) > 3)):
+            continue
+        question = re.sub(rf"(?<=\S)(\s+){re.escape(title.lower())}(?![\w])", lambda m: m.group(1) + title, question)
+    return question
+
+
 def keeping_names(tree: Node, question: str, people: Sequence[str] = (), *, steps_only: bool = False) -> Node | None:
     """`tree` with a FILTER above its only RETRIEVE that keeps the events whose text writes every name of
     `question` the tree lost (`lost_names`); None when it lost none, or has no single RETRIEVE to narrow. A name

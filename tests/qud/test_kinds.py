@@ -9,6 +9,7 @@ import pytest
 
 from app.engine.tree import Node
 from app.qud.decompose import Trace
+from app.qud.frames import titles_capitalised
 from app.qud.kinds import named_kind, named_kinds, short_name
 from app.operators import operator_models
 from app.qud.pipeline import ask
@@ -87,6 +88,35 @@ def test_the_store_knows_its_names_in_lower_case(streams):
                                    "movie_stream": ("title",)})
     assert names == {"tvseries_stream": frozenset({"friends"}), "music_stream": frozenset({"fleetwood mac", "dreams"}),
                      "movie_stream": frozenset()}
+
+
+def test_the_store_knows_its_names_as_written_too(streams):
+    with EventStore.open(streams, read_only=True) as store:
+        names = store.name_values({"tvseries_stream": ("series",), "podcast_stream": ("show",)}, lower=False)
+    assert names == {"tvseries_stream": frozenset({"Friends"}),
+                     "podcast_stream": frozenset({"Conan O'Brien Needs A Friend", "Huberman Lab"})}
+
+
+def test_a_work_said_in_lower_case_is_written_as_the_data_writes_it_before_the_model_reads_it(streams, monkeypatch):
+    steps = [' APPLY(l=QUD("I listened to Huberman Lab"), fct=len)', ' RETRIEVE(query="I listened to Huberman Lab")']
+    question = "how many episodes of huberman lab did i hear"
+    for switched_off in (False, True):
+        if switched_off:
+            monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "titles_capitalised")
+        trace, llm = Trace(), FakeLLM(list(steps))
+        with EventStore.open(streams, read_only=True) as store:
+            ask(question, store, TODAY, llm=llm, trace=trace)
+        prompt = llm.calls[0][0]
+        assert ("titles_capitalised" in trace.acted) is not switched_off
+        assert ("episodes of Huberman Lab did i hear" in prompt) is not switched_off
+    works = ["Stranger Things", "Ozark", "Friends", "Wednesday", "The Office", "Fleetwood Mac"]
+    assert titles_capitalised("how many stranger things episodes did i watch", works) \
+        == "how many Stranger Things episodes did i watch"
+    assert titles_capitalised("did i watch any ozark in 2021", works) == "did i watch any Ozark in 2021"
+    # a word the questions use as a word, a weekday, a title of one word besides "the", and the first word stay
+    assert titles_capitalised("how many friends did i meet on wednesday at the office", works) \
+        == "how many friends did i meet on wednesday at the office"
+    assert titles_capitalised("fleetwood mac songs?", works) == "fleetwood mac songs?"
 
 
 PODCAST_FRIENDS = [' APPLY(l=QUD("I watched the podcast Friends"), fct=len)',
