@@ -162,7 +162,12 @@ def _full_for_first(predicted: Any, gold: Any) -> bool:
 
 def _same_as_written(predicted: Any, gold: Any) -> bool:
     """The prediction answers the gold as the gold is written: to its one decimal, or a full name for its first
-    name (lists: element by element, in any order)."""
+    name (lists: element by element, in any order; a one-element list as its element, as `normalize` has it)."""
+    listed = isinstance(predicted, (list, tuple)), isinstance(gold, (list, tuple))
+    if listed == (True, False) and len(predicted) == 1:
+        return _same_as_written(predicted[0], gold)
+    if listed == (False, True) and len(gold) == 1:
+        return _same_as_written(predicted, gold[0])
     if isinstance(predicted, (list, tuple)) and isinstance(gold, (list, tuple)):
         if len(predicted) != len(gold):
             return False

@@ -60,6 +60,9 @@ def test_a_full_name_answers_a_first_name():
     assert hit_at_1(["Thomas Wagner", "Kai Schwarz"], [["Kai", "Thomas"]]) == 1.0
     assert hit_at_1(["Thomas Wagner", "Kai Schwarz"], [["Kai", "Sabine"]]) == 0.0
     assert hit_at_1("Marloes de Boer", ["Marloes"]) == 1.0
+    assert hit_at_1(["Thomas Wagner"], ["Thomas"]) == 1.0   # a one-element list is its element
+    assert hit_at_1("Thomas Wagner", [["Thomas"]]) == 1.0
+    assert hit_at_1(["Thomas Wagner"], ["Kai"]) == 0.0
     assert hit_at_1("Thomas Wagner", ["Tom"]) == 0.0
     assert hit_at_1("Thomas", ["Thomas Wagner"]) == 0.0   # a first name is not every full name's
     assert hit_at_1("the Thomas Wagner band", ["Thomas"]) == 0.0
