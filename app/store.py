@@ -831,6 +831,20 @@ class EventStore:
         found.sort(key=lambda e: (e.start, e.id))
         return found
 
+    def with_values(self, source: str, keys: Sequence[str], values: Sequence[str]) -> list[StoredEvent]:
+        """The events of `source` whose data holds one of `values` under one of `keys` (a series' name), in start
+        order."""
+        if not keys or not values:
+            return []
+        marks = ",".join("?" * len(values))
+        test = " OR ".join(f"json_extract(data, ?) IN ({marks})" for _ in keys)
+        args: list[Any] = [source]
+        for key in keys:
+            args += [f"$.{key}", *values]
+        with self._sql():
+            ids = [row[0] for row in self._conn.execute(f"SELECT id FROM events WHERE source=? AND ({test})", args)]
+        return self.get(ids)
+
     def heads(self, ids: Iterable[str]) -> list[EventHead]:
         """What `get` gives without the events' text and data (nothing to decode), in the same order: enough to
         sort events by source before reading the ones that are needed."""

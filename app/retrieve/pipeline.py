@@ -77,6 +77,7 @@ class RetrieveThresholds:
     feedback_pool: int = 10000       # best hits of the expanded query that join the pool
     name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
     value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
+    value_lookup: bool = True        # ... and has every event of that source that carries it, judged or not
     mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
     mail_lookup: bool = True         # "I sent an email", "emails I received": the mails by their sender, no model
     sender_lookup: bool = True       # "emails from Nielsen", "a Guardian newsletter": the mails of the senders named
@@ -201,6 +202,8 @@ class ModelRetriever:
                 kept = self.naming(query, kept, heads, store, book, trace)
             if self.thresholds.value_filter:
                 kept = valued(query, kept)
+                if self.thresholds.value_lookup:
+                    kept = with_every_carrier(query, kept, store)
                 trace.after_events = [e.id for e in kept]
         clock = time.perf_counter()
         if self.dedupe:
@@ -622,6 +625,22 @@ def named_values(query: str, events: Sequence[Any]) -> dict[str, list[tuple[str,
         if not inside:
             named.setdefault(source, []).append((value, keys))
     return named
+
+
+def with_every_carrier(query: str, events: Sequence[Any], store: Any) -> list[Any]:
+    """Step 4d: `events` and every other event of the store that carries a value of a source's name keys the query
+    names among them (valued's test): an episode of "Virgin River" is one of watching it, whether the cross-encoder
+    kept it or the pool found it. Only for a source whose events the query kept, so a word that is also a name
+    ("Friends") adds nothing to a search for something else."""
+    named = named_values(query, events)
+    if not named:
+        return list(events)
+    have = {e.id for e in events}
+    more: list[Any] = []
+    for source, values in named.items():
+        keys = sorted({key for _, keys in values for key in keys})
+        more += [e for e in store.with_values(source, keys, [value for value, _ in values]) if e.id not in have]
+    return [*events, *valued(query, more)] if more else list(events)
 
 
 def valued(query: str, events: Sequence[Any]) -> list[Any]:

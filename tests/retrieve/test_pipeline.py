@@ -507,6 +507,33 @@ def test_a_query_naming_an_artist_or_a_show_keeps_that_sources_events_that_carry
     assert kept("i listened to queen") == [e.title for e in every]
 
 
+def test_a_query_naming_a_series_has_every_episode_of_it_that_the_store_holds(tmp_path):
+    """The cross-encoder keeps two of Virgin River's four episodes (those that say "letter"): the lookup adds the
+    other two, not another series' episode; a search that names no series, or one switched off, keeps what was
+    judged."""
+    titles = [("Virgin River", "Dark Letter"), ("Virgin River", "Long Bridge"), ("Virgin River", "Love Letter"),
+              ("Virgin River", "A Secret"), ("Ozark", "Letter Bomb")]
+    plays = [event(f"tv{i}", "tvseries_stream", f"{series} - {name}", {"series": series, "title": name},
+                   at(1 + i, 21)) for i, (series, name) in enumerate(titles)]
+    keep_letters = FakeCrossEncoder(partly_sources={"tvseries_stream"}, keep_word="letter")
+    thresholds = RetrieveThresholds(min_count=9, pool_min_score=-1.0, bm25_pool=50, feedback_docs=0)
+    with EventStore.open(tmp_path / "plays.sqlite") as store:
+        import_events(store, plays)
+        looked_up = ModelRetriever(cross_encoder=keep_letters, thresholds=thresholds, cache=None)
+        judged = ModelRetriever(cross_encoder=keep_letters, thresholds=replace(thresholds, value_lookup=False),
+                                cache=None)
+
+        def names(retriever, query):
+            return sorted(item.get("title") for item in retriever.retrieve(query, store, date(2024, 4, 1)))
+
+        assert names(looked_up, "I watched Virgin River") == ["A Secret", "Dark Letter", "Long Bridge", "Love Letter"]
+        assert names(judged, "I watched Virgin River") == ["Dark Letter", "Love Letter"]
+        assert names(looked_up, "I watched a series") == ["Dark Letter", "Letter Bomb", "Love Letter"]
+        assert [e.data["title"] for e in store.with_values("tvseries_stream", ["series"], ["Ozark"])] == ["Letter Bomb"]
+        looked_up.close()
+        judged.close()
+
+
 @pytest.mark.parametrize("query, direction", [
     ("I sent an email", "sent"), ("e-mails I sent", "sent"), ("emails I received", "got"), ("I got an email", "got"),
     ("the mails that I got", "got"), ("my emails", "all"), ("emails", "all"),
