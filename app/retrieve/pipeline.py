@@ -628,19 +628,26 @@ def named_values(query: str, events: Sequence[Any]) -> dict[str, list[tuple[str,
 
 
 def with_every_carrier(query: str, events: Sequence[Any], store: Any) -> list[Any]:
-    """Step 4d: `events` and every other event of the store that carries a value of a source's name keys the query
-    names among them (valued's test): an episode of "Virgin River" is one of watching it, whether the cross-encoder
-    kept it or the pool found it. Only for a source whose events the query kept, so a word that is also a name
-    ("Friends") adds nothing to a search for something else."""
+    """Step 4d: `events` and every other event of the store that carries the values of a source's name keys the
+    query names among them, as valued tests them: an episode of "Virgin River" is one of watching it, whether the
+    cross-encoder kept it or the pool found it. A value of several keys is read as the first of them in the source's
+    name_keys ("By the Way" the track, not the album of that name). Only for a source whose events the query kept,
+    so a word that is also a name ("Friends") adds nothing to a search for something else."""
     named = named_values(query, events)
     if not named:
         return list(events)
+    either = re.search(r"\bor\b", query) is not None
     have = {e.id for e in events}
     more: list[Any] = []
     for source, values in named.items():
-        keys = sorted({key for _, keys in values for key in keys})
-        more += [e for e in store.with_values(source, keys, [value for value, _ in values]) if e.id not in have]
-    return [*events, *valued(query, more)] if more else list(events)
+        order = SOURCES[source].name_keys
+        by_key: dict[str, list[str]] = {}
+        for value, keys in values:
+            by_key.setdefault(min(keys, key=order.index), []).append(value)
+        found = store.with_values(source, sorted(by_key), [value for value, _ in values])
+        more += [e for e in found if e.id not in have and (any if either else all)(
+            e.data.get(key) in wanted for key, wanted in by_key.items())]
+    return [*events, *more]
 
 
 def valued(query: str, events: Sequence[Any]) -> list[Any]:

@@ -534,6 +534,23 @@ def test_a_query_naming_a_series_has_every_episode_of_it_that_the_store_holds(tm
         judged.close()
 
 
+def test_a_name_of_a_track_and_its_album_is_looked_up_as_the_track(tmp_path):
+    from app.retrieve.pipeline import with_every_carrier
+
+    songs = [("By the Way", "By the Way"), ("By the Way", "By the Way"), ("Can't Stop", "By the Way"),
+             ("Scar Tissue", "Californication")]
+    plays = [event(f"s{i}", "music_stream", f"Red Hot Chili Peppers - {track}",
+                   {"artist": "Red Hot Chili Peppers", "track": track, "album": album}, at(1 + i, 8))
+             for i, (track, album) in enumerate(songs)]
+    with EventStore.open(tmp_path / "songs.sqlite") as store:
+        import_events(store, plays)
+        first, *_ = store.events()
+        found = with_every_carrier("I listened to By the Way by Red Hot Chili Peppers", [first], store)
+        assert [e.data["track"] for e in found] == ["By the Way", "By the Way"]
+        everything = with_every_carrier("I listened to Red Hot Chili Peppers", [first], store)
+        assert sorted(e.data["track"] for e in everything) == ["By the Way", "By the Way", "Can't Stop", "Scar Tissue"]
+
+
 @pytest.mark.parametrize("query, direction", [
     ("I sent an email", "sent"), ("e-mails I sent", "sent"), ("emails I received", "got"), ("I got an email", "got"),
     ("the mails that I got", "got"), ("my emails", "all"), ("emails", "all"),
