@@ -640,10 +640,7 @@ def with_every_carrier(query: str, events: Sequence[Any], store: Any) -> list[An
     have = {e.id for e in events}
     more: list[Any] = []
     for source, values in named.items():
-        order = SOURCES[source].name_keys
-        by_key: dict[str, list[str]] = {}
-        for value, keys in values:
-            by_key.setdefault(min(keys, key=order.index), []).append(value)
+        by_key = values_by_key(source, values)
         found = store.with_values(source, sorted(by_key), [value for value, _ in values])
         more += [e for e in found if e.id not in have and (any if either else all)(
             e.data.get(key) in wanted for key, wanted in by_key.items())]
@@ -659,18 +656,21 @@ def valued(query: str, events: Sequence[Any]) -> list[Any]:
     if not named:
         return list(events)
     alternatives = re.search(r"\bor\b", query) is not None
-    # values of the same keys are alternatives ("songs by Queen and ABBA"); of other keys, all hold ("Hello by Adele")
-    groups: dict[str, dict[frozenset[str], list[str]]] = {}
-    for source, values in named.items():
-        for value, keys in values:
-            groups.setdefault(source, {}).setdefault(keys, []).append(value)
-
-    def carries(event: Any, keys: frozenset[str], values: list[str]) -> bool:
-        return any(event.data.get(key) in values for key in keys)
-
+    # values of the same key are alternatives ("songs by Queen and ABBA"); of other keys, all hold ("Hello by Adele")
+    groups = {source: values_by_key(source, values) for source, values in named.items()}
     kept = []
     for event in events:
         wanted = groups.get(event.source)
-        if wanted is None or (any if alternatives else all)(carries(event, k, v) for k, v in wanted.items()):
+        if wanted is None or (any if alternatives else all)(event.data.get(k) in v for k, v in wanted.items()):
             kept.append(event)
     return kept
+
+
+def values_by_key(source: str, values: Sequence[tuple[str, frozenset[str]]]) -> dict[str, list[str]]:
+    """`values` (named_values' of `source`) by the key each is read as: the first of its keys in the source's
+    name_keys ("By the Way", a track and its album, is the track)."""
+    order = SOURCES[source].name_keys
+    by_key: dict[str, list[str]] = {}
+    for value, keys in values:
+        by_key.setdefault(min(keys, key=order.index), []).append(value)
+    return by_key

@@ -535,7 +535,7 @@ def test_a_query_naming_a_series_has_every_episode_of_it_that_the_store_holds(tm
 
 
 def test_a_name_of_a_track_and_its_album_is_looked_up_as_the_track(tmp_path):
-    from app.retrieve.pipeline import with_every_carrier
+    from app.retrieve.pipeline import valued, with_every_carrier
 
     songs = [("By the Way", "By the Way"), ("By the Way", "By the Way"), ("Can't Stop", "By the Way"),
              ("Scar Tissue", "Californication")]
@@ -549,6 +549,9 @@ def test_a_name_of_a_track_and_its_album_is_looked_up_as_the_track(tmp_path):
         assert [e.data["track"] for e in found] == ["By the Way", "By the Way"]
         everything = with_every_carrier("I listened to Red Hot Chili Peppers", [first], store)
         assert sorted(e.data["track"] for e in everything) == ["By the Way", "By the Way", "Can't Stop", "Scar Tissue"]
+        # the value filter reads it so too: of the songs kept, the track's plays, not the album's other song
+        assert [e.data["track"] for e in valued("I listened to By the Way by Red Hot Chili Peppers", everything)] \
+            == ["By the Way", "By the Way"]
 
 
 @pytest.mark.parametrize("query, direction", [
