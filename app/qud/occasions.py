@@ -31,7 +31,7 @@ from app.engine.tree import Node
 from app.lexicon import (APPOINTMENT_WORD_GROUPS, BIRTHDAY_MARKS, FUNCTION_WORDS, KIN_WORDS, MONTH_NAMES,
                          SPORT_WORD_GROUPS)
 from app.qud.periods import (
-    WRITTEN_TEXT, RollingSpan, DaySpan, above_each_retrieve, each_search_narrowed, kept_where,
+    WRITTEN_TEXT, RollingSpan, DaySpan, above_each_retrieve, each_search_narrowed, kept_where, question_without,
 )
 from app.qud.validate import TEXT_WORD
 from app.sources import NAMING_WORDS, carrier_sources
@@ -140,8 +140,7 @@ def _one_clause(found: list[re.Match]) -> re.Match | None:
 
 def _without(question: str, match: re.Match) -> str | None:
     """`question` without the clause `match`; None when what is left asks nothing of its own."""
-    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
-    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    rest = question_without(question, match)
     return rest if _asks_of_its_own(rest) else None
 
 

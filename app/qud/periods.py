@@ -53,6 +53,12 @@ _MONTH_WITHOUT_YEAR = re.compile(r"\b(?P<prep>in|during|for|of|since|until|by|fr
 _ROLLING_BEFORE = re.compile(r"\b(?:the|past|previous)\s*$", re.I)
 
 
+def question_without(question: str, match: re.Match) -> str:
+    """`question` without the words `match` found in it, spaced and punctuated as a question again."""
+    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
+    return re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+
+
 def absolute_periods(question: str, today: date) -> str:
     """`question` with its calendar periods relative to `today` written as dates; unchanged when it has none."""
     text = _THIS_OR_LAST.sub(lambda m: _year_or_month(m, question, today), question)
@@ -141,8 +147,7 @@ def rolling_span(question: str) -> RollingSpan | None:
         number = 1 if counted in ("", "a", "one") else NUMBER_WORDS.index(counted)
     if number < 1:
         return None
-    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
-    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    rest = question_without(question, match)
     if len(rest.split()) < 2:
         return None
     return RollingSpan(rest, " ".join(match.group(0).strip(" ,").split()), unit, number)
@@ -203,8 +208,7 @@ def season_span(question: str, today: date) -> DaySpan | None:
     elif season == "winter" and _season_days(season, year)[1] < today:
         year += 1    # "this winter" asked in the spring or summer: the next one
     first, last = _season_days(season, year)
-    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
-    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    rest = question_without(question, match)
     if len(rest.split()) < 2:
         return None
     named = "autumn" if season == "fall" else season
@@ -257,8 +261,7 @@ def calendar_days(question: str, today: date) -> DaySpan | None:
     if days is None:
         return None
     first, last = days
-    rest = " ".join((question[:match.start()] + " " + question[match.end():]).split())
-    rest = re.sub(r"\s+([?.!,])", r"\1", rest).strip(" ,")
+    rest = question_without(question, match)
     if len(rest.split()) < 2:
         return None
     return DaySpan(rest, " ".join(match.group(0).strip(" ,").split()), _days_written(first, last), first, last)

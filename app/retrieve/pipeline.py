@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -636,15 +636,12 @@ def with_every_carrier(query: str, events: Sequence[Any], store: Any) -> list[An
     named = named_values(query, events)
     if not named:
         return list(events)
-    either = re.search(r"\bor\b", query) is not None
+    groups = {source: values_by_key(source, values) for source, values in named.items()}
     have = {e.id for e in events}
-    more: list[Any] = []
-    for source, values in named.items():
-        by_key = values_by_key(source, values)
-        found = store.with_values(source, sorted(by_key), [value for value, _ in values])
-        more += [e for e in found if e.id not in have and (any if either else all)(
-            e.data.get(key) in wanted for key, wanted in by_key.items())]
-    return [*events, *more]
+    found = [e for source, values in named.items()
+             for e in store.with_values(source, sorted(groups[source]), [value for value, _ in values])
+             if e.id not in have]
+    return [*events, *_carrying(query, found, groups)]
 
 
 def valued(query: str, events: Sequence[Any]) -> list[Any]:
@@ -655,15 +652,17 @@ def valued(query: str, events: Sequence[Any]) -> list[Any]:
     named = named_values(query, events)
     if not named:
         return list(events)
+    return _carrying(query, events, {source: values_by_key(source, values) for source, values in named.items()})
+
+
+def _carrying(query: str, events: Sequence[Any], groups: Mapping[str, Mapping[str, list[str]]]) -> list[Any]:
+    """Of `events`, those of a source without `groups` (source -> key -> values), and those that carry the values:
+    values of the same key are alternatives ("songs by Queen and ABBA"); of other keys, all hold ("Hello by Adele"),
+    unless the query says "or"."""
     alternatives = re.search(r"\bor\b", query) is not None
-    # values of the same key are alternatives ("songs by Queen and ABBA"); of other keys, all hold ("Hello by Adele")
-    groups = {source: values_by_key(source, values) for source, values in named.items()}
-    kept = []
-    for event in events:
-        wanted = groups.get(event.source)
-        if wanted is None or (any if alternatives else all)(event.data.get(k) in v for k, v in wanted.items()):
-            kept.append(event)
-    return kept
+    return [event for event in events
+            if (wanted := groups.get(event.source)) is None
+            or (any if alternatives else all)(event.data.get(k) in v for k, v in wanted.items())]
 
 
 def values_by_key(source: str, values: Sequence[tuple[str, frozenset[str]]]) -> dict[str, list[str]]:
