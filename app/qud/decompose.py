@@ -50,7 +50,9 @@ from app.qud.occasions import (
     places_listed, recurring_entries, recurring_weekday, span_joins, sport_restored, travels_asked, trip_entries,
     visit_entries, within_occasion,
 )
-from app.qud.periods import DaySpan, absolute_periods, calendar_days, rolling_span, season_span, within_span
+from app.qud.periods import (
+    DaySpan, absolute_periods, calendar_days, hours_of_day, rolling_span, season_span, within_span,
+)
 from app.qud.prompt import expand_call, step_prompt, tree_prompt
 from app.qud.select import ExampleSelector, default_selector
 from app.qud.validate import (
@@ -80,6 +82,9 @@ RULES: dict[str, str] = {
                      "a range of months ('between October and December', 'in April or May') are taken out of the "
                      "question, and the rest's tree keeps only the events that started on those days: a FILTER on the "
                      "start date above each RETRIEVE (app.qud.periods)",
+    "hours_of_day": "hours of the day ('in the evening', 'at night', 'after 6 pm', 'before noon') are taken out of "
+                    "the question, and the rest's tree keeps only the events that started in those hours: a FILTER "
+                    "on the start hour above each RETRIEVE (app.qud.periods)",
     "calendar_seasons": "a season named relative to today ('last summer', 'this spring') is taken out of the "
                         "question, and the rest's tree keeps only the events that started in its months of that "
                         "year: a FILTER on the start date above each RETRIEVE (app.qud.periods)",
@@ -666,6 +671,11 @@ def decompose(
     if config.style == "auto":
         config = replace(config, style=getattr(llm, "prompt_style", None) or "above")
     acted = trace.acted if trace is not None else set()
+    asked_whole = question
+    hours = hours_of_day(question) if config.on("hours_of_day") else None
+    if hours is not None:
+        acted.add("hours_of_day")
+        question = hours.rest
     # days named by their date or name are read before "last year" in them is written as a year
     days = calendar_days(question, reference_date) if config.on("calendar_days") else None
     whole = question
@@ -715,7 +725,9 @@ def decompose(
     def framed_or_solved(rest: str) -> Node:
         framed = _framed(rest, reference_date, config, acted, owner, solve, people, recurring, names, travellers,
                          statements)
-        return framed if framed is not None else solve(rest)
+        tree = framed if framed is not None else solve(rest)
+        # the hours keep the events asked about, not a stay's or a day's own entries joined above them later
+        return within_span(tree, hours, tree.question) if hours is not None else tree
 
     if days is not None:
         whole = absolute_periods(whole, reference_date) if config.on("absolute_periods") else whole
@@ -729,7 +741,7 @@ def decompose(
         if rewritten is not None:
             acted.add(rule)
             tree = rewritten
-    return tree
+    return Node(asked_whole, tree.call, tree.children) if hours is not None else tree
 
 
 def _times_taken_out(question: str, today: date, config: QudConfig, acted: set[str],

@@ -319,7 +319,61 @@ def _days_written(first: date, last: date) -> str:
     return f"from {first_month} {first.year} to {last_month} {last.year}"
 
 
-def within_span(tree: Node, span: RollingSpan | DaySpan, question: str) -> Node:
+# Times of the day as people mean them, in the hours of the clock where the person was: the morning is before noon
+# (a.m.), the afternoon from noon to 6 pm, the evening from 6 pm, the night from 10 pm to 5 am.
+PARTS_OF_DAY = {"morning": (0, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (22, 5)}
+_PART_OF_DAY = re.compile(r"(?:,\s*)?\b(?:(?:in|during)\s+the\s+(?P<part>morning|afternoon|evening)s?|"
+                          r"at\s+(?P<night>night)s?)\b", re.I)
+_CLOCK = re.compile(r"(?:,\s*)?\b(?P<side>after|before)\s+(?P<hour>1[0-2]|0?[1-9])(?::00)?\s*"
+                    r"(?P<half>a\.?m\.?|p\.?m\.?)(?=\W|$)|(?:,\s*)?\bbefore\s+(?P<noon>noon|midday)\b", re.I)
+
+
+@dataclass(frozen=True)
+class HourSpan:
+    """Hours of each day, from `first` to before `end` (wrapping past midnight where `end` <= `first`), as the question
+    wrote them (`words`: "in the evening", "after 6 pm"), and the question without them."""
+
+    rest: str
+    words: str
+    first: int
+    end: int
+
+    @property
+    def test(self) -> str:
+        """The FILTER test that keeps the events that started in those hours."""
+        hour = 'attr["start_datetime"].hour'
+        if self.end <= self.first:
+            return f"lambda attr: {hour} >= {self.first} or {hour} < {self.end}"
+        tests = ([f"{hour} >= {self.first}"] if self.first > 0 else []) + ([f"{hour} < {self.end}"] if self.end < 24
+                                                                           else [])
+        return f"lambda attr: {' and '.join(tests)}"
+
+
+def hours_of_day(question: str) -> HourSpan | None:
+    """The hours of the day `question` names ("in the evening", "at night", "after 6 pm", "before noon") and the
+    question without them; None when it names none or two, compares or averages over them, or is nothing but them.
+    "How many evenings did I go out?" counts evenings: no hours are named."""
+    if _COMPARED_OR_PER_PERIOD.search(question):
+        return None
+    found = [*_PART_OF_DAY.finditer(question), *_CLOCK.finditer(question)]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    groups = match.groupdict()
+    if groups.get("part") or groups.get("night"):
+        first, end = PARTS_OF_DAY[(groups.get("part") or "night").lower()]
+    elif groups.get("noon"):
+        first, end = 0, 12
+    else:
+        hour = int(groups["hour"]) % 12 + (12 if groups["half"].lower().startswith("p") else 0)
+        first, end = (hour, 24) if groups["side"].lower() == "after" else (0, hour)
+    rest = question_without(question, match)
+    if len(rest.split()) < 2:
+        return None
+    return HourSpan(rest, " ".join(match.group(0).strip(" ,").split()), first, end)
+
+
+def within_span(tree: Node, span: RollingSpan | DaySpan | HourSpan, question: str) -> Node:
     """`tree` asked as `question`, with a FILTER that keeps the events of `span` above each of its RETRIEVEs."""
     return above_each_retrieve(tree, question, span.words, lambda retrieve: Node.from_step(
         f"{retrieve.question} {span.words}", f"FILTER(l={format_value(Qud(retrieve.question))}, filter={span.test})",

@@ -6,7 +6,9 @@ from datetime import date
 
 import pytest
 
-from app.qud.periods import RollingSpan, absolute_periods, calendar_days, rolling_span, season_span
+from app.qud.periods import (
+    RollingSpan, absolute_periods, calendar_days, hours_of_day, rolling_span, season_span,
+)
 from app.qud.pipeline import ask
 from app.store import EventStore
 from tests.fakes import FakeLLM
@@ -235,3 +237,59 @@ def test_the_events_of_each_retrieve_are_kept_to_the_days(store_path):  # noqa: 
         assert answer.tree.question == "How many times did I hike on April 10?"
         assert answer.tree.children[0].question == "my hikes on 10 April 2024"
         assert "calendar_days" in trace.acted
+
+
+@pytest.mark.parametrize("question, rest, words, test", [
+    ("How many songs did I listen to in the evening?", "How many songs did I listen to?", "in the evening",
+     'lambda attr: attr["start_datetime"].hour >= 18'),
+    ("Number of songs I streamed in the evenings?", "Number of songs I streamed?", "in the evenings",
+     'lambda attr: attr["start_datetime"].hour >= 18'),
+    ("How many tracks did I play after 6 pm?", "How many tracks did I play?", "after 6 pm",
+     'lambda attr: attr["start_datetime"].hour >= 18'),
+    ("how many emails did I send after 9 p.m. in 2023?", "how many emails did I send in 2023?", "after 9 p.m.",
+     'lambda attr: attr["start_datetime"].hour >= 21'),
+    ("what did I listen to before noon on weekends", "what did I listen to on weekends", "before noon",
+     'lambda attr: attr["start_datetime"].hour < 12'),
+    ("how many podcasts did i play in the afternoon", "how many podcasts did i play", "in the afternoon",
+     'lambda attr: attr["start_datetime"].hour >= 12 and attr["start_datetime"].hour < 18'),
+    ("which artist did I play most at night?", "which artist did I play most?", "at night",
+     'lambda attr: attr["start_datetime"].hour >= 22 or attr["start_datetime"].hour < 5'),
+    ("how many runs did I do before 7am?", "how many runs did I do?", "before 7am",
+     'lambda attr: attr["start_datetime"].hour < 7'),
+])
+def test_hours_of_the_day_are_taken_out_of_the_question(question, rest, words, test):
+    hours = hours_of_day(question)
+    assert (hours.rest, hours.words, hours.test) == (rest, words, test)
+
+
+@pytest.mark.parametrize("question", [
+    "How many evenings did I go out for drinks last year?",        # counts evenings
+    "Did I listen to more podcasts in the morning or in the evening?",   # a comparison: each side by itself
+    "how many songs do I play per evening on average?",
+    "in the evening?",                                             # nothing but the hours
+])
+def test_other_questions_name_no_hours(question):
+    assert hours_of_day(question) is None
+
+
+def test_the_events_of_each_retrieve_are_kept_to_the_hours_where_they_happened(store_path):  # noqa: F811
+    def hikes():
+        return FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+
+    with EventStore.open(store_path, read_only=True) as store:
+        # three hikes, each at 9:00 in Berlin (7:00 UTC)
+        morning = ask("How many times did I hike in the morning?", store, TODAY, llm=(llm := hikes()))
+        assert 'QUD("How many times did I hike?")' in llm.calls[0][0] and morning.value == 3
+        assert morning.tree.question == "How many times did I hike in the morning?"
+        assert morning.tree.children[0].question == "my hikes in the morning"
+        assert ask("How many times did I hike in the evening?", store, TODAY, llm=hikes()).value == 0
+        assert ask("How many times did I hike after 8 am?", store, TODAY, llm=hikes()).value == 3
+        assert ask("How many times did I hike before 8 am?", store, TODAY, llm=hikes()).value == 0   # Berlin's 9:00
+
+
+def test_the_hours_rule_can_be_switched_off(store_path, monkeypatch):  # noqa: F811
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "hours_of_day")
+    llm = FakeLLM([' APPLY(l=QUD("my hikes"), fct=len)', ' RETRIEVE(query="I went hiking")'])
+    with EventStore.open(store_path, read_only=True) as store:
+        answer = ask("How many times did I hike in the evening?", store, TODAY, llm=llm)
+    assert 'QUD("How many times did I hike in the evening?")' in llm.calls[0][0] and answer.value == 3
