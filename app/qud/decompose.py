@@ -38,8 +38,8 @@ from app.qud.frames import (
 )
 from app.qud.grammar import grounded_phrases, grounded_values, step_grammar, tree_grammar
 from app.qud.items import (
-    books_finished, card_payments_asked, concerts_asked, episodes_by_title, finished_last, item_prices, measure_asked,
-    orders_counted, thing_asked, things_listed, time_measured, units_measured, weekday_asked,
+    books_finished, card_payments_asked, concerts_asked, episodes_by_title, finished_last, item_prices, longest_asked,
+    measure_asked, orders_counted, thing_asked, things_listed, time_measured, units_measured, weekday_asked,
 )
 from app.qud.kinds import (
     named_kinds, season_reached, shop_mails, short_names, takeaway_asked, time_on_named, unheld_names,
@@ -160,9 +160,14 @@ RULES: dict[str, str] = {
     "time_measured": "where a question ranks things by time ('which podcast have I spent the most time listening "
                      "to?', 'most listened artist by hours'), each group is measured by the hours of its events, not "
                      "their number (app.qud.items)",
+    "longest_asked": "'When did I do my longest rowing session?': where the tree gives the latest or earliest date, "
+                     "the day of the session of the sport named with the greatest (least) distance, as a sport's "
+                     "longest, furthest or shortest session is measured (app.qud.items)",
     "measure_asked": "where a question asks for the greatest or least of a measure ('what's the highest heart rate "
                      "I've hit?') and the tree gives the measure of the latest or earliest event (ARGMAX over the "
-                     "start time), the greatest or least measure is asked for (MAX, MIN) (app.qud.items)",
+                     "start time), the greatest or least measure is asked for (MAX, MIN); where it asks when ('On "
+                     "which date was my longest run?'), the day of the event with the greatest or least (ARGMAX over "
+                     "the measure) (app.qud.items)",
     "orders_counted": "a count of 'orders' over purchases counts the orders their lines belong to (distinct "
                       "order_id), not the lines (app.qud.items)",
     "units_measured": "where a question names the unit it asks in ('How long is my average hike, in minutes?') and "
@@ -798,8 +803,9 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
     question rules out (ruled_out_kinds), a name said short named in full (short_names), a name searched as the kind
     the data holds it as (named_kinds), a name it does not hold as words to write (unheld_names), trips as their own
     entries (trip_entries), meetings as the calendar's entries (meeting_entries), a thing's price as one item's
-    (item_prices), the thing or day asked for, not the measure (thing_asked), the things asked for, not their count
-    (things_listed), the greatest measure, not the latest event's (measure_asked), orders counted as orders
+    (item_prices), the thing or day asked for, not the measure (thing_asked), the day of a sport's longest session,
+    not the latest (longest_asked), the things asked for, not their count (things_listed), the greatest measure, not
+    the latest event's (measure_asked), orders counted as orders
     (orders_counted), groups ranked by time where asked so (time_measured), a measure in the unit asked
     (units_measured), a date's weekday where asked (weekday_asked), the last date for when something was finished
     (finished_last), the events a flag marks (flagged_events), a JOIN's span where it wrote an instant (span_joins),
@@ -814,6 +820,7 @@ def _written_around(tree: Node, asked: str, config: QudConfig, acted: set[str],
                 ("trip_entries", trip_entries),
                 ("meeting_entries", meeting_entries), ("item_prices", lambda whole: item_prices(whole, asked)),
                 ("thing_asked", lambda whole: thing_asked(whole, asked)),
+                ("longest_asked", lambda whole: longest_asked(whole, asked)),
                 ("things_listed", lambda whole: things_listed(whole, asked)),
                 ("measure_asked", lambda whole: measure_asked(whole, asked)),
                 ("orders_counted", lambda whole: orders_counted(whole, asked)),

@@ -11,7 +11,7 @@ import pytest
 from app.engine.tree import Node
 from app.qud.decompose import Trace
 from app.qud.items import (
-    asks_price_of_a_thing, item_prices, measure_asked, orders_counted, thing_asked, things_listed, units_measured,
+    asks_price_of_a_thing, item_prices, longest_asked, measure_asked, orders_counted, thing_asked, things_listed, units_measured,
     weekday_asked,
 )
 from app.qud.pipeline import ask
@@ -258,13 +258,62 @@ def test_the_greatest_or_least_measure_in_other_words(question, step):
 @pytest.mark.parametrize("question, measure", [
     ("What was my heart rate on my last run?", "heart_rate_max"),             # the last one's, by time
     ("highest heart rate of my most recent workout?", "heart_rate_max"),
-    ("When was my highest heart rate?", "heart_rate_max"),                    # asks when
+    ("When was my most recent long run?", "distance_km"),                     # when, by time
     ("What was the longest film I watched?", "title"),                        # no measure given
     ("What heart rate did I have on my run?", "heart_rate_max"),              # no greatest
     ("my highest and lowest heart rate", "heart_rate_max"),                   # both: not one
 ])
 def test_a_question_by_time_or_for_no_measure_keeps_the_ranking_by_time(question, measure):
     assert measure_asked(_latest(measure), question) is None
+
+
+@pytest.mark.parametrize("question, step", [
+    ("On which date was my longest hike?",
+     'ARGMAX(l=QUD("my hikes"), arg_attr_name="distance_km", val_attr_name="start_date")'),
+    ("When was my shortest hike?", 'ARGMIN(l=QUD("my hikes"), arg_attr_name="distance_km", val_attr_name="start_date")'),
+])
+def test_a_question_when_gets_the_day_of_the_greatest_measure(question, step):
+    assert measure_asked(_latest("distance_km"), question).step == step
+
+
+def test_the_day_of_the_longest_hike_not_the_last_hikes_distance(store_path):
+    with EventStore.open(store_path, read_only=True) as store:   # hikes of 8.5, 12.25 (10 April) and 5.0 km
+        answer = ask("On which date was my longest hike?", store, TODAY, llm=FakeLLM(list(LATEST_DISTANCE)))
+    assert str(answer.value) == "2024-04-10"
+
+
+# the steps a small model wrote for "When did I do my longest hike?": the latest date
+LATEST_HIKE = [' MAX(l=QUD("my hikes with date"), attr_name="start_date")',
+               ' EXTRACT(l=QUD("my hikes"), attr_names=["start_date"], attr_types=[date.fromisoformat])',
+               ' RETRIEVE(query="I went hiking")']
+
+
+def test_the_day_of_a_sports_longest_session_is_that_of_its_greatest_distance(store_path, monkeypatch):
+    trace = Trace()
+    with EventStore.open(store_path, read_only=True) as store:   # hikes of 8.5, 12.25 (10 April) and 5.0 km (17th)
+        answer = ask("When did I do my longest hike?", store, TODAY, llm=FakeLLM(list(LATEST_HIKE)), trace=trace)
+        shortest = ask("On which day was my shortest hike?", store, TODAY, llm=FakeLLM(list(LATEST_HIKE)))
+        monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "longest_asked")
+        off = ask("When did I do my longest hike?", store, TODAY, llm=FakeLLM(list(LATEST_HIKE)))
+    assert str(answer.value) == "2024-04-10" and "longest_asked" in trace.acted
+    assert answer.tree.step == ('ARGMAX(l=QUD("my hikes with date"), arg_attr_name="distance_km", '
+                                'val_attr_name="start_date")')
+    assert str(shortest.value) == "2024-04-17" and shortest.tree.operator == "ARGMIN"   # 5.0 km
+    assert str(off.value) == "2024-04-17" and off.tree.operator == "MAX"   # the latest hike
+
+
+@pytest.mark.parametrize("question", [
+    "When was my last long hike?",            # the last one, by time
+    "When did I do my longest podcast?",      # no sport: a podcast's length is its time
+    "When did I hike?",
+    "What was my longest hike?",              # not when
+])
+def test_other_questions_keep_the_date_the_tree_gives(question):
+    hikes = Node.from_step("my hikes", 'RETRIEVE(query="I went hiking")')
+    extract = Node.from_step("my hikes with date", 'EXTRACT(l=QUD("my hikes"), attr_names=["start_date"], '
+                                                   'attr_types=[date.fromisoformat])', (hikes,))
+    tree = Node.from_step(question, 'MAX(l=QUD("my hikes with date"), attr_name="start_date")', (extract,))
+    assert longest_asked(tree, question) is None
 
 
 def test_a_ranking_by_a_measure_is_left_alone():
