@@ -94,6 +94,8 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
     # read once, and only for a question that counts or sums payments of a kind: whether statements come by mail
     statements = functools.cache(lambda: any(statement_lines(mail.attrs) for mail in
                                              map(Item.from_event, store.events(source=["mail"]))))
+    # read once, and only where a search looks for a workout of any sport: whether the data holds workouts
+    held = functools.cache(lambda: frozenset(store.source_names()))
     # read once, and only where a search finds events of a source with profiles
     profiles = functools.cache(lambda: store.name_values({s: (key,) for s, key in PROFILE_SOURCES.items()}))
     # a sub-question decomposed before (for an earlier question, or before a failed step made this one decompose
@@ -111,7 +113,7 @@ def ask(question: str, store, reference_date: date, *, llm=None, progress: Calla
                                           people=people, names=names,
                                           profiles=profiles, written=written, recurring=recurring,
                                           shops=shops, places=places, travellers=travellers,
-                                          statements=statements, titles=titles)
+                                          statements=statements, titles=titles, held=held)
         except _NOT_ANSWERED as exc:
             return _not_answered(question, exc, timings, started, qud_started)
         timings["qud"] += time.perf_counter() - qud_started

@@ -147,7 +147,8 @@ RULES: dict[str, str] = {
                       "it (app.qud.occasions)",
     "activity_records": "a RETRIEVE of doing a sport ('I went running', 'I played football') keeps the workouts of "
                         "that sport (not a hike for a walk), or where the watch records none of it the calendar's "
-                        "entries that name it; not a running app's mail or a podcast episode that mentions it "
+                        "entries that name it; not a running app's mail or a podcast episode that mentions it; one "
+                        "of a workout of any sport ('I did a workout') keeps the workouts, where the data holds any "
                         "(app.qud.occasions)",
     "birthday_entries": "a RETRIEVE of someone's birthday ('Chiamaka's birthday') is the events that name them, kept "
                         "where they mark a birthday (the word, 'bday' or a cake: '🎂 Chiamaka') and last a day "
@@ -635,6 +636,7 @@ def decompose(
     travellers: Callable[[], Sequence[tuple[str, tuple[str, ...], bool]]] | None = None,
     statements: Callable[[], bool] | None = None,
     titles: Callable[[], frozenset[str]] | None = None,
+    held: Callable[[], frozenset[str]] | None = None,
 ) -> Node:
     """The operator tree for `question`, built step by step. Raises DecompositionError or Cancelled.
 
@@ -665,7 +667,9 @@ def decompose(
     `statements`: tells whether the data holds statements by mail (app.extract.statements), read only for a question
     that counts or sums payments of a kind (rule card_payments_frame). `titles`: tells the names of the works the
     data holds as it writes them (a series, a show, an artist, a film: the sources' work_keys), read only for a
-    question with a word in lower case (rule titles_capitalised).
+    question with a word in lower case (rule titles_capitalised). `held`: tells the sources the data holds events
+    of (EventStore.source_names), read only where a search looks for a workout of any sport (rule
+    activity_records).
     """
     question = " ".join(question.split())
     if not question:
@@ -740,7 +744,8 @@ def decompose(
     # after the times: the day of "on Maria's birthday" is searched so too, and a sport or an appointment below a
     # span's FILTER
     for rule, rewrite in (("birthday_entries", birthday_entries),
-                          ("activity_records", functools.partial(activity_records, written=written, question=question)),
+                          ("activity_records", functools.partial(activity_records, written=written, question=question,
+                                                                 held=held)),
                           ("appointment_records", appointment_records)):
         rewritten = rewrite(tree) if config.on(rule) else None
         if rewritten is not None:

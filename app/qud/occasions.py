@@ -586,16 +586,23 @@ def visit_entries(tree: Node, written: Callable[[str, str], frozenset[str]]) -> 
 _SPORTS = tuple(frozenset(group.split()) for group in SPORT_WORD_GROUPS)
 _RECORDS = carrier_sources("workout_type")   # the sources whose events are workouts: a watch's export
 _PLAY = frozenset(("play", "plays", "played", "playing"))
+# words that say a workout of any sport: "I did a workout", "I exercised", "my training sessions"
+_ANY_SPORT = frozenset(word for word, sources in NAMING_WORDS.items()
+                       if set(sources) <= set(_RECORDS) and not any(word in group for group in _SPORTS))
 
 
 def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] | None = None,
-                     question: str = "") -> Node | None:
+                     question: str = "", held: Callable[[], frozenset[str]] | None = None) -> Node | None:
     """`tree` with a FILTER above each RETRIEVE of doing a sport ("I went running", "I played football") that keeps
     the workouts naming the sport, and the calendar entries naming it where no workout does (`written(word, source)`:
     how the events of a source write a word, EventStore.written_forms; without it, both) or `question` asks about
-    the calendar ("How many football trainings were on my calendar?"); None when it has no such RETRIEVE."""
+    the calendar ("How many football trainings were on my calendar?"); and above each RETRIEVE of a workout of any
+    sport ("I did a workout") one that keeps the workouts, not the calendar's plans and the mails about them, where
+    the data holds workouts (`held`: the sources it holds events of); None when it has no such RETRIEVE."""
     said = {w.lower() for w in TEXT_WORD.findall(question)}
     calendar_asked = any("calendar" in NAMING_WORDS.get(w, ()) for w in said)
+    # a workout merged into the calendar's entry at its time (app.retrieve.dedupe) keeps its text under its source
+    merged = lambda source: f'str(attr.get({format_value(source + ".text")}, ""))'  # noqa: E731
 
     def records(retrieve: Node) -> Node:
         query = retrieve.call.get("query")
@@ -603,16 +610,19 @@ def activity_records(tree: Node, written: Callable[[str, str], frozenset[str]] |
         named = sorted({w for group in _SPORTS if words & group for w in group})
         # a word naming only other sources ("bought running shoes") asks for those; one plays a sport and a song
         elsewhere = [w for w in words - _PLAY if NAMING_WORDS.get(w) and not set(NAMING_WORDS[w]) & set(_RECORDS)]
-        if not named or elsewhere:
+        if elsewhere:
             return retrieve
+        if not named:
+            if not words & _ANY_SPORT or calendar_asked or held is None or not set(_RECORDS) & held():
+                return retrieve
+            return kept_where(retrieve, " or ".join(f'attr["source"] == {format_value(source)} or '
+                                                    f'{merged(source)} != ""' for source in _RECORDS))
 
         def names(text: str) -> str:   # a lambda test that the text `text` (an expression) names the sport
             for mark in ",:.()":   # "soccer (football) workout, 90 min"
                 text += f'.replace({format_value(mark)}, " ")'
             return f"any(w in {text}.lower().split() for w in {format_value(tuple(named))})"
 
-        # a workout merged into the calendar's entry at its time (app.retrieve.dedupe) keeps its text under its source
-        merged = lambda source: f'str(attr.get({format_value(source + ".text")}, ""))'  # noqa: E731
         tests = [f'(attr["source"] == {format_value(source)} and {names(_TEXT)}) or {names(merged(source))}'
                  for source in _RECORDS]
         if calendar_asked or written is None or not any(written(w, source) for source in _RECORDS for w in named):

@@ -420,7 +420,7 @@ def appointment_events() -> list[Event]:
 APPOINTMENT_COUNT = [' APPLY(l=QUD("I went to the dentist"), fct=len)', ' RETRIEVE(query="I went to the dentist")']
 
 
-class EveryAppointment:   # a search that finds every appointment, as the small cross-encoder did
+class EveryEvent:   # a search that finds every event: every appointment, as the small cross-encoder did
     def retrieve(self, query, store, reference_date):
         from app.engine.values import Item
         return [Item.from_event(e) for e in store.events()]
@@ -431,12 +431,12 @@ def test_appointments_of_a_kind_are_the_events_that_name_it(tmp_path, monkeypatc
     trace = Trace()
     with EventStore.open(path, read_only=True) as store:
         answer = ask("How many dentist appointments did I have?", store, TODAY, llm=FakeLLM(list(APPOINTMENT_COUNT)),
-                     trace=trace, retriever=EveryAppointment())
+                     trace=trace, retriever=EveryEvent())
         named = {e.id for e in store.events() if "ental" in e.title + e.text or "dentist" in e.title + e.text}
         assert "appointment_records" in trace.acted and set(answer.evidence_ids) == named and answer.value == 3
         monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "appointment_records")
         off = ask("How many dentist appointments did I have?", store, TODAY, llm=FakeLLM(list(APPOINTMENT_COUNT)),
-                  retriever=EveryAppointment())
+                  retriever=EveryEvent())
     assert off.value == 5   # the GP's and the children's clinic's too
 
 
@@ -867,6 +867,40 @@ def test_a_sport_the_watch_does_not_record_is_counted_by_the_entries_naming_it(t
         _entry("mail", "New challenge: run 50 km this month", 14, {"subject": "New challenge: run 50 km this month"}),
     ])
     assert value == 1 and counted == ["Run club"]
+
+
+def _workouts_counted(tmp_path, events, question="How many workouts did I do?") -> tuple[object, list[str], Trace]:
+    """The answer of `question` (searched as "I did a workout") over a store of `events`, and what it counted."""
+    tmp_path.mkdir(exist_ok=True)
+    trace = Trace()
+    with EventStore.open(write_store(tmp_path / "events.sqlite", events), read_only=True) as store:
+        llm = FakeLLM([' APPLY(l=QUD("I did a workout"), fct=len)', ' RETRIEVE(query="I did a workout")'])
+        # a search that finds what mentions a workout, as the cross-encoders do: the plans and mails too
+        answer = ask(question, store, TODAY, llm=llm, trace=trace, retriever=EveryEvent())
+        titles = {e.id: e.title for e in store.events()}
+    return answer.value, sorted(titles[i] for i in answer.evidence_ids), trace
+
+
+WORKOUTS_AND_PLANS = [
+    _entry("calendar", "Workout with Tom", 12, {"summary": "Workout with Tom"}),   # planned; none recorded
+    _entry("mail", "Your workout plan for May", 14, {"subject": "Your workout plan for May"}),
+]
+
+
+def test_a_workout_of_any_sport_is_one_the_watch_recorded(tmp_path, monkeypatch):
+    from tests.stores import hikes_and_a_run
+
+    value, counted, trace = _workouts_counted(tmp_path, hikes_and_a_run() + WORKOUTS_AND_PLANS)
+    assert "activity_records" in trace.acted
+    assert value == 4 and counted == ["Hiking workout"] * 3 + ["Running workout"]
+    monkeypatch.setenv("LIFELENS_QUD_RULES_OFF", "activity_records")
+    value_off, counted_off, _ = _workouts_counted(tmp_path / "off", hikes_and_a_run() + WORKOUTS_AND_PLANS)
+    assert value_off > 4 and "Workout with Tom" in counted_off
+
+
+def test_without_recorded_workouts_the_entries_are_the_workouts(tmp_path):
+    value, counted, trace = _workouts_counted(tmp_path, WORKOUTS_AND_PLANS)
+    assert "activity_records" not in trace.acted and "Workout with Tom" in counted
 
 
 def test_a_search_that_names_no_sport_is_left_alone():
