@@ -116,49 +116,6 @@ def thing_asked(tree: Node, question: str) -> Node | None:
                           (extract,))
 
 
-# "When did I do my longest run?": a sport's longest, furthest or shortest session is measured by its distance (as
-# the watch's and the running apps' records are); the model often keeps only "when" and gives the latest date
-_FARTHEST = re.compile(r"\b(?:longest|furthest|farthest)\b", re.I)
-_SHORTEST = re.compile(r"\bshortest\b", re.I)
-_DISTANCE = "distance_km"
-
-
-def longest_asked(tree: Node, question: str) -> Node | None:
-    """`tree` giving the day of the session of a sport with the greatest (least) distance, where `question` asks
-    when the longest, furthest or shortest session of the one sport it names was ("When did I do my longest rowing
-    session?") and the tree gives the latest or earliest date (MAX over an EXTRACT of it); None otherwise. Asked
-    "when was my last long run", it is the last one's."""
-    if tree.operator not in ("MAX", "MIN") or len(tree.children) != 1:
-        return None
-    day = tree.call.get("attr_name")
-    if day not in _TIME_KEYS or not _ASKS_WHEN.search(question) or _BY_TIME_WORDS.search(question):
-        return None
-    most, least = _FARTHEST.search(question), _SHORTEST.search(question)
-    if (most is None) == (least is None) or len(sports_named(question)) != 1:
-        return None
-
-    def measured(node: Node) -> Node | None:   # the EXTRACT below a chain of FILTERs, extracting the distance too
-        if node.operator == "FILTER" and len(node.children) == 1:
-            below = measured(node.children[0])
-            return None if below is None else Node(node.question, node.call, (below,))
-        if node.operator != "EXTRACT":
-            return None
-        if _DISTANCE in tuple(node.call.get("attr_names") or ()):
-            return node
-        more = {"attr_names": (_DISTANCE,), "attr_types": (FuncRef("float"),)}
-        args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
-                     for key, value in node.call.args)
-        return Node(node.question, Call("EXTRACT", args), node.children)
-
-    below = measured(tree.children[0])
-    if below is None:
-        return None
-    operator = "ARGMAX" if most else "ARGMIN"
-    return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
-                                         f"arg_attr_name={format_value(_DISTANCE)}, val_attr_name={format_value(day)})",
-                          (below,))
-
-
 # "what did I watch on Netflix in Oslo?", "which films did we stream in May": the things of some plays or purchases
 _THINGS_ASKED = re.compile(
     r"^\s*(?:so\s+)?(?:what|which(?:\s+[a-z]+){1,2}?)\s+(?:did|do|have|has|was|were)\s+(?:i|we)\s+"
@@ -225,6 +182,49 @@ def measure_asked(tree: Node, question: str) -> Node | None:
     operator = "MAX" if greatest else "MIN"
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
                                          f"attr_name={format_value(measure)})", (below,))
+
+
+# "When did I do my longest run?": a sport's longest, furthest or shortest session is measured by its distance (as
+# the watch's and the running apps' records are); the model often keeps only "when" and gives the latest date
+_FARTHEST = re.compile(r"\b(?:longest|furthest|farthest)\b", re.I)
+_SHORTEST = re.compile(r"\bshortest\b", re.I)
+_DISTANCE = "distance_km"
+
+
+def longest_asked(tree: Node, question: str) -> Node | None:
+    """`tree` giving the day of the session of a sport with the greatest (least) distance, where `question` asks
+    when the longest, furthest or shortest session of the one sport it names was ("When did I do my longest rowing
+    session?") and the tree gives the latest or earliest date (MAX over an EXTRACT of it); None otherwise. Asked
+    "when was my last long run", it is the last one's."""
+    if tree.operator not in ("MAX", "MIN") or len(tree.children) != 1:
+        return None
+    day = tree.call.get("attr_name")
+    if day not in _TIME_KEYS or not _ASKS_WHEN.search(question) or _BY_TIME_WORDS.search(question):
+        return None
+    most, least = _FARTHEST.search(question), _SHORTEST.search(question)
+    if (most is None) == (least is None) or len(sports_named(question)) != 1:
+        return None
+
+    def measured(node: Node) -> Node | None:   # the EXTRACT below a chain of FILTERs, extracting the distance too
+        if node.operator == "FILTER" and len(node.children) == 1:
+            below = measured(node.children[0])
+            return None if below is None else Node(node.question, node.call, (below,))
+        if node.operator != "EXTRACT":
+            return None
+        if _DISTANCE in tuple(node.call.get("attr_names") or ()):
+            return node
+        more = {"attr_names": (_DISTANCE,), "attr_types": (FuncRef("float"),)}
+        args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
+                     for key, value in node.call.args)
+        return Node(node.question, Call("EXTRACT", args), node.children)
+
+    below = measured(tree.children[0])
+    if below is None:
+        return None
+    operator = "ARGMAX" if most else "ARGMIN"
+    return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(below.question))}, "
+                                         f"arg_attr_name={format_value(_DISTANCE)}, val_attr_name={format_value(day)})",
+                          (below,))
 
 
 _COUNT_OF_L = re.compile(r"\blen\(\s*l\s*\)")
