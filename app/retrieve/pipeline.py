@@ -78,6 +78,7 @@ class RetrieveThresholds:
     name_filter: bool = False        # a query that names one of the person's people keeps only events naming them
     value_filter: bool = True        # a query that names an artist, show, title ... keeps of that source its events
     value_lookup: bool = True        # ... and has every event of that source that carries it, judged or not
+    value_others: bool = True        # ... and of the other sources, the events that write one of its values
     mention_join: bool = True        # a mail naming a date joins the event of the result on that date (dedupe)
     mail_lookup: bool = True         # "I sent an email", "emails I received": the mails by their sender, no model
     sender_lookup: bool = True       # "emails from Nielsen", "a Guardian newsletter": the mails of the senders named
@@ -201,7 +202,7 @@ class ModelRetriever:
             if self.thresholds.name_filter:
                 kept = self.naming(query, kept, heads, store, book, trace)
             if self.thresholds.value_filter:
-                kept = valued(query, kept)
+                kept = valued(query, kept, others=self.thresholds.value_others)
                 if self.thresholds.value_lookup:
                     kept = with_every_carrier(query, kept, store)
                 trace.after_events = [e.id for e in kept]
@@ -644,15 +645,21 @@ def with_every_carrier(query: str, events: Sequence[Any], store: Any) -> list[An
     return [*events, *_carrying(query, found, groups)]
 
 
-def valued(query: str, events: Sequence[Any]) -> list[Any]:
+def valued(query: str, events: Sequence[Any], others: bool = False) -> list[Any]:
     """Step 4c: where the query names a value of a source's name keys ("I listened to Queen", "episodes of
     Football Weekly"), that source's events stay only when they carry it: all the values it names ("Hello by
-    Adele"), or one of them for "Queen or ABBA". Other sources' events stay as they are. The small cross-encoder
-    tells Queen's songs from songs in general, but hardly from ABBA's "Dancing Queen"."""
+    Adele"), or one of them for "Queen or ABBA". The small cross-encoder tells Queen's songs from songs in general,
+    but hardly from ABBA's "Dancing Queen". With `others`, the other sources' events stay only when they write one of
+    the values ("Money Heist night" in the calendar, not a lunch whose invitation asks "did you finish that series
+    yet?"); else they stay as they are."""
     named = named_values(query, events)
     if not named:
         return list(events)
-    return _carrying(query, events, {source: values_by_key(source, values) for source, values in named.items()})
+    kept = _carrying(query, events, {source: values_by_key(source, values) for source, values in named.items()})
+    if not others:
+        return kept
+    said = [value.lower() for values in named.values() for value, _ in values]
+    return [event for event in kept if event.source in named or any(value in _written(event).lower() for value in said)]
 
 
 def _carrying(query: str, events: Sequence[Any], groups: Mapping[str, Mapping[str, list[str]]]) -> list[Any]:

@@ -507,6 +507,23 @@ def test_a_query_naming_an_artist_or_a_show_keeps_that_sources_events_that_carry
     assert kept("i listened to queen") == [e.title for e in every]
 
 
+def test_of_other_sources_a_query_naming_a_work_keeps_the_events_that_write_it():
+    from app.retrieve.pipeline import valued
+
+    plays = [stored(event(f"tv{i}", "tvseries_stream", f"Money Heist - Ep {i}", {"series": "Money Heist"},
+                          at(1 + i, 21))) for i in range(2)]
+    night = stored(event("c1", "calendar", "Money Heist finale night", {"summary": "Money Heist finale night"},
+                         at(5, 20)))
+    lunch = stored(event("m1", "mail", "Lunch tomorrow", {"subject": "Lunch tomorrow",
+                                                          "body": "Did you finish that series yet?"}, at(6, 9), None))
+    song = stored(event("s1", "music_stream", "Bella Ciao", {"artist": "Manu Pilas", "track": "Bella Ciao"}, at(7, 8)))
+    every = [*plays, night, lunch, song]
+    assert [e.title for e in valued("I watched Money Heist", every, others=True)] == [
+        "Money Heist - Ep 0", "Money Heist - Ep 1", "Money Heist finale night"]
+    assert len(valued("I watched Money Heist", every)) == 5          # else the other sources stay as they are
+    assert len(valued("I watched a series", every, others=True)) == 5   # a query that names no value keeps all
+
+
 def test_a_query_naming_a_series_has_every_episode_of_it_that_the_store_holds(tmp_path):
     """The cross-encoder keeps two of Virgin River's four episodes (those that say "letter"): the lookup adds the
     other two, not another series' episode; a search that names no series, or one switched off, keeps what was
