@@ -6,11 +6,13 @@ purchase by what was paid (`total`), so where a question asks about the price of
 what was spent, the measure of one item is read instead (the source's `item_keys`: `unit_price`; rule
 item_prices). Where it asks for the thing itself and the model wrote only the greatest price (`MAX`), the thing
 with that price is asked for (rule thing_asked); where it asks for the greatest measure ("the highest heart rate
-I've hit") and the model ranked the events by time, the greatest measure is (rule measure_asked). An order of three
-things is one order: "how many Amazon orders" counts the orders the lines belong to (the source's `unit_words`:
-`order_id`; rule orders_counted). "Which artist did I spend the most time listening to?" ranks the artists by the
-time their songs played, not by how many there were (rule time_measured). "How long is my average hike, in
-minutes?" is the mean of the hikes' durations, which the engine gives in minutes (rule units_measured).
+I've hit") and the model ranked the events by time, the greatest measure is (rule measure_asked), or where it asks
+when, the day of the greatest; where it asks when a sport's longest session was and the model gave the latest date,
+the day of the greatest distance is (rule longest_asked). An order of three things is one order: "how many Amazon
+orders" counts the orders the lines belong to (the source's `unit_words`: `order_id`; rule orders_counted).
+"Which artist did I spend the most time listening to?" ranks the artists by the time their songs played, not by how
+many there were (rule time_measured). "How long is my average hike, in minutes?" is the mean of the hikes'
+durations, which the engine gives in minutes (rule units_measured).
 
     asks_price_of_a_thing("priciest thing I got on amazon last year")    # True
     asks_price_of_a_thing("biggest munchbox order i ever placed?")       # False: an order's price is its total
