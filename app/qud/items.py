@@ -82,6 +82,14 @@ def item_prices(tree: Node, question: str) -> Node | None:
     return tree.with_calls(measuring_one)
 
 
+def extracting(extract: Node, name: str, kind: FuncRef) -> Node:
+    """The EXTRACT step `extract` extracting `name` (of type `kind`) too."""
+    more = {"attr_names": (name,), "attr_types": (kind,)}
+    args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
+                 for key, value in extract.call.args)
+    return Node(extract.question, Call("EXTRACT", args), extract.children)
+
+
 def thing_asked(tree: Node, question: str) -> Node | None:
     """`tree` asking for the thing with the greatest (least) measure, or the day it happened, where the model wrote
     only the measure (MAX over an EXTRACT) and `question` asks for a thing ("what's the most expensive thing I ever
@@ -106,12 +114,7 @@ def thing_asked(tree: Node, question: str) -> Node | None:
     attr_names = tuple(below.call.get("attr_names") or ())
     if measure not in attr_names:
         return None
-    extract = below
-    if asked not in attr_names:
-        more = {"attr_names": (asked,), "attr_types": (kind,)}
-        args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
-                     for key, value in below.call.args)
-        extract = Node(below.question, Call("EXTRACT", args), below.children)
+    extract = below if asked in attr_names else extracting(below, asked, kind)
     operator = "ARGMAX" if tree.operator == "MAX" else "ARGMIN"
     return Node.from_step(tree.question, f"{operator}(l={format_value(Qud(extract.question))}, "
                                          f"arg_attr_name={format_value(measure)}, val_attr_name={format_value(asked)})",
@@ -215,10 +218,7 @@ def longest_asked(tree: Node, question: str) -> Node | None:
             return None
         if _DISTANCE in tuple(node.call.get("attr_names") or ()):
             return node
-        more = {"attr_names": (_DISTANCE,), "attr_types": (FuncRef("float"),)}
-        args = tuple((key, value + more[key] if key in more and isinstance(value, tuple) else value)
-                     for key, value in node.call.args)
-        return Node(node.question, Call("EXTRACT", args), node.children)
+        return extracting(node, _DISTANCE, FuncRef("float"))
 
     below = measured(tree.children[0])
     if below is None:

@@ -659,7 +659,11 @@ def valued(query: str, events: Sequence[Any], others: bool = False) -> list[Any]
     if not others:
         return kept
     said = [value.lower() for values in named.values() for value, _ in values]
-    return [event for event in kept if event.source in named or any(value in _written(event).lower() for value in said)]
+    return [event for event in kept if event.source in named or _writes_any(_written(event).lower(), said)]
+
+
+def _writes_any(text: str, values: Sequence[str]) -> bool:
+    return any(value in text for value in values)
 
 
 def _carrying(query: str, events: Sequence[Any], groups: Mapping[str, Mapping[str, list[str]]]) -> list[Any]:
